@@ -1,0 +1,63 @@
+"""What every command shares: the dictionary option and turning user errors into one line."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from ..errors import BoggleError
+
+if TYPE_CHECKING:
+    from ..dictionary import Dictionary
+
+PROGRAM = "boggle-dafsa"
+
+DictOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dict",
+        "-d",
+        help="Dictionary: a file (native, marisa or dawg), or fr, en, enable2k. "
+        "Default: $BOGGLE_DAFSA_DICT, else build/dictionary.dafsa if present, else fr.",
+        show_default=False,
+    ),
+]
+
+
+def fail(message: str, exit_code: int = 2) -> NoReturn:
+    """Print ``message`` as one line on stderr and exit with ``exit_code``."""
+    print(f"{PROGRAM}: {message}", file=sys.stderr)
+    raise typer.Exit(exit_code)
+
+
+def load_dictionary(spec: str | None) -> Dictionary:
+    """Open the dictionary a command was given (see :func:`boggle_dafsa.open_dictionary`)."""
+    from ..resolve import open_dictionary
+
+    return open_dictionary(spec)
+
+
+class UserErrorGroup(TyperGroup):
+    """A command group that turns :class:`BoggleError` into one line on stderr and its exit code.
+
+    Done here, around every subcommand, so that the commands stay free of try/except and
+    typer's test runner sees the same behaviour as the installed script.
+    """
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BoggleError as error:
+            print(f"{PROGRAM}: {error}", file=sys.stderr)
+            raise typer.Exit(error.exit_code) from None
+        except BrokenPipeError:
+            # `solve ... | head` closes the pipe early: that is not an error.
+            sys.stderr.close()
+            raise typer.Exit(0) from None
+        except KeyboardInterrupt:
+            print(f"{PROGRAM}: interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None

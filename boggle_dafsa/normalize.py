@@ -1,0 +1,77 @@
+"""Normalization policies: how a raw word (or grid face, or query) becomes a dictionary key.
+
+The policy is recorded in every compiled dictionary, so that queries, grids and
+player words are normalized exactly as the word list was.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from enum import Enum
+from functools import lru_cache
+
+
+class Policy(str, Enum):
+    """How words are normalized before they are stored or looked up."""
+
+    #: Upper case, accents removed (NFD, combining marks dropped), Œ→OE, Æ→AE, ß→SS.
+    FOLD = "fold"
+    #: Words kept exactly as given (case and accents kept, NFC-composed).
+    EXACT = "exact"
+
+
+# Ligatures that NFD does not decompose but that French and other word lists use.
+_LIGATURES = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "ẞ": "SS"})
+
+
+class Rejection(str, Enum):
+    """Why a raw word was dropped; the values are the labels shown in build summaries."""
+
+    APOSTROPHE = "apostrophe"
+    HYPHEN = "hyphen"
+    DIGIT = "digit"
+    SPACE = "space"
+    OTHER = "other character"
+
+
+def normalize(word: str, policy: Policy = Policy.FOLD) -> str | None:
+    """Return the normalized form of ``word`` under ``policy``, or None if it must be dropped.
+
+    A word is dropped when, after normalization, it is empty or holds anything but letters.
+    """
+    key = _normalize_cached(word, policy)
+    return key if key and key.isalpha() else None
+
+
+def rejection(word: str, policy: Policy = Policy.FOLD) -> Rejection | None:
+    """Return why ``normalize`` drops ``word`` (None if it is kept or empty)."""
+    key = _normalize_cached(word, policy)
+    if not key or key.isalpha():
+        return None
+    if "'" in key or "’" in key:
+        return Rejection.APOSTROPHE
+    if "-" in key:
+        return Rejection.HYPHEN
+    if any(ch.isdigit() for ch in key):
+        return Rejection.DIGIT
+    if any(ch.isspace() for ch in key):
+        return Rejection.SPACE
+    return Rejection.OTHER
+
+
+@lru_cache(maxsize=4096)
+def _normalize_cached(word: str, policy: Policy) -> str:
+    # Cached because grids and games normalize the same few faces and words again and again.
+    word = word.strip()
+    if policy is Policy.EXACT:
+        return unicodedata.normalize("NFC", word)
+    return fold(word)
+
+
+def fold(word: str) -> str:
+    """Upper-case ``word`` and strip its accents and ligatures (no check on what remains)."""
+    if word.isascii():
+        return word.upper()
+    decomposed = unicodedata.normalize("NFD", word.translate(_LIGATURES))
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", stripped).upper()
