@@ -1,0 +1,200 @@
+"""The native file format: a fixed header, the alphabet, then one flat array of uint32 cells.
+
+``docs/format.md`` describes it byte by byte. In short, each state is a header of
+``header_cells`` cells (a bitset: letter ``i`` of the alphabet at bit ``i``, the
+final flag at the top bit of the last header cell), followed by the cell index of
+each child, in letter order. Stepping by letter ``i`` is a bit test and a popcount.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import tempfile
+import zlib
+from array import array
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DictionaryError
+from ..normalize import Policy
+from .builder import Automaton
+
+MAGIC = b"\x89DAFSA\r\n"
+VERSION = 1
+#: The fixed part of the header; the alphabet (UTF-8) follows, padded to a multiple of 8.
+_FIXED = struct.Struct("<8sHHI B3x I I I I I I I I I 32s I I")
+FIXED_SIZE = _FIXED.size  # 96
+_HEADER_CRC_OFFSET = FIXED_SIZE - 4
+_POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1}
+_POLICY_BY_CODE = {code: policy for policy, code in _POLICY_CODES.items()}
+_CELL_MAX = 0xFFFFFFFF
+
+
+def header_cells_for(alphabet_size: int) -> int:
+    """Cells per state header: enough bits for every letter plus the final flag."""
+    return alphabet_size // 32 + 1
+
+
+@dataclass(frozen=True)
+class Header:
+    """The decoded header of a native dictionary file."""
+
+    version: int
+    header_cells: int
+    header_size: int
+    policy: Policy
+    alphabet: str
+    word_count: int
+    state_count: int
+    transition_count: int
+    final_count: int
+    longest_word: int
+    root: int
+    cell_count: int
+    body_crc32: int
+    source_digest: str
+
+    @property
+    def file_size(self) -> int:
+        """The exact size in bytes of a file with this header."""
+        return self.header_size + 4 * self.cell_count
+
+
+def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
+    """The complete file for ``automaton``: header then cells. Same input, same bytes."""
+    alphabet = automaton.alphabet
+    bit_of = {letter: bit for bit, letter in enumerate(alphabet)}
+    width = header_cells_for(len(alphabet))
+    final_bit = 32 * width - 1
+
+    # Breadth-first from the root, children in letter order: deterministic, and the
+    # states a search visits first (short prefixes) sit together at the start of the file.
+    order = [automaton.root]
+    seen = {automaton.root}
+    queue = deque(order)
+    while queue:
+        for _, child in automaton.edges[queue.popleft()]:
+            if child not in seen:
+                seen.add(child)
+                order.append(child)
+                queue.append(child)
+    position: dict[int, int] = {}
+    cursor = 0
+    for state in order:
+        position[state] = cursor
+        cursor += width + len(automaton.edges[state])
+    if cursor > _CELL_MAX:
+        raise DictionaryError("automaton too large for the native format (more than 2**32 cells)")
+
+    cells = array("I")
+    for state in order:
+        bits = 0
+        for letter, _ in automaton.edges[state]:
+            bits |= 1 << bit_of[letter]
+        if automaton.finals[state]:
+            bits |= 1 << final_bit
+        for i in range(width):
+            cells.append((bits >> (32 * i)) & _CELL_MAX)
+        cells.extend(position[child] for _, child in automaton.edges[state])
+    if cells.itemsize != 4:
+        raise AssertionError("array('I') must hold 4-byte cells")
+    if not _LITTLE_ENDIAN:
+        cells.byteswap()
+    body = cells.tobytes()
+
+    alphabet_bytes = alphabet.encode("utf-8")
+    header_size = FIXED_SIZE + len(alphabet_bytes)
+    header_size += -header_size % 8
+    fixed = _FIXED.pack(
+        MAGIC,
+        VERSION,
+        width,
+        header_size,
+        _POLICY_CODES[policy],
+        len(alphabet),
+        automaton.word_count,
+        automaton.state_count,
+        automaton.transition_count,
+        sum(automaton.finals),
+        automaton.longest_word,
+        position[automaton.root],
+        len(cells),
+        zlib.crc32(body),
+        bytes.fromhex(source_digest),
+        len(alphabet_bytes),
+        0,
+    )
+    header = bytearray(fixed + alphabet_bytes)
+    header += bytes(header_size - len(header))
+    struct.pack_into("<I", header, _HEADER_CRC_OFFSET, zlib.crc32(header))
+    return bytes(header) + body
+
+
+def decode_header(data: bytes | memoryview, source: str, file_size: int) -> Header:
+    """Parse and check the header at the start of ``data`` (a file of ``file_size`` bytes).
+
+    Raises :class:`DictionaryError` for anything that is not a whole, intact header of
+    a version this code reads. The cells are not read here (see ``verify``).
+    """
+    if len(data) < FIXED_SIZE or bytes(data[: len(MAGIC)]) != MAGIC:
+        raise DictionaryError(f"{source}: not a boggle-dafsa dictionary (bad magic)")
+    fields = _FIXED.unpack_from(data)
+    (_, version, width, header_size, policy_code, alphabet_size, word_count, state_count, transition_count,
+     final_count, longest_word, root, cell_count, body_crc, digest, alphabet_length, header_crc) = fields
+    if version > VERSION:
+        raise DictionaryError(f"{source}: format version {version} is newer than this tool reads ({VERSION}): upgrade boggle-dafsa")
+    if version < 1 or header_size < FIXED_SIZE + alphabet_length or header_size > len(data):
+        raise DictionaryError(f"{source}: damaged header (run `boggle-dafsa verify`)")
+    header_bytes = bytearray(data[:header_size])
+    struct.pack_into("<I", header_bytes, _HEADER_CRC_OFFSET, 0)
+    if zlib.crc32(header_bytes) != header_crc:
+        raise DictionaryError(f"{source}: damaged header (checksum mismatch)")
+    if policy_code not in _POLICY_BY_CODE or width != header_cells_for(alphabet_size):
+        raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
+    try:
+        alphabet = bytes(data[FIXED_SIZE : FIXED_SIZE + alphabet_length]).decode("utf-8")
+    except UnicodeDecodeError:
+        raise DictionaryError(f"{source}: damaged header (alphabet is not UTF-8)") from None
+    header = Header(version, width, header_size, _POLICY_BY_CODE[policy_code], alphabet, word_count, state_count,
+                    transition_count, final_count, longest_word, root, cell_count, body_crc, digest.hex())
+    if len(alphabet) != alphabet_size or root >= max(cell_count, 1):
+        raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
+    if file_size != header.file_size:
+        what = "truncated" if file_size < header.file_size else "has trailing bytes"
+        raise DictionaryError(f"{source}: {what} ({file_size} bytes, header says {header.file_size})")
+    return header
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that the file appears whole or not at all.
+
+    A temporary file in the same folder is written, flushed to disk and renamed over
+    ``path``; on any failure it is removed and an existing ``path`` is left untouched.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise DictionaryError(f"{target}: cannot write ({error.strerror or error})") from None
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(error, OSError):
+            raise DictionaryError(f"{target}: cannot write ({error.strerror or error})") from None
+        raise
+
+
+_LITTLE_ENDIAN = array("I", [1]).tobytes()[0] == 1

@@ -1,0 +1,237 @@
+"""Reading a native dictionary in place, through mmap.
+
+Opening maps the file and checks its header only, so it takes the same time for ten
+words or a million, and processes that open the same file share its pages.
+Every query walks the mapped cells directly; nothing is decoded up front.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import weakref
+import zlib
+from array import array
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import DictionaryError
+from ..normalize import Policy, normalize
+from .fileformat import _LITTLE_ENDIAN, FIXED_SIZE, Header, decode_header
+
+#: The final flag in a one-cell state header (alphabets of up to 31 letters).
+FINAL_FLAG = 1 << 31
+
+# Dictionaries opened by this process, so that an error deep in a search can be
+# blamed on a damaged file rather than reported as a bug (see `find_damaged`).
+_OPENED: weakref.WeakSet[NativeDictionary] = weakref.WeakSet()
+
+
+class NativeDictionary:
+    """A dictionary in the native DAFSA format, mapped from its file.
+
+    A state is the index of its first cell; see ``docs/format.md``.
+    """
+
+    format_name = "native"
+
+    def __init__(self, path: str | Path) -> None:
+        """Map ``path`` and check its header (raises :class:`DictionaryError`)."""
+        self.path = str(path)
+        try:
+            with open(path, "rb") as stream:
+                size = os.fstat(stream.fileno()).st_size
+                if size < FIXED_SIZE:
+                    head = stream.read(FIXED_SIZE)
+                    decode_header(head, self.path, size)  # raises: bad magic or truncated
+                self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        except FileNotFoundError:
+            raise DictionaryError(f"{path}: no such dictionary file") from None
+        except IsADirectoryError:
+            raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
+        except (OSError, ValueError) as error:
+            raise DictionaryError(f"{path}: cannot open ({getattr(error, 'strerror', None) or error})") from None
+        self.header: Header = decode_header(self._map, self.path, size)
+        body = memoryview(self._map)[self.header.header_size :]
+        if _LITTLE_ENDIAN:
+            #: The cells, in place on the mapped file.
+            self.cells: Any = body.cast("I")
+        else:  # pragma: no cover - big-endian hosts pay one copy at open
+            swapped = array("I", body.tobytes())
+            swapped.byteswap()
+            self.cells = swapped
+        self.policy: Policy = self.header.policy
+        self.alphabet: str = self.header.alphabet
+        self.header_cells: int = self.header.header_cells
+        #: Bit index of each letter in a state header.
+        self.letter_bits: dict[str, int] = {letter: bit for bit, letter in enumerate(self.alphabet)}
+        self._final_bit = 32 * self.header_cells - 1
+        _OPENED.add(self)
+
+    @classmethod
+    def open(cls, path: str | Path) -> NativeDictionary:
+        """Open the native dictionary at ``path``."""
+        return cls(path)
+
+    # -- the cursor ---------------------------------------------------------------------
+
+    @property
+    def root(self) -> int:
+        """The state of the empty prefix."""
+        return self.header.root
+
+    def step(self, state: int, letters: str) -> int | None:
+        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
+        cells = self.cells
+        bits = self.letter_bits
+        for letter in letters:
+            bit = bits.get(letter)
+            if bit is None:
+                return None
+            if self.header_cells == 1:
+                head = cells[state]
+                if not head >> bit & 1:
+                    return None
+                state = cells[state + 1 + (head & ((1 << bit) - 1)).bit_count()]
+            else:
+                head = self._head(state)
+                if not head >> bit & 1:
+                    return None
+                state = cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()]
+        return state
+
+    def is_word(self, state: int) -> bool:
+        """True if the prefix that led to ``state`` is a word."""
+        if self.header_cells == 1:
+            return bool(self.cells[state] & FINAL_FLAG)
+        return bool(self._head(state) >> self._final_bit & 1)
+
+    def _head(self, state: int) -> int:
+        # The header bitset of a state, whatever its width.
+        head = 0
+        for i in range(self.header_cells):
+            head |= self.cells[state + i] << (32 * i)
+        return head
+
+    def children(self, state: int) -> Iterator[tuple[str, int]]:
+        """The (letter, child) pairs of ``state``, in letter order."""
+        head = self._head(state)
+        child = state + self.header_cells
+        letters = head & ~(1 << self._final_bit)
+        alphabet = self.alphabet
+        while letters:
+            low = letters & -letters
+            yield alphabet[low.bit_length() - 1], self.cells[child]
+            child += 1
+            letters ^= low
+
+    # -- the set of words ---------------------------------------------------------------
+
+    def normalize(self, text: str) -> str | None:
+        """Normalize ``text`` by this dictionary's policy (None if not letters)."""
+        return normalize(text, self.policy)
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str) or not word:
+            return False
+        state = self.step(self.root, word)
+        return state is not None and self.is_word(state)
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True if some word starts with ``prefix``."""
+        return self.step(self.root, prefix) is not None
+
+    def __len__(self) -> int:
+        return self.header.word_count
+
+    def __iter__(self) -> Iterator[str]:
+        return self.complete("")
+
+    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
+        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
+        start = self.step(self.root, prefix)
+        if start is None or limit == 0:
+            return
+        emitted = 0
+        # Depth and count bounds turn a damaged file (a cycle) into an error, not a hang.
+        max_depth = self.header.longest_word
+        max_words = self.header.word_count
+        letters: list[str] = list(prefix)
+        if self.is_word(start):
+            yield prefix
+            emitted += 1
+            if emitted == limit:
+                return
+        # One iterator of children per level below the prefix; `letters` spells the path.
+        stack = [self.children(start)]
+        while stack:
+            for letter, child in stack[-1]:
+                letters.append(letter)
+                if len(letters) > max_depth:
+                    raise DictionaryError(f"{self.path}: damaged dictionary (path longer than the longest word)")
+                if self.is_word(child):
+                    emitted += 1
+                    if emitted > max_words:
+                        raise DictionaryError(f"{self.path}: damaged dictionary (more words than the header says)")
+                    yield "".join(letters)
+                    if emitted == limit:
+                        return
+                stack.append(self.children(child))
+                break
+            else:
+                stack.pop()
+                if stack:
+                    letters.pop()
+
+    def info(self) -> dict[str, Any]:
+        """What ``inspect`` shows about this dictionary."""
+        h = self.header
+        return {
+            "path": self.path,
+            "format": self.format_name,
+            "format_version": h.version,
+            "policy": h.policy.value,
+            "alphabet": h.alphabet,
+            "words": h.word_count,
+            "states": h.state_count,
+            "transitions": h.transition_count,
+            "final_states": h.final_count,
+            "longest_word": h.longest_word,
+            "bytes": h.file_size,
+            "bytes_per_word": round(h.file_size / max(h.word_count, 1), 3),
+            "source_sha256": h.source_digest,
+            "body_crc32": f"{h.body_crc32:08x}",
+        }
+
+    # -- integrity ----------------------------------------------------------------------
+
+    def body_intact(self) -> bool:
+        """True if the cells match the checksum recorded in the header."""
+        return zlib.crc32(memoryview(self._map)[self.header.header_size :]) == self.header.body_crc32
+
+    def close(self) -> None:
+        """Release the mapping (the dictionary is unusable afterwards)."""
+        if isinstance(self.cells, memoryview):
+            self.cells.release()
+        self._map.close()
+
+    def __enter__(self) -> NativeDictionary:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"NativeDictionary({self.path!r}, words={len(self)})"
+
+
+def find_damaged() -> NativeDictionary | None:
+    """A dictionary opened by this process whose cells fail their checksum, if any."""
+    for dictionary in list(_OPENED):
+        try:
+            if not dictionary._map.closed and not dictionary.body_intact():
+                return dictionary
+        except ValueError:
+            continue
+    return None

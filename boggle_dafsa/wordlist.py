@@ -1,0 +1,135 @@
+"""Reading word lists as people actually have them, and normalizing their words.
+
+Accepted: one word a line (LF, CRLF or CR), blank lines, a UTF-8 BOM, words separated
+by semicolons or commas; UTF-8 or ISO-8859-15 (detected); unsorted, with duplicates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import WordListError
+from .normalize import Policy, fold, normalize, rejection
+
+# Separators between words: line breaks of every convention, semicolons, commas.
+_SEPARATORS = re.compile(r"[\r\n;,]+")
+_BOM = b"\xef\xbb\xbf"
+FALLBACK_ENCODING = "iso-8859-15"
+
+
+@dataclass
+class WordList:
+    """A word list after reading and normalization."""
+
+    source: str
+    encoding: str
+    policy: Policy
+    #: The kept words, normalized, sorted in code point (= UTF-8 byte) order, without duplicates.
+    words: list[str]
+    #: Non-empty items read from the file, before normalization.
+    items: int = 0
+    #: Items dropped by normalization, counted by reason.
+    dropped: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def duplicates(self) -> int:
+        """Items that normalized to a word already kept."""
+        return self.items - sum(self.dropped.values()) - len(self.words)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the normalized list (see :func:`digest_words`)."""
+        return digest_words(self.words)
+
+
+def digest_words(sorted_words: Iterable[str]) -> str:
+    """SHA-256 hex digest of the words joined by newlines, each followed by one (UTF-8)."""
+    hasher = hashlib.sha256()
+    for word in sorted_words:
+        hasher.update(word.encode("utf-8"))
+        hasher.update(b"\n")
+    return hasher.hexdigest()
+
+
+def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None) -> WordList:
+    """Read, decode, split and normalize the word list at ``path``.
+
+    Raises :class:`WordListError` (one line: what and where) for a missing, unreadable,
+    empty, binary or undecodable file, or one where no word survives normalization.
+    """
+    data = read_bytes(path)
+    text, used_encoding = decode(data, str(path), encoding)
+    wordlist = parse_words(text, policy, source=str(path), encoding=used_encoding)
+    if not wordlist.words:
+        what = "is empty" if wordlist.items == 0 else f"has no word left after normalization ({_dropped_summary(wordlist)})"
+        raise WordListError(f"{path}: word list {what}")
+    return wordlist
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a user-given file, with one-line errors for every way it can fail."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise WordListError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise WordListError(f"{path}: is a directory, not a file") from None
+    except PermissionError:
+        raise WordListError(f"{path}: permission denied") from None
+    except OSError as error:
+        raise WordListError(f"{path}: cannot read ({error.strerror or error})") from None
+
+
+def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, str]:
+    """Decode ``data``: the given encoding, else UTF-8 (BOM allowed), else ISO-8859-15.
+
+    Returns the text and the encoding used. Binary data (a NUL byte) is refused.
+    """
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise WordListError(f"{source}:{line}: binary file (NUL byte), not a word list")
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+        encoding = encoding or "utf-8"
+    candidates = [encoding] if encoding else ["utf-8", FALLBACK_ENCODING]
+    for candidate in candidates:
+        try:
+            return data.decode(candidate), candidate
+        except LookupError:
+            raise WordListError(f"unknown encoding {candidate!r}") from None
+        except UnicodeDecodeError as error:
+            if candidate is candidates[-1]:
+                line = data.count(b"\n", 0, error.start) + 1
+                raise WordListError(f"{source}:{line}: cannot decode byte 0x{data[error.start]:02x} as {candidate}") from None
+    raise AssertionError("unreachable")
+
+
+def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>", encoding: str = "utf-8") -> WordList:
+    """Split ``text`` into items and normalize them into a :class:`WordList`."""
+    kept: set[str] = set()
+    dropped: Counter[str] = Counter()
+    items = 0
+    for raw in _SEPARATORS.split(text):
+        raw = raw.strip()
+        if not raw:
+            continue
+        items += 1
+        # The plain fold is inlined for the common case: it is most of a build's reading time.
+        word = fold(raw) if policy is Policy.FOLD else normalize(raw, policy)
+        if word and word.isalpha():
+            kept.add(word)
+        else:
+            reason = rejection(raw, policy)
+            dropped[reason.value if reason else "other character"] += 1
+    words = sorted(kept)
+    return WordList(source=source, encoding=encoding, policy=policy, words=words, items=items, dropped=dropped)
+
+
+def _dropped_summary(wordlist: WordList) -> str:
+    return ", ".join(f"{count} dropped: {reason}" for reason, count in wordlist.dropped.most_common())
