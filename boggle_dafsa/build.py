@@ -47,15 +47,19 @@ def build_dictionary(
     policy: Policy = Policy.FOLD,
     encoding: str | None = None,
     format: str = "native",
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> BuildReport:
-    """Read the word list ``source`` and write its dictionary to ``output`` atomically."""
+    """Read the word list ``source`` and write its dictionary to ``output`` atomically.
+
+    ``progress``, if given, is called now and then with (words added, words in all).
+    """
     started = time.perf_counter()
     wordlist = read_wordlist(source, policy=policy, encoding=encoding)
     output = Path(output)
     states = transitions = None
     if format == "native":
-        automaton = build_automaton(wordlist.words, progress)
+        total = len(wordlist.words)
+        automaton = build_automaton(wordlist.words, (lambda done: progress(done, total)) if progress else None)
         data = encode(automaton, policy, wordlist.digest)
         write_atomically(output, data)
         states, transitions, size = automaton.state_count, automaton.transition_count, len(data)

@@ -6,6 +6,7 @@ player words are normalized exactly as the word list was.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from enum import Enum
 from functools import lru_cache
@@ -21,7 +22,7 @@ class Policy(str, Enum):
 
 
 # Ligatures that NFD does not decompose but that French and other word lists use.
-_LIGATURES = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "ẞ": "SS"})
+_LIGATURES = {"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "ẞ": "SS"}
 
 
 class Rejection(str, Enum):
@@ -63,15 +64,28 @@ def rejection(word: str, policy: Policy = Policy.FOLD) -> Rejection | None:
 def _normalize_cached(word: str, policy: Policy) -> str:
     # Cached because grids and games normalize the same few faces and words again and again.
     word = word.strip()
-    if policy is Policy.EXACT:
+    if Policy(policy) is Policy.EXACT:
         return unicodedata.normalize("NFC", word)
     return fold(word)
 
 
-def fold(word: str) -> str:
-    """Upper-case ``word`` and strip its accents and ligatures (no check on what remains)."""
-    if word.isascii():
-        return word.upper()
-    decomposed = unicodedata.normalize("NFD", word.translate(_LIGATURES))
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFC", stripped).upper()
+def fold(text: str) -> str:
+    """Upper-case ``text`` and strip its accents and ligatures (no check on what remains).
+
+    Works character by character, so folding a whole word list at once gives the
+    same result as folding each word, only much faster.
+    """
+    if text.isascii():
+        return text.upper()
+    # str.replace and re.sub rather than str.translate: several times faster on long
+    # non-ASCII texts, which is what a whole word list is.
+    for ligature, letters in _LIGATURES.items():
+        if ligature in text:
+            text = text.replace(ligature, letters)
+    # One name for every stage, so that each copy of a long text is freed as the next is made.
+    text = unicodedata.normalize("NFD", text)
+    marks = "".join(sorted(ch for ch in set(text) if unicodedata.combining(ch)))
+    if marks:
+        text = re.sub(f"[{re.escape(marks)}]+", "", text)
+    text = unicodedata.normalize("NFC", text)
+    return text.upper()

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import WordListError
-from .normalize import Policy, fold, normalize, rejection
+from .normalize import Policy, fold, rejection
 
-# Separators between words: line breaks of every convention, semicolons, commas.
-_SEPARATORS = re.compile(r"[\r\n;,]+")
+# An item between separators: line breaks of every convention, semicolons, commas.
+_ITEM = re.compile(r"[^\r\n;,]+")
 _BOM = b"\xef\xbb\xbf"
 FALLBACK_ENCODING = "iso-8859-15"
 
@@ -62,8 +63,7 @@ def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str 
     Raises :class:`WordListError` (one line: what and where) for a missing, unreadable,
     empty, binary or undecodable file, or one where no word survives normalization.
     """
-    data = read_bytes(path)
-    text, used_encoding = decode(data, str(path), encoding)
+    text, used_encoding = decode(read_bytes(path), str(path), encoding)
     wordlist = parse_words(text, policy, source=str(path), encoding=used_encoding)
     if not wordlist.words:
         what = "is empty" if wordlist.items == 0 else f"has no word left after normalization ({_dropped_summary(wordlist)})"
@@ -112,23 +112,40 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, 
 
 def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>", encoding: str = "utf-8") -> WordList:
     """Split ``text`` into items and normalize them into a :class:`WordList`."""
-    kept: set[str] = set()
+    kept: list[str] = []
     dropped: Counter[str] = Counter()
     items = 0
-    for raw in _SEPARATORS.split(text):
-        raw = raw.strip()
-        if not raw:
-            continue
-        items += 1
-        # The plain fold is inlined for the common case: it is most of a build's reading time.
-        word = fold(raw) if policy is Policy.FOLD else normalize(raw, policy)
-        if word and word.isalpha():
-            kept.add(word)
-        else:
-            reason = rejection(raw, policy)
-            dropped[reason.value if reason else "other character"] += 1
-    words = sorted(kept)
+    for chunk in _chunks(text):
+        # Normalization works per character, so a whole chunk of the list is normalized
+        # in one pass (several times faster than word by word); separators stay as they are.
+        chunk = fold(chunk) if policy is Policy.FOLD else unicodedata.normalize("NFC", chunk)
+        for match in _ITEM.finditer(chunk):
+            word = match.group().strip()
+            if not word:
+                continue
+            items += 1
+            if word.isalpha():
+                kept.append(word)
+            else:
+                reason = rejection(word, policy)
+                dropped[reason.value if reason else "other character"] += 1
+    # Sorting a list and skipping repeats needs far less memory than a set of every word.
+    kept.sort()
+    words = [word for word, following in zip(kept, kept[1:] + [""]) if word != following]
     return WordList(source=source, encoding=encoding, policy=policy, words=words, items=items, dropped=dropped)
+
+
+def _chunks(text: str, size: int = 1 << 18) -> Iterator[str]:
+    # Pieces of about `size` characters cut just after a separator: normalizing piece by
+    # piece keeps only one small copy of the text alive at a time.
+    start = 0
+    while start < len(text):
+        end = start + size
+        if end < len(text):
+            cut = max(text.rfind(separator, start, end) for separator in "\n\r;,")
+            end = cut + 1 if cut >= start else end
+        yield text[start:end]
+        start = end
 
 
 def _dropped_summary(wordlist: WordList) -> str:

@@ -23,8 +23,10 @@ class Automaton:
 
     #: ``finals[s]`` is True when state ``s`` ends a word.
     finals: list[bool]
-    #: ``edges[s]`` lists (letter, child) in increasing letter order.
-    edges: list[tuple[tuple[str, int], ...]]
+    #: ``labels[s]`` is the flat tuple (letter, child, letter, child, ...) in letter order:
+    #: flat rather than pairs because it is also the state's key in the register, and one
+    #: tuple a state instead of one a transition keeps the French build under 64 MB.
+    labels: list[tuple]
     root: int
     word_count: int
     longest_word: int
@@ -37,12 +39,17 @@ class Automaton:
     @property
     def transition_count(self) -> int:
         """Number of transitions (edges)."""
-        return sum(len(e) for e in self.edges)
+        return sum(len(flat) for flat in self.labels) // 2
 
     @property
     def alphabet(self) -> str:
         """Every letter that labels a transition, in code point order."""
-        return "".join(sorted({letter for edges in self.edges for letter, _ in edges}))
+        return "".join(sorted({letter for flat in self.labels for letter in flat[::2]}))
+
+    def edges(self, state: int) -> list[tuple[str, int]]:
+        """The (letter, child) pairs of ``state`` in letter order."""
+        flat = self.labels[state]
+        return list(zip(flat[::2], flat[1::2]))
 
 
 class UnsortedInputError(ValueError):
@@ -56,11 +63,11 @@ def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None
     """
     register: dict[tuple, int] = {}
     finals: list[bool] = []
-    edges: list[tuple[tuple[str, int], ...]] = []
+    labels: list[tuple] = []
 
     # The unfrozen path: the states of the previous word's prefixes, depth 0 = root.
     path_final: list[bool] = [False]
-    path_edges: list[list[tuple[str, int]]] = [[]]
+    path_edges: list[list] = [[]]
     previous = ""
     count = 0
     longest = 0
@@ -68,14 +75,15 @@ def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None
     def freeze_down_to(depth: int) -> None:
         # Replace every path state deeper than `depth` by its registered equivalent.
         for d in range(len(path_final) - 1, depth, -1):
-            signature = (path_final[d], tuple(path_edges[d]))
+            flat = tuple(path_edges[d])
+            signature = (path_final[d], flat) if path_final[d] else flat
             state = register.get(signature)
             if state is None:
                 state = len(finals)
                 register[signature] = state
-                finals.append(signature[0])
-                edges.append(signature[1])
-            path_edges[d - 1].append((previous[d - 1], state))
+                finals.append(path_final[d])
+                labels.append(flat)
+            path_edges[d - 1] += (previous[d - 1], state)
             del path_final[d], path_edges[d]
 
     for word in words:
@@ -102,9 +110,8 @@ def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None
 
     freeze_down_to(0)
     # The root is registered like any state: an empty list gives the one-state automaton.
-    root_signature = (path_final[0], tuple(path_edges[0]))
-    finals.append(root_signature[0])
-    edges.append(root_signature[1])
+    finals.append(path_final[0])
+    labels.append(tuple(path_edges[0]))
     if progress is not None:
         progress(count)
-    return Automaton(finals=finals, edges=edges, root=len(finals) - 1, word_count=count, longest_word=longest)
+    return Automaton(finals=finals, labels=labels, root=len(finals) - 1, word_count=count, longest_word=longest)

@@ -75,7 +75,7 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
     seen = {automaton.root}
     queue = deque(order)
     while queue:
-        for _, child in automaton.edges[queue.popleft()]:
+        for child in automaton.labels[queue.popleft()][1::2]:
             if child not in seen:
                 seen.add(child)
                 order.append(child)
@@ -84,20 +84,21 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
     cursor = 0
     for state in order:
         position[state] = cursor
-        cursor += width + len(automaton.edges[state])
+        cursor += width + len(automaton.labels[state]) // 2
     if cursor > _CELL_MAX:
         raise DictionaryError("automaton too large for the native format (more than 2**32 cells)")
 
     cells = array("I")
     for state in order:
+        flat = automaton.labels[state]
         bits = 0
-        for letter, _ in automaton.edges[state]:
+        for letter in flat[::2]:
             bits |= 1 << bit_of[letter]
         if automaton.finals[state]:
             bits |= 1 << final_bit
         for i in range(width):
             cells.append((bits >> (32 * i)) & _CELL_MAX)
-        cells.extend(position[child] for _, child in automaton.edges[state])
+        cells.extend(position[child] for child in flat[1::2])
     if cells.itemsize != 4:
         raise AssertionError("array('I') must hold 4-byte cells")
     if not _LITTLE_ENDIAN:

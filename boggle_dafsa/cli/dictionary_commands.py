@@ -2,4 +2,187 @@
 
 from __future__ import annotations
 
-from . import app  # noqa: F401
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from . import app
+from .common import DictOption, fail, load_dictionary
+
+if TYPE_CHECKING:
+    from ..build import BuildReport
+
+FORMAT_HELP = "File format: native (minimal DAFSA, the default), marisa or dawg (dawgdic)."
+
+
+class _Progress:
+    """A one-line progress bar on stderr, for terminals only."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        print(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,}", end="", file=sys.stderr)
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+@app.command()
+def build(
+    wordlist: Annotated[Path, typer.Argument(help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path("build/dictionary.dafsa"),
+    format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
+    exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding (default: UTF-8, else ISO-8859-15).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+) -> None:
+    """Compile WORDLIST into a minimal automaton file (default build/dictionary.dafsa)."""
+    from ..build import FORMATS, build_dictionary
+    from ..normalize import Policy
+
+    if format not in FORMATS:
+        fail(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    progress = _Progress("building") if sys.stderr.isatty() and not quiet else None
+    report = build_dictionary(
+        wordlist,
+        output,
+        policy=Policy.EXACT if exact else Policy.FOLD,
+        encoding=encoding,
+        format=format,
+        progress=progress,
+    )
+    if progress:
+        progress.close()
+    if not quiet:
+        typer.echo(_summary(report))
+
+
+def _summary(report: BuildReport) -> str:
+    wl = report.wordlist
+    dropped = sum(wl.dropped.values())
+    reasons = ", ".join(f"{reason} {count:,}" for reason, count in wl.dropped.most_common())
+    lines = [
+        f"wrote {report.output} ({report.format}, policy {wl.policy.value})",
+        f"  words read    {wl.items:,} ({wl.encoding})",
+        f"  words kept    {len(wl.words):,}",
+        f"  duplicates    {wl.duplicates:,}",
+        f"  dropped       {dropped:,}" + (f" ({reasons})" if reasons else ""),
+    ]
+    if report.states is not None:
+        lines.append(f"  states        {report.states:,}")
+        lines.append(f"  transitions   {report.transitions:,}")
+    lines.append(f"  file bytes    {report.file_bytes:,} ({report.bytes_per_word:.2f} bytes/word)")
+    lines.append(f"  time          {report.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+@app.command()
+def dump(dictionary: DictOption = None) -> None:
+    """Print every word, one a line, in byte order."""
+    d = load_dictionary(dictionary)
+    out = sys.stdout.buffer
+    batch: list[str] = []
+    for word in d:
+        batch.append(word)
+        if len(batch) == 4096:
+            out.write(("\n".join(batch) + "\n").encode("utf-8"))
+            batch.clear()
+    if batch:
+        out.write(("\n".join(batch) + "\n").encode("utf-8"))
+    out.flush()
+
+
+@app.command()
+def verify(
+    wordlist: Annotated[Path, typer.Argument(help="The word list the dictionary should hold.")],
+    dictionary: DictOption = None,
+    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding.")] = None,
+) -> None:
+    """Check that the dictionary holds exactly the normalized words of WORDLIST and is intact.
+
+    Exit 0 if so, 1 with the first differences otherwise, 2 if it is damaged.
+    """
+    from ..verify import verify as verify_dictionary
+    from ..wordlist import read_wordlist
+
+    d = load_dictionary(dictionary)
+    result = verify_dictionary(d, read_wordlist(wordlist, policy=d.policy, encoding=encoding))
+    if result.ok:
+        typer.echo(f"ok: {len(d):,} words, checksums hold" + ("" if result.digest_matches is not False else " (recorded source digest differs)"))
+        return
+    typer.echo(f"differs: {result.missing_count:,} missing, {result.extra_count:,} extra")
+    for word in result.missing:
+        typer.echo(f"- {word}")
+    for word in result.extra:
+        typer.echo(f"+ {word}")
+    raise typer.Exit(1)
+
+
+@app.command()
+def inspect(
+    dictionary: DictOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """Show a dictionary's format, policy, alphabet, counts, sizes and digests."""
+    info = load_dictionary(dictionary).info()
+    if as_json:
+        typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        return
+    width = max(map(len, info))
+    for key, value in info.items():
+        typer.echo(f"{key.replace('_', ' '):<{width}}  {value:,}" if isinstance(value, int) and not isinstance(value, bool) else f"{key.replace('_', ' '):<{width}}  {value}")
+
+
+@app.command()
+def lookup(
+    words: Annotated[list[str], typer.Argument(help="Words to look up (normalized like the dictionary).")],
+    dictionary: DictOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing: only the exit status.")] = False,
+) -> None:
+    """Say whether each WORD is in the dictionary. Exit 0 if all are, 1 otherwise."""
+    d = load_dictionary(dictionary)
+    all_found = True
+    for raw in words:
+        key = d.normalize(raw)
+        found = key is not None and key in d
+        all_found &= found
+        if not quiet:
+            typer.echo(f"{key or raw}\t{'yes' if found else 'no'}")
+    if not all_found:
+        raise typer.Exit(1)
+
+
+@app.command()
+def complete(
+    prefix: Annotated[str, typer.Argument(help="The beginning of the words.")],
+    dictionary: DictOption = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=0, help="At most this many words.")] = None,
+) -> None:
+    """Print the words that start with PREFIX, in byte order."""
+    d = load_dictionary(dictionary)
+    key = d.normalize(prefix) if prefix else ""
+    if key is None:
+        fail(f"prefix {prefix!r} holds characters that are not letters")
+    for word in d.complete(key, limit):
+        typer.echo(word)
+
+
+@app.command()
+def dot(
+    dictionary: DictOption = None,
+    max_states: Annotated[int, typer.Option("--max-states", help="Refuse larger automata.")] = 2000,
+) -> None:
+    """Print the automaton as Graphviz DOT (`| dot -Tpng > a.png`), for small dictionaries."""
+    from ..dot import to_dot
+
+    for line in to_dot(load_dictionary(dictionary), max_states):  # type: ignore[arg-type]
+        typer.echo(line)

@@ -1,0 +1,124 @@
+"""Commands about playing: dice, generate, play, score."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from . import app
+from .common import DictOption, load_dictionary
+
+DiceOption = Annotated[
+    str,
+    typer.Option("--dice", help="Dice set: fr, en-classic, en, big (see `boggle-dafsa dice`), or a dice file."),
+]
+SeedOption = Annotated[
+    Optional[int],
+    typer.Option("--seed", help="Seed of the random draw: the same seed gives the same grids everywhere.", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+
+
+@app.command()
+def dice(
+    name: Annotated[Optional[str], typer.Argument(help="A set name or a dice file: show its dice.", show_default=False)] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """List the dice sets, or show the dice of one."""
+    from ..dice import builtin_sets, dice_set_json, load_dice, render_dice_set, render_dice_sets
+
+    sets = [load_dice(name)] if name else builtin_sets()
+    if json_output:
+        typer.echo(json.dumps([dice_set_json(s) for s in sets], indent=2, ensure_ascii=False))
+    else:
+        typer.echo(render_dice_set(sets[0]) if name else render_dice_sets(sets))
+
+
+@app.command()
+def generate(
+    dice_name: DiceOption = "fr",
+    seed: SeedOption = None,
+    count: Annotated[int, typer.Option("--count", "-n", help="How many grids.")] = 1,
+    min_words: Annotated[int, typer.Option("--min-words", help="Roll again until the grid holds this many words.")] = 0,
+    min_score: Annotated[int, typer.Option("--min-score", help="Roll again until the grid is worth this many points.")] = 0,
+    max_attempts: Annotated[int, typer.Option("--max-attempts", help="Give up after this many rolls for one grid.")] = 1000,
+    dictionary: DictOption = None,
+) -> None:
+    """Roll random grids, one a line, in the syntax `solve` reads (the seed goes to stderr if not given)."""
+    from ..dice import GridQuality, generate_grids, load_dice, random_seed
+    from ..game import dictionary_spec_for
+
+    dice_set = load_dice(dice_name)
+    if seed is None:
+        seed = random_seed()
+        typer.echo(f"seed: {seed}", err=True)
+    quality = None
+    if min_words or min_score:
+        words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
+        quality = GridQuality(words, dice_set.scoring, min_words, min_score)
+    for grid in generate_grids(dice_set, seed, count, quality=quality, max_attempts=max_attempts):
+        typer.echo(str(grid))
+
+
+@app.command()
+def play(
+    dice_name: DiceOption = "fr",
+    seconds: Annotated[float, typer.Option("--time", "-t", help="Seconds to play; 0 for no limit.")] = 180,
+    seed: SeedOption = None,
+    dictionary: DictOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Final report as JSON on stdout (the game itself on stderr).")] = False,
+) -> None:
+    """Play a grid at the console: type words one a line; an empty line ends the game.
+
+    Standard input may be a pipe (one word a line), so games can be scripted.
+    """
+    from ..dice import load_dice, random_seed
+    from ..game import Game, check_seconds, dictionary_spec_for, render_grid, render_report, report_json, run_console
+
+    check_seconds(seconds)
+    dice_set = load_dice(dice_name)
+    words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
+    game = Game.from_dice(dice_set, random_seed() if seed is None else seed, words)
+    screen = sys.stderr if json_output else sys.stdout
+    print(f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more", file=screen)
+    print(render_grid(game.grid), file=screen)
+    ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
+    report = game.report(ended, seconds=round(seconds) if seconds == int(seconds) else seconds)
+    if json_output:
+        typer.echo(json.dumps(report_json(report), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(render_report(report))
+
+
+@app.command()
+def score(
+    grid: Annotated[str, typer.Argument(help="The grid, in the syntax `solve` reads.")],
+    player_files: Annotated[list[str], typer.Argument(help="One file of words per player, named after the player.")],
+    dictionary: DictOption = None,
+    dice_name: Annotated[Optional[str], typer.Option("--dice", help="Take scoring and minimum length from this dice set.", show_default=False)] = None,
+    scoring: Annotated[Optional[str], typer.Option("--scoring", help="Score table: classic, big, letters (default: the dice set's, else classic).", show_default=False)] = None,
+    min_length: Annotated[Optional[int], typer.Option("--min-length", help="Shortest word that counts (default: the scoring's).", show_default=False)] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Score several players on one grid: a word found by two players or more scores 0 for everyone."""
+    from ..game import (
+        Judge,
+        dictionary_spec_for,
+        player_names,
+        read_player_words,
+        render_score_sheet,
+        resolve_rules,
+        score_players,
+        score_sheet_json,
+    )
+    from ..grid import Grid
+
+    rules = resolve_rules(dice_name, scoring, min_length)
+    words = load_dictionary(dictionary_spec_for(dictionary, rules.language))
+    judge = Judge(Grid.parse(grid, normalize=words.normalize), words, rules.scoring, rules.min_length)
+    lists = {name: read_player_words(path) for name, path in zip(player_names(player_files), player_files)}
+    sheet = score_players(judge, lists)
+    typer.echo(json.dumps(score_sheet_json(sheet), indent=2, ensure_ascii=False) if json_output else render_score_sheet(sheet))
