@@ -346,10 +346,17 @@ def generate_grids(
 
     Each grid gets at most ``max_attempts`` rolls; past that a :class:`BoggleError` says so.
     """
+    # Checked here, before the first grid is asked for, not when the generator starts.
     if count < 0:
         raise BoggleError(f"--count cannot be negative ({count})")
     if max_attempts < 1:
         raise BoggleError(f"--max-attempts must be at least 1 ({max_attempts})")
+    return _generate(dice_set, seed, count, quality, max_attempts)
+
+
+def _generate(
+    dice_set: DiceSet, seed: int, count: int, quality: GridQuality | None, max_attempts: int
+) -> Iterator[Grid]:
     rng = SplitMix64(seed)
     for number in range(1, count + 1):
         for _attempt in range(max_attempts):

@@ -140,7 +140,8 @@ class NativeDictionary:
 
     def has_prefix(self, prefix: str) -> bool:
         """True if some word starts with ``prefix``."""
-        return self.step(self.root, prefix) is not None
+        # Every state but the root of an empty dictionary leads to a word.
+        return self.header.word_count > 0 and self.step(self.root, prefix) is not None
 
     def __len__(self) -> int:
         return self.header.word_count

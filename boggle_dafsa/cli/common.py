@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
@@ -54,9 +55,21 @@ class UserErrorGroup(TyperGroup):
         except BoggleError as error:
             print(f"{PROGRAM}: {error}", file=sys.stderr)
             raise typer.Exit(error.exit_code) from None
+        except (IndexError, RecursionError):
+            # Opening checks only the header (that is what keeps it O(1)); cells damaged
+            # after that show up here, deep in a search. Blame the file only if its
+            # checksum says so: anything else is a bug and keeps its traceback.
+            from ..automaton.reader import find_damaged
+
+            damaged = find_damaged()
+            if damaged is None:
+                raise
+            print(f"{PROGRAM}: {damaged.path}: damaged dictionary (checksum mismatch): rebuild it", file=sys.stderr)
+            raise typer.Exit(2) from None
         except BrokenPipeError:
-            # `solve ... | head` closes the pipe early: that is not an error.
-            sys.stderr.close()
+            # `dump | head` closes the pipe early: not an error. Point stdout at /dev/null
+            # so that the interpreter's final flush does not complain either.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
         except KeyboardInterrupt:
             print(f"{PROGRAM}: interrupted", file=sys.stderr)

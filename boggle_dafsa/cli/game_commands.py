@@ -52,14 +52,15 @@ def generate(
     from ..game import dictionary_spec_for
 
     dice_set = load_dice(dice_name)
-    if seed is None:
-        seed = random_seed()
-        typer.echo(f"seed: {seed}", err=True)
     quality = None
     if min_words or min_score:
         words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
         quality = GridQuality(words, dice_set.scoring, min_words, min_score)
-    for grid in generate_grids(dice_set, seed, count, quality=quality, max_attempts=max_attempts):
+    chosen_seed = random_seed() if seed is None else seed
+    grids = generate_grids(dice_set, chosen_seed, count, quality=quality, max_attempts=max_attempts)
+    if seed is None:
+        typer.echo(f"seed: {chosen_seed}", err=True)
+    for grid in grids:
         typer.echo(str(grid))
 
 

@@ -1,0 +1,59 @@
+"""Shared fixtures: small dictionaries built on the fly, and the shared ENABLE2K list."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+ENABLE2K = ROOT.parent / "shared" / "wordlists" / "enable2k.txt"
+
+settings.register_profile(
+    "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees the developer's $BOGGLE_DAFSA_DICT; all share one cache of embedded dictionaries."""
+    monkeypatch.delenv("BOGGLE_DAFSA_DICT", raising=False)
+    monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(_shared_cache(tmp_path_factory)))
+
+
+_CACHE: list[Path] = []
+
+
+def _shared_cache(factory: pytest.TempPathFactory) -> Path:
+    if not _CACHE:
+        _CACHE.append(factory.mktemp("cache"))
+    return _CACHE[0]
+
+
+@pytest.fixture(scope="session")
+def enable2k_path() -> Path:
+    """The ENABLE2K list from ../shared (skips if the shared folder is absent)."""
+    if not ENABLE2K.is_file():
+        pytest.skip("../shared/wordlists/enable2k.txt is not present")
+    return ENABLE2K
+
+
+def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None):
+    """Run the installed command as a real subprocess (the way users run it)."""
+    import subprocess
+
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        timeout=120,
+    )

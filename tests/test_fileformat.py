@@ -1,0 +1,106 @@
+"""Damaged, truncated, foreign or too-new files are refused with one clear error; writes are atomic."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import pytest
+
+from boggle_dafsa.automaton import fileformat
+from boggle_dafsa.automaton.fileformat import MAGIC, write_atomically
+from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.build import compile_words
+from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.verify import check_integrity
+
+WORDS = ["ARBRE", "ARBRES", "BAL", "BALLE", "CHAT", "CHIEN", "NICHE", "NICHER", "ZOO"]
+
+
+@pytest.fixture
+def good_bytes() -> bytes:
+    return compile_words(WORDS)
+
+
+def open_bytes(tmp_path: Path, data: bytes) -> NativeDictionary:
+    path = tmp_path / "d.dafsa"
+    path.write_bytes(data)
+    return NativeDictionary(path)
+
+
+def test_every_single_changed_byte_is_detected(tmp_path: Path, good_bytes: bytes) -> None:
+    for offset in range(len(good_bytes)):
+        for flip in (0x01, 0x80, 0xFF):
+            damaged = bytearray(good_bytes)
+            damaged[offset] ^= flip
+            with pytest.raises(DictionaryError):
+                d = open_bytes(tmp_path, bytes(damaged))
+                check_integrity(d)  # what `verify` runs first
+                d.close()
+
+
+def test_every_truncation_is_refused(tmp_path: Path, good_bytes: bytes) -> None:
+    for length in range(len(good_bytes)):
+        with pytest.raises(DictionaryError, match="truncated|bad magic|damaged header"):
+            open_bytes(tmp_path, good_bytes[:length])
+
+
+def test_opening_reads_the_header_only(tmp_path: Path, good_bytes: bytes) -> None:
+    # Damage in the cells is not seen at open (open is O(1)), only by the checksum.
+    damaged = bytearray(good_bytes)
+    damaged[-1] ^= 0xFF
+    d = open_bytes(tmp_path, bytes(damaged))
+    assert not d.body_intact()
+    with pytest.raises(DictionaryError, match="checksum"):
+        check_integrity(d)
+
+
+def test_newer_version_is_refused_with_advice(tmp_path: Path, good_bytes: bytes) -> None:
+    newer = bytearray(good_bytes)
+    struct.pack_into("<H", newer, len(MAGIC), fileformat.VERSION + 1)
+    with pytest.raises(DictionaryError, match="newer than this tool reads"):
+        open_bytes(tmp_path, bytes(newer))
+
+
+def test_not_a_dictionary(tmp_path: Path) -> None:
+    with pytest.raises(DictionaryError, match="not a boggle-dafsa dictionary"):
+        open_bytes(tmp_path, b"CHAT\nCHIEN\n" * 20)
+    with pytest.raises(DictionaryError, match="no such dictionary"):
+        NativeDictionary(tmp_path / "absent.dafsa")
+
+
+def test_failed_write_leaves_the_old_file_intact(tmp_path: Path, good_bytes: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "d.dafsa"
+    write_atomically(target, good_bytes)
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(DictionaryError, match="No space left"):
+        write_atomically(target, b"half")
+    monkeypatch.undo()
+    assert target.read_bytes() == good_bytes
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.dafsa"]  # no temporary left behind
+
+
+def test_interrupted_write_leaves_nothing(tmp_path: Path, good_bytes: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(tmp_path / "d.dafsa", good_bytes)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_header_fields(tmp_path: Path, good_bytes: bytes) -> None:
+    d = open_bytes(tmp_path, good_bytes)
+    info = d.info()
+    assert info["words"] == len(WORDS)
+    assert info["alphabet"] == "ABCEHILNORSTZ"
+    assert info["longest_word"] == 6
+    assert info["policy"] == "fold"
+    assert info["bytes"] == len(good_bytes) == os.path.getsize(tmp_path / "d.dafsa")
+    assert good_bytes[:8] == MAGIC

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boggle_dafsa.errors import WordListError
+from boggle_dafsa.normalize import Policy, normalize
+from boggle_dafsa.wordlist import parse_words, read_wordlist
+
+
+def write(tmp_path: Path, data: bytes, name: str = "list.txt") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+def test_any_line_ending(tmp_path: Path, newline: bytes) -> None:
+    path = write(tmp_path, newline.join([b"chien", b"", b"chat", b"niche", b"chat"]) + newline)
+    wl = read_wordlist(path)
+    assert wl.words == ["CHAT", "CHIEN", "NICHE"]
+    assert wl.items == 4 and wl.duplicates == 1
+
+
+def test_semicolon_separated_list_with_blank_lines(tmp_path: Path) -> None:
+    # The shape of a well-known French list: `;` after every word, blank lines between rows.
+    path = write(tmp_path, b"ANNIVERSAIRE;BATEAU;\r\n\r\nCHAISE;DENT;\r\n\r\n")
+    assert read_wordlist(path).words == ["ANNIVERSAIRE", "BATEAU", "CHAISE", "DENT"]
+
+
+def test_commas_and_bom(tmp_path: Path) -> None:
+    path = write(tmp_path, b"\xef\xbb\xbfzoo, \xc3\xa9t\xc3\xa9,abc\n")
+    wl = read_wordlist(path)
+    assert wl.words == ["ABC", "ETE", "ZOO"]
+    assert wl.encoding == "utf-8"
+
+
+def test_iso_8859_15_is_detected(tmp_path: Path) -> None:
+    # 0xBD is Œ in ISO-8859-15 (and œ in Latin-1's place of ½): the -15 table is used.
+    path = write(tmp_path, "élève\n\xbduvre\n".encode("latin-1"))
+    wl = read_wordlist(path)
+    assert wl.encoding == "iso-8859-15"
+    assert wl.words == ["ELEVE", "OEUVRE"]
+
+
+def test_forced_encoding_reports_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, b"un\ndeux\ntr\xe8s\n")
+    with pytest.raises(WordListError, match=r"list.txt:3: cannot decode byte 0xe8 as utf-8"):
+        read_wordlist(path, encoding="utf-8")
+
+
+def test_unknown_encoding(tmp_path: Path) -> None:
+    with pytest.raises(WordListError, match="unknown encoding"):
+        read_wordlist(write(tmp_path, b"a\n"), encoding="no-such-codec")
+
+
+def test_dropped_words_are_counted_by_reason(tmp_path: Path) -> None:
+    wl = read_wordlist(write(tmp_path, "arbre\naujourd'hui\narc-en-ciel\nmp3\nl'eau\n".encode()))
+    assert wl.words == ["ARBRE"]
+    assert wl.dropped == {"apostrophe": 2, "hyphen": 1, "digit": 1}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "word list is empty"),
+        (b"\n\n;;\r\n", "word list is empty"),
+        (b"l'a\n1-2\n", "no word left after normalization"),
+        (b"ab\ncd\x00ef", r"list.txt:2: binary file"),
+    ],
+)
+def test_unusable_lists(tmp_path: Path, data: bytes, message: str) -> None:
+    with pytest.raises(WordListError, match=message):
+        read_wordlist(write(tmp_path, data))
+
+
+def test_missing_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(WordListError, match="no such file"):
+        read_wordlist(tmp_path / "absent.txt")
+    with pytest.raises(WordListError, match="is a directory"):
+        read_wordlist(tmp_path)
+
+
+@given(st.lists(st.text(alphabet="abcdeÉèœ-' ", max_size=7), max_size=40), st.sampled_from(["\n", "\r\n", ";", ","]))
+def test_parse_equals_normalizing_each_word(words: list[str], separator: str) -> None:
+    wl = parse_words(separator.join(words), Policy.FOLD)
+    assert wl.words == sorted({key for w in words if (key := normalize(w))})
