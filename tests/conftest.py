@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 ENABLE2K = ROOT.parent / "shared" / "wordlists" / "enable2k.txt"
+#: The installed console script: beside this interpreter (a venv), else on PATH.
+COMMAND = shutil.which("boggle-dafsa", path=str(Path(sys.executable).parent)) or shutil.which("boggle-dafsa") or "boggle-dafsa"
 
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -1,0 +1,163 @@
+"""The dictionary commands, through typer's runner and as real subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boggle_dafsa.cli import app
+from conftest import COMMAND, run_cli
+
+runner = CliRunner()
+WORDS = "chien\r\nchat\r\nniche\r\nnicher\r\nzoo\r\naujourd'hui\r\nchat\r\nélève\r\n"
+
+
+@pytest.fixture
+def wordlist(tmp_path: Path) -> Path:
+    path = tmp_path / "mots.txt"
+    path.write_text(WORDS, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def built(tmp_path: Path, wordlist: Path) -> Path:
+    out = tmp_path / "d.dafsa"
+    result = runner.invoke(app, ["build", str(wordlist), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_build_prints_a_summary(tmp_path: Path, wordlist: Path) -> None:
+    result = runner.invoke(app, ["build", str(wordlist), "-o", str(tmp_path / "x.dafsa")])
+    assert result.exit_code == 0
+    assert "words read    8" in result.output
+    assert "words kept    6" in result.output
+    assert "duplicates    1" in result.output
+    assert "dropped       1 (apostrophe 1)" in result.output
+    assert "states" in result.output and "bytes/word" in result.output
+
+
+def test_dump_verify_lookup_complete(built: Path, wordlist: Path) -> None:
+    dump = runner.invoke(app, ["dump", "-d", str(built)])
+    assert dump.output.split() == ["CHAT", "CHIEN", "ELEVE", "NICHE", "NICHER", "ZOO"]
+    assert runner.invoke(app, ["verify", str(wordlist), "-d", str(built)]).exit_code == 0
+    found = runner.invoke(app, ["lookup", "Élève", "niche", "-d", str(built)])
+    assert found.exit_code == 0 and "ELEVE\tyes" in found.output
+    missing = runner.invoke(app, ["lookup", "niche", "chiens", "-d", str(built)])
+    assert missing.exit_code == 1 and "CHIENS\tno" in missing.output
+    assert runner.invoke(app, ["complete", "ni", "-d", str(built)]).output.split() == ["NICHE", "NICHER"]
+    assert runner.invoke(app, ["complete", "ch", "--limit", "1", "-d", str(built)]).output.split() == ["CHAT"]
+
+
+def test_verify_reports_differences(built: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.txt"
+    other.write_text("chien\nchat\nloup\n", encoding="utf-8")
+    result = runner.invoke(app, ["verify", str(other), "-d", str(built)])
+    assert result.exit_code == 1
+    assert "1 missing, 4 extra" in result.output
+    assert "- LOUP" in result.output and "+ ELEVE" in result.output
+
+
+def test_verify_detects_a_damaged_file(built: Path, wordlist: Path) -> None:
+    data = bytearray(built.read_bytes())
+    data[-2] ^= 0x10
+    built.write_bytes(bytes(data))
+    result = runner.invoke(app, ["verify", str(wordlist), "-d", str(built)])
+    assert result.exit_code == 2
+    assert "checksum" in result.output
+
+
+def test_inspect_json(built: Path) -> None:
+    info = json.loads(runner.invoke(app, ["inspect", "--json", "-d", str(built)]).output)
+    assert info["format"] == "native" and info["words"] == 6 and info["policy"] == "fold"
+    assert info["alphabet"] == "ACEHILNORTVZ"
+    assert len(info["source_sha256"]) == 64
+
+
+def test_exact_policy_keeps_accents(tmp_path: Path, wordlist: Path) -> None:
+    out = tmp_path / "exact.dafsa"
+    assert runner.invoke(app, ["build", str(wordlist), "-o", str(out), "--exact"]).exit_code == 0
+    assert "élève" in runner.invoke(app, ["dump", "-d", str(out)]).output.split()
+    assert runner.invoke(app, ["lookup", "Élève", "-d", str(out)]).exit_code == 1  # case is kept
+
+
+def test_dot_draws_small_automata(built: Path) -> None:
+    result = runner.invoke(app, ["dot", "-d", str(built)])
+    assert result.output.startswith("digraph dafsa {")
+    assert result.output.count("doublecircle") >= 1 and '[label="Z"]' in result.output
+    refused = runner.invoke(app, ["dot", "-d", str(built), "--max-states", "2"])
+    assert refused.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["build", "/no/such/list.txt"], "/no/such/list.txt: no such file"),
+        (["dump", "-d", "/no/such.dafsa"], "no such dictionary file"),
+        (["build", "LIST", "--format", "zip"], "unknown format 'zip'"),
+    ],
+)
+def test_bad_input_one_line_exit_2(args: list[str], message: str, wordlist: Path) -> None:
+    args = [str(wordlist) if a == "LIST" else a for a in args]
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_not_a_dictionary_and_truncated(tmp_path: Path, built: Path) -> None:
+    text = tmp_path / "words.txt"
+    text.write_text("chat\n")
+    truncated = tmp_path / "cut.dafsa"
+    truncated.write_bytes(built.read_bytes()[:-3])
+    for path, message in [(text, "not a boggle-dafsa dictionary"), (truncated, "truncated")]:
+        result = run_cli("lookup", "CHAT", "-d", str(path))
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_failed_build_keeps_the_existing_dictionary(tmp_path: Path, built: Path) -> None:
+    before = built.read_bytes()
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    result = run_cli("build", str(empty), "-o", str(built))
+    assert result.returncode == 2
+    assert built.read_bytes() == before
+
+
+def test_default_dictionary_order(tmp_path: Path, wordlist: Path) -> None:
+    # build with no -o writes build/dictionary.dafsa, which later commands then use.
+    assert run_cli("build", str(wordlist), "-q", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "build" / "dictionary.dafsa").is_file()
+    assert run_cli("dump", cwd=tmp_path).stdout.split() == ["CHAT", "CHIEN", "ELEVE", "NICHE", "NICHER", "ZOO"]
+    # $BOGGLE_DAFSA_DICT wins over build/dictionary.dafsa; -d wins over both.
+    assert run_cli("lookup", "ABACA", cwd=tmp_path, env={"BOGGLE_DAFSA_DICT": "fr"}).returncode == 0
+    assert run_cli("lookup", "ZOO", "-d", str(tmp_path / "build" / "dictionary.dafsa"), cwd=tmp_path,
+                   env={"BOGGLE_DAFSA_DICT": "fr"}).returncode == 0
+    # Elsewhere, the embedded French dictionary.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run_cli("lookup", "ARBRE", cwd=elsewhere).returncode == 0
+
+
+def test_dump_sort_cmp_round_trip_on_the_embedded_french_list(tmp_path: Path) -> None:
+    import lzma
+
+    from boggle_dafsa.resolve import DATA_DIR
+
+    source = tmp_path / "francais.txt"
+    source.write_bytes(lzma.decompress((DATA_DIR / "fr.txt.xz").read_bytes()))
+    assert run_cli("build", str(source), "-q", cwd=tmp_path).returncode == 0
+    env = {**os.environ, "LC_ALL": "C"}
+    script = f"{COMMAND} dump | sort | cmp - <(sort {source})"
+    result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dump_into_a_closed_pipe_is_quiet() -> None:
+    result = subprocess.run(["bash", "-c", f"{COMMAND} dump -d en | head -1"], capture_output=True, text=True, timeout=120)
+    assert result.stdout == "A\n" and result.stderr == ""
