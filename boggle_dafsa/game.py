@@ -528,6 +528,10 @@ def _by_points(hits: Sequence[Hit], width: int = 78) -> Iterator[str]:
         )
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _share(part: int, whole: int, unit: str) -> str:
     share = f" ({100 * part / whole:.0f}%)" if whole else ""
     return f"{part} of {whole} {unit}{share}"
@@ -536,13 +540,13 @@ def _share(part: int, whole: int, unit: str) -> str:
 def render_report(report: Report) -> str:
     """The end-of-game text: score, words found, words missed, shares."""
     lines = [f"Game over ({report.ended.value})." if report.ended else "Game over."]
-    lines.append(f"Score: {report.score} point{'' if report.score == 1 else 's'}, {len(report.found)} words.")
+    lines.append(f"Score: {_count(report.score, 'point')}, {_count(len(report.found), 'word')}.")
     if report.found:
         lines.append("Found:")
         lines.extend(_by_points(report.found))
     if report.missed:
         missed_points = report.total_points - report.score
-        lines.append(f"Missed: {len(report.missed)} words, {missed_points} points:")
+        lines.append(f"Missed: {_count(len(report.missed), 'word')}, {_count(missed_points, 'point')}:")
         lines.extend(_by_points(report.missed))
     lines.append(
         f"You found {_share(len(report.found), report.total_words, 'words')} "
@@ -550,7 +554,7 @@ def render_report(report: Report) -> str:
     )
     if report.seed is not None:
         replay = f"--dice {report.dice} " if report.dice else ""
-        lines.append(f"Replay this grid with: {replay}--seed {report.seed}")
+        lines.append(f"Replay this grid with: boggle-dafsa play {replay}--seed {report.seed}")
     return "\n".join(lines)
 
 
@@ -561,13 +565,13 @@ def render_score_sheet(sheet: ScoreSheet) -> str:
     word_width = max([len("word"), len("TOTAL"), *(len(hit.word) for hit, _ in rows)])
     widths = [max(len(name), 3) for name in names]
 
-    def line(first: str, cells: Sequence[str]) -> str:
-        return (f"{first:<{word_width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, widths))).rstrip()
+    def line(first: str, points: str, cells: Sequence[str]) -> str:
+        return (f"{first:<{word_width}}  {points:>3}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, widths))).rstrip()
 
-    lines = [line("word", names)]
+    lines = [line("word", "pts", names)]
     for hit, entries in rows:
-        lines.append(line(hit.word, [_mark(entry) for entry in entries]))
-    lines.append(line("TOTAL", [str(player.score) for player in sheet.players]))
+        lines.append(line(hit.word, str(hit.score), [_mark(entry) for entry in entries]))
+    lines.append(line("TOTAL", "", [str(player.score) for player in sheet.players]))
     lines.append("(a number: points of a word one player found alone; =: found by several, 0 points; .: not found)")
     invalid = [(player.name, word) for player in sheet.players for word in player.invalid]
     if invalid:

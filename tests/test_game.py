@@ -124,7 +124,7 @@ def test_game_rules_come_from_the_dice_set(dictionary) -> None:  # type: ignore[
     assert big.grid.shape == (5, 5)
     assert big.judge.min_length == 4
     assert all(len(hit.word) >= 4 for hit in big.hits)
-    assert big.submit("aie").reason in (Reason.TOO_SHORT,)
+    assert big.submit("aie").reason is Reason.TOO_SHORT
 
 
 # -- the loop -----------------------------------------------------------------------------

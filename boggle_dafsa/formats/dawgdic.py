@@ -118,7 +118,6 @@ def build_dawg(keys: Sequence[bytes]) -> Dawg:
         child = freeze(open_states.pop())
         open_states[depth - 1][-1] |= child << 8
     root_group = freeze(open_states.pop()) if keys else 0
-    merging_starts.discard(root_group) if not keys else None
 
     total = next_index
     labels = bytearray(total)
