@@ -606,6 +606,11 @@ def _verdict_json(verdict: Verdict) -> dict[str, Any]:
     }
 
 
+def _whole(seconds: float | None) -> float | None:
+    # 180, not 180.0, for the usual whole-second limits.
+    return int(seconds) if seconds is not None and float(seconds).is_integer() else seconds
+
+
 def report_json(report: Report) -> dict[str, Any]:
     """The end-of-game report as JSON data."""
     return {
@@ -613,7 +618,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "shape": list(report.grid.shape),
         "dice": report.dice,
         "seed": report.seed,
-        "time": report.seconds,
+        "time": _whole(report.seconds),
         "ended": report.ended.value if report.ended else None,
         "score": report.score,
         "found": _hits_json(report.found),

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import DictionaryError
 from .grid import Grid, neighbours
@@ -29,11 +28,16 @@ if TYPE_CHECKING:
 
 #: The final flag of a one-cell state header in the native format (automaton.reader.FINAL_FLAG).
 _FINAL = 1 << 31
+#: Deepest path the recursive kernel walks (Python's default limit is 1,000 frames).
+_MAX_RECURSION = 400
 
 
-@dataclass(frozen=True)
-class Hit:
-    """A word found on a grid: its score and one path (cell numbers, see :meth:`Grid.coordinates`)."""
+class Hit(NamedTuple):
+    """A word found on a grid: its score and one path (cell numbers, see :meth:`Grid.coordinates`).
+
+    A named tuple rather than a frozen dataclass: as immutable, and three times cheaper
+    to create, which shows on boards of a thousand words.
+    """
 
     word: str
     score: int
@@ -67,14 +71,25 @@ def solve(
     if min_length is None:
         min_length = scoring.min_length
     table = neighbours(grid.shape, adjacency)
-    if _has_native_cells(dictionary):
+    if _has_native_cells(dictionary) and _fits_recursion(dictionary, len(grid.faces)):
         found = _search_native(grid.faces, table, dictionary, min_length)
     else:
         found = _search_generic(grid.faces, table, dictionary, min_length)
-    score = scoring.score
-    hits = [Hit(word, score(word), path) for word, path in found.items()]
-    hits.sort(key=sort_key)
-    return hits
+    return _ranked_hits(found, scoring)
+
+
+def _ranked_hits(found: dict[str, tuple[int, ...]], scoring: Scoring) -> list[Hit]:
+    # Sorted by (score desc, length desc, word asc), cheaply: C-level sorts of the words
+    # do it when the score never drops as words grow (every table here); a general
+    # sort otherwise. Points depend on the length only: one table lookup per length.
+    words = sorted(found)
+    words.sort(key=len, reverse=True)  # stable: alphabetical within a length
+    if not words:
+        return []
+    points = [scoring.score("?" * length) for length in range(len(words[0]) + 1)]
+    if any(shorter > longer for shorter, longer in zip(points, points[1:])):
+        words.sort(key=lambda word: -points[len(word)])  # stable again
+    return [Hit(word, points[len(word)], found[word]) for word in words]
 
 
 def totals(hits: Iterable[Hit]) -> tuple[int, int]:
@@ -95,6 +110,15 @@ def _has_native_cells(dictionary: Any) -> bool:
         and hasattr(dictionary, "cells")
         and hasattr(dictionary, "letter_bits")
     )
+
+
+def _fits_recursion(dictionary: Any, cells: int) -> bool:
+    # The native kernel recurses once per face of a path: its depth is bounded by the
+    # grid's size and the longest word. Beyond a few hundred, the explicit stack of the
+    # generic kernel is used instead of raising Python's recursion limit.
+    header = getattr(dictionary, "header", None)
+    longest = getattr(header, "longest_word", cells)
+    return min(cells, longest) <= _MAX_RECURSION
 
 
 # -- the generic kernel ------------------------------------------------------------------
@@ -136,58 +160,54 @@ def _search_native(
 ) -> dict[str, tuple[int, ...]]:
     """Word → first path, reading the native dictionary's cells directly.
 
-    Per grid, each face is translated once into the bit indices of its letters, and
-    each cell's neighbours are grouped by face, so that one automaton step serves every
-    neighbour showing the same face. ``reach[cell]`` has the bit of each neighbour's
-    first letter: a state whose header shares no bit with it has no next step there,
-    which prunes most dead ends with one AND and no call.
+    Each face is translated once per grid into the bits of its letters. A state's header
+    tells which letters can follow, so a neighbour costs one AND when its first letter
+    cannot; ``reach[cell]`` holds the first-letter bits of the cell's neighbours, so a
+    state that shares none with it is not even visited.
     """
     cells = dictionary.cells
     letter_bits = dictionary.letter_bits
-    root = dictionary.root
 
-    # The bits of each face's letters; None if a letter is outside the alphabet.
-    face_bits: list[tuple[int, ...] | None] = []
+    # For each face: its first letter's bit as a mask and its later letters' bits;
+    # None when a letter is outside the alphabet (the face then spells no word).
+    first_bits: list[int | None] = []
+    later_bits: list[tuple[int, ...]] = []
     for face in faces:
         bits = [letter_bits.get(letter) for letter in face]
-        face_bits.append(None if None in bits else tuple(bits))  # type: ignore[arg-type]
+        if None in bits:
+            first_bits.append(None)
+            later_bits.append(())
+        else:
+            first_bits.append(1 << bits[0])  # type: ignore[operator]
+            later_bits.append(tuple(bits[1:]))  # type: ignore[arg-type]
 
-    # groups[cell]: for each distinct face among its neighbours, (first-letter bit as a
-    # mask, mask of the letters below it (for the popcount), later letters' bits,
-    # ((neighbour, its bit in the `used` mask, its face), ...)).
-    groups: list[list[tuple[int, int, tuple[int, ...], tuple[tuple[int, int, str], ...]]]] = []
+    # steps[cell]: (neighbour, its bit in the `used` mask, its letter's bit mask, its face)
+    # for each neighbour showing one letter of the alphabet; long_steps[cell] the same
+    # with the later letters' bits, for faces of several letters (QU), kept apart so
+    # that the common case pays nothing for them.
+    steps: list[tuple[tuple[int, int, int, str], ...]] = []
+    long_steps: list[tuple[tuple[int, int, int, tuple[int, ...], str], ...]] = []
     reach: list[int] = []
     for cell in range(len(faces)):
-        by_face: dict[str, list[tuple[int, int, str]]] = {}
-        for other in table[cell]:
-            if face_bits[other] is not None:
-                by_face.setdefault(faces[other], []).append((other, 1 << other, faces[other]))
-        cell_groups = []
+        usable = [other for other in table[cell] if first_bits[other] is not None]
+        steps.append(tuple((o, 1 << o, first_bits[o], faces[o]) for o in usable if not later_bits[o]))  # type: ignore[misc]
+        long_steps.append(tuple((o, 1 << o, first_bits[o], later_bits[o], faces[o]) for o in usable if later_bits[o]))  # type: ignore[misc]
         mask = 0
-        for face, targets in by_face.items():
-            first, *rest = face_bits[targets[0][0]]  # type: ignore[misc]
-            cell_groups.append((1 << first, (1 << first) - 1, tuple(rest), tuple(targets)))
-            mask |= 1 << first
-        groups.append(cell_groups)
+        for other in usable:
+            mask |= first_bits[other]  # type: ignore[operator]
         reach.append(mask)
 
     found: dict[str, tuple[int, ...]] = {}
     path: list[int] = []
 
     def visit(cell: int, state: int, head: int, used: int, word: str) -> None:
-        # `state` (header `head`) is reached by `word`, whose path ends on `cell`.
-        for first, below, rest, targets in groups[cell]:
-            if not head & first:
-                continue
-            child = cells[state + 1 + (head & below).bit_count()]
-            if rest:
-                child = _follow(cells, child, rest)
-                if child is None:
-                    continue
-            child_head = cells[child]
-            for other, bit, face in targets:
-                if used & bit:
-                    continue
+        # `state` (header `head`) is reached by `word`, spelled by `path` + `cell`.
+        for other, bit, letter, face in steps[cell]:
+            if head & letter and not used & bit:
+                # The child's index follows the header, after those of the smaller
+                # letters: as many as the header has bits below this letter's.
+                child = cells[state + 1 + (head & (letter - 1)).bit_count()]
+                child_head = cells[child]
                 longer = word + face
                 if child_head & _FINAL and len(longer) >= min_length and longer not in found:
                     found[longer] = (*path, cell, other)
@@ -195,23 +215,38 @@ def _search_native(
                     path.append(cell)
                     visit(other, child, child_head, used | bit, longer)
                     path.pop()
+        if long_steps[cell]:
+            for other, bit, letter, later, face in long_steps[cell]:
+                if head & letter and not used & bit:
+                    child = _follow(cells, cells[state + 1 + (head & (letter - 1)).bit_count()], later)
+                    if child is None:
+                        continue
+                    child_head = cells[child]
+                    longer = word + face
+                    if child_head & _FINAL and len(longer) >= min_length and longer not in found:
+                        found[longer] = (*path, cell, other)
+                    if child_head & reach[other]:
+                        path.append(cell)
+                        visit(other, child, child_head, used | bit, longer)
+                        path.pop()
 
     try:
-        for start, bits in enumerate(face_bits):
-            if bits is None:
+        for start, face in enumerate(faces):
+            first = first_bits[start]
+            if first is None:
                 continue
-            state = _follow(cells, root, bits)
+            state = _follow(cells, dictionary.root, (first.bit_length() - 1, *later_bits[start]))
             if state is None:
                 continue
             head = cells[state]
-            word = faces[start]
-            if head & _FINAL and len(word) >= min_length and word not in found:
-                found[word] = (start,)
+            if head & _FINAL and len(face) >= min_length and face not in found:
+                found[face] = (start,)
             if head & reach[start]:
-                visit(start, state, head, 1 << start, word)
+                visit(start, state, head, 1 << start, face)
     except IndexError:
         # Only a damaged file points outside its cells.
-        raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (run `boggle-dafsa verify`)") from None
+        where = getattr(dictionary, "path", "dictionary")
+        raise DictionaryError(f"{where}: damaged dictionary (run `boggle-dafsa verify`)") from None
     return found
 
 

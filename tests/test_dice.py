@@ -24,7 +24,6 @@ from boggle_dafsa.dice import (
     generate_grids,
     grid_of_roll,
     load_dice,
-    parse_dice,
     roll,
 )
 from boggle_dafsa.errors import BoggleError, DiceError

@@ -28,7 +28,7 @@ from boggle_dafsa.game import (
     run_console,
 )
 from boggle_dafsa.grid import Grid
-from boggle_dafsa.solver import solve, sort_key
+from boggle_dafsa.solver import sort_key
 from boggle_dafsa.testing import dictionary_from_words
 
 ROOT = Path(__file__).resolve().parents[1]

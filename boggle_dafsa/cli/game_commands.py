@@ -74,6 +74,8 @@ def play(
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
 
+    The grid is the first one `generate --seed N` gives. The dictionary is -d, else $BOGGLE_DAFSA_DICT, else the one that suits the dice set (fr or en).
+
     Standard input may be a pipe (one word a line), so games can be scripted.
     """
     from ..dice import load_dice, random_seed
@@ -87,7 +89,7 @@ def play(
     print(f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more", file=screen)
     print(render_grid(game.grid), file=screen)
     ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
-    report = game.report(ended, seconds=round(seconds) if seconds == int(seconds) else seconds)
+    report = game.report(ended, seconds=seconds)
     if json_output:
         typer.echo(json.dumps(report_json(report), indent=2, ensure_ascii=False))
     else:

@@ -1,0 +1,64 @@
+"""Telling the three formats apart from a file's first bytes, and opening the right reader.
+
+* native: starts with the native magic (``automaton/fileformat.py: MAGIC``);
+* marisa: starts with ``We love Marisa.`` and a NUL byte;
+* dawg: starts with its number of dictionary units, a little-endian u32 that is a
+  non-zero multiple of 256, so its first byte is NUL (which no text file starts with);
+  the file size must then match the units and the guide (see ``dawg.layout``).
+
+The extension of the file plays no part.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..automaton.fileformat import MAGIC as NATIVE_MAGIC
+from ..dictionary import Dictionary
+from ..errors import DictionaryError
+from .marisa import MAGIC as MARISA_MAGIC
+
+_HEAD_SIZE = max(len(NATIVE_MAGIC), len(MARISA_MAGIC), 4)
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of the dictionary file at ``path``: "native", "marisa" or "dawg".
+
+    Raises :class:`DictionaryError` if the file is missing, unreadable or none of them.
+    """
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            head = stream.read(_HEAD_SIZE)
+    except FileNotFoundError:
+        raise DictionaryError(f"{path}: no such dictionary file") from None
+    except IsADirectoryError:
+        raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
+    except OSError as error:
+        raise DictionaryError(f"{path}: cannot open ({error.strerror or error})") from None
+    if size == 0:
+        raise DictionaryError(f"{path}: empty file, not a dictionary")
+    if head.startswith(NATIVE_MAGIC[:4]):
+        return "native"  # the native reader tells a bad or truncated header apart
+    if head.startswith(MARISA_MAGIC[:8]):
+        return "marisa"
+    if len(head) >= 4 and head[0] == 0 and int.from_bytes(head[:4], "little") >= 256:
+        return "dawg"
+    raise DictionaryError(f"{path}: not a dictionary (native, marisa or dawg)")
+
+
+def open_path(path: str | Path) -> Dictionary:
+    """Open the dictionary file at ``path``, whatever its format."""
+    format = detect_format(path)
+    if format == "native":
+        from ..automaton.reader import NativeDictionary
+
+        return NativeDictionary(path)
+    if format == "marisa":
+        from .marisa import MarisaDictionary
+
+        return MarisaDictionary(path)
+    from .dawg import DawgDictionary
+
+    return DawgDictionary(path)

@@ -1,0 +1,108 @@
+"""What the marisa and dawg readers share: sidecar, policy, counts and ``info``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..normalize import Policy, fold, normalize
+from .sidecar import Sidecar, sidecar_path
+
+#: The policy of a foreign file without a sidecar whose first word is in folded form.
+DEFAULT_POLICY = Policy.FOLD
+
+
+class ForeignDictionary:
+    """Base of the readers of foreign formats; subclasses provide the cursor and ``complete``.
+
+    The policy comes from the sidecar; without one it is FOLD, unless the file's first
+    word is not in folded form (a lower-case list, say), which can only have been stored
+    exactly: then EXACT, so that queries are not folded into words it cannot hold.
+    """
+
+    format_name = "foreign"
+
+    def __init__(self, path: str | Path, sidecar: Sidecar | None) -> None:
+        self.path = str(path)
+        self.sidecar = sidecar
+        self._count: int | None = sidecar.words if sidecar else None
+        self._alphabet: str | None = sidecar.alphabet if sidecar else None
+        self.policy: Policy
+        self.policy_source: str
+        if sidecar is not None:
+            self.policy, self.policy_source = sidecar.policy, "from sidecar"
+        else:
+            first = next(self.complete(""), None)
+            if first is None or fold(first) == first:
+                self.policy, self.policy_source = DEFAULT_POLICY, "default: no sidecar"
+            else:
+                self.policy, self.policy_source = Policy.EXACT, "no sidecar, and the words are not folded"
+
+    # Subclasses implement these.
+    @property
+    def root(self) -> Any:
+        raise NotImplementedError
+
+    def step(self, state: Any, letters: str) -> Any:
+        raise NotImplementedError
+
+    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
+        raise NotImplementedError
+
+    def file_info(self) -> dict[str, Any]:
+        """Format-specific sizes for :meth:`info`."""
+        return {}
+
+    # Shared behaviour.
+    def normalize(self, text: str) -> str | None:
+        """Normalize ``text`` by this dictionary's policy (None if not letters)."""
+        return normalize(text, self.policy)
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True if some word starts with ``prefix``."""
+        if not prefix:
+            return len(self) > 0
+        return self.step(self.root, prefix) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return self.complete("")
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = sum(1 for _ in self.complete(""))
+        return self._count
+
+    @property
+    def alphabet(self) -> str:
+        """The letters of the words (from the sidecar, else read from every word once)."""
+        if self._alphabet is None:
+            letters: set[str] = set()
+            for word in self:
+                letters.update(word)
+            self._alphabet = "".join(sorted(letters))
+        return self._alphabet
+
+    def info(self) -> dict[str, Any]:
+        """What ``inspect`` shows: format, where the policy comes from, counts and sizes."""
+        sidecar = self.sidecar
+        size = Path(self.path).stat().st_size
+        info: dict[str, Any] = {
+            "path": self.path,
+            "format": self.format_name,
+            "policy": self.policy.value,
+            "policy_source": self.policy_source,
+            "alphabet": self.alphabet,
+            "words": len(self),
+        }
+        if sidecar is not None:
+            info["longest_word"] = sidecar.longest_word
+        info["bytes"] = size
+        info["bytes_per_word"] = round(size / max(len(self), 1), 3)
+        info.update(self.file_info())
+        info["sidecar"] = str(sidecar_path(self.path)) if sidecar else "none (policy by default, source digest unknown)"
+        if sidecar is not None:
+            if sidecar.source_sha256:
+                info["source_sha256"] = sidecar.source_sha256
+            info["file_sha256"] = sidecar.file_sha256
+        return info

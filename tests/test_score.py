@@ -1,0 +1,189 @@
+"""Scoring several players on one grid (`boggle-dafsa score`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from boggle_dafsa.cli import app
+from boggle_dafsa.game import Judge, Reason, player_names, read_player_words, score_players
+from boggle_dafsa.grid import Grid
+from boggle_dafsa.testing import dictionary_from_words
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+GRID = "IDXT/MHEI/ERVN/TLLU"
+#: On the grid: UNITE (2 points), LUNE, TIEN, VERT, NIE, NUL, TEL, VER, VIE (1 each).
+#: In the dictionary but not on the grid: HIER, RIVE.
+WORDS = "unite vert tien hier thé lit lune tel nul vie rive nie ver".split()
+
+
+@pytest.fixture(scope="module")
+def dictionary(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    return dictionary_from_words(WORDS, tmp_path_factory.mktemp("score-dict"))
+
+
+@pytest.fixture()
+def players(tmp_path: Path) -> list[str]:
+    """Three players' files, written as people write them."""
+    alice = tmp_path / "alice.txt"
+    # UTF-8 with a BOM, CRLF, blank lines, accents, mixed case, a word listed twice.
+    alice.write_bytes("\ufeffUnité\r\n\r\nVERT\r\nlune\r\n  vert \r\nhier\r\nTien\r\n".encode("utf-8"))
+    bob = tmp_path / "bob.txt"
+    # ISO-8859-15, LF, an accent that folds away, junk and a short word.
+    bob.write_bytes("vert\nnul\ntél\nzzz\n\nab\n".encode("iso-8859-15"))
+    carol = tmp_path / "carol"
+    # Semicolons, like the messy lists word lists are read from; no final newline.
+    carol.write_text("unité;lune\nVie", encoding="utf-8")
+    return [str(alice), str(bob), str(carol)]
+
+
+def test_three_players(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    judge = Judge(Grid.parse(GRID), dictionary)
+    sheet = score_players(judge, dict(zip(player_names(players), map(read_player_words, players))))
+    alice, bob, carol = sheet.players
+    assert [p.name for p in sheet.players] == ["alice", "bob", "carol"]
+    # UNITE (alice, carol), VERT (alice, bob), LUNE (alice, carol) are shared: 0 for everyone.
+    assert (alice.score, bob.score, carol.score) == (1, 2, 1)
+    assert [(w.verdict.word, w.points, w.shared) for w in alice.valid] == [
+        ("UNITE", 0, True),
+        ("VERT", 0, True),
+        ("LUNE", 0, True),
+        ("TIEN", 1, False),
+    ]
+    assert [(w.verdict.raw, w.verdict.reason) for w in alice.invalid] == [
+        ("vert", Reason.ALREADY_FOUND),
+        ("hier", Reason.NOT_ON_GRID),
+    ]
+    assert [(w.verdict.word, w.points) for w in bob.valid] == [("VERT", 0), ("NUL", 1), ("TEL", 1)]
+    assert [(w.verdict.raw, w.verdict.reason) for w in bob.invalid] == [
+        ("zzz", Reason.NOT_A_WORD),
+        ("ab", Reason.TOO_SHORT),
+    ]
+    assert [(w.verdict.word, w.points) for w in carol.valid] == [("UNITE", 0), ("LUNE", 0), ("VIE", 1)]
+    # The table: every valid word anybody found, sorted as `solve` sorts them.
+    assert [(hit.word, [e is not None for e in entries]) for hit, entries in sheet.rows()] == [
+        ("UNITE", [True, False, True]),
+        ("LUNE", [True, False, True]),
+        ("TIEN", [True, False, False]),
+        ("VERT", [True, True, False]),
+        ("NUL", [False, True, False]),
+        ("TEL", [False, True, False]),
+        ("VIE", [False, False, True]),
+    ]
+
+
+def test_the_table_and_the_refused_words(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["score", GRID, *players, "-d", str(dictionary.path)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["word", "pts", "alice", "bob", "carol"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:9]}
+    assert rows == {
+        "UNITE": ["2", "=", ".", "="],
+        "LUNE": ["1", "=", ".", "="],
+        "TIEN": ["1", "1", ".", "."],
+        "VERT": ["1", "=", "=", "."],
+        "NUL": ["1", ".", "1", "."],
+        "TEL": ["1", ".", "1", "."],
+        "VIE": ["1", ".", ".", "1"],
+        "TOTAL": ["1", "2", "1"],
+    }
+    refused = result.stdout.split("Refused:\n")[1].splitlines()
+    assert refused == [
+        "  alice: vert (VERT): already found",
+        "  alice: hier (HIER): not on the grid",
+        "  bob: zzz (ZZZ): not a word",
+        "  bob: ab (AB): too short",
+    ]
+
+
+def test_score_json(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["score", GRID, *players, "-d", str(dictionary.path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["grid"] == GRID and data["scoring"] == "classic" and data["min_length"] == 3
+    assert {p["name"]: p["score"] for p in data["players"]} == {"alice": 1, "bob": 2, "carol": 1}
+    bob = data["players"][1]
+    assert bob["words"][0] == {
+        "input": "vert", "word": "VERT", "accepted": True, "points": 0, "reason": None, "shared": True,
+    }
+    assert bob["words"][2]["input"] == "tél" and bob["words"][2]["points"] == 1
+    assert [w["reason"] for w in bob["words"] if not w["accepted"]] == ["not a word", "too short"]
+    assert data["table"][0] == {"word": "UNITE", "points": 2, "found_by": ["alice", "carol"]}
+
+
+def test_rules_from_a_dice_set(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["score", GRID, *players, "-d", str(dictionary.path), "--dice", "big", "--json"])
+    data = json.loads(result.stdout)
+    assert data["scoring"] == "big" and data["min_length"] == 4
+    bob = data["players"][1]
+    assert [(w["input"], w["reason"]) for w in bob["words"] if not w["accepted"]] == [
+        ("nul", "too short"), ("tél", "too short"), ("zzz", "too short"), ("ab", "too short"),
+    ]
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_a_word_scores_only_for_a_lone_finder(dictionary, data: st.DataObject) -> None:  # type: ignore[no-untyped-def]
+    judge = Judge(Grid.parse(GRID), dictionary)
+    pool = [hit.word for hit in judge.hits]
+    count = data.draw(st.integers(min_value=1, max_value=4))
+    lists = {f"p{i}": data.draw(st.lists(st.sampled_from(pool + ["zz", "hier"]), max_size=12)) for i in range(count)}
+    sheet = score_players(judge, lists)
+    found = {name: {w.upper() for w in words if w.upper() in pool} for name, words in lists.items()}
+    points = {hit.word: hit.score for hit in judge.hits}
+    for player in sheet.players:
+        others = set().union(*(words for name, words in found.items() if name != player.name))
+        assert player.score == sum(points[w] for w in found[player.name] - others)
+        assert len(player.words) == len(lists[player.name])  # every word accounted for, none dropped
+
+
+def test_player_names() -> None:
+    assert player_names(["a/alice.txt", "bob", "c/carol.words"]) == ["alice", "bob", "carol"]
+    assert player_names(["x/alice.txt", "y/alice.txt", "bob.txt"]) == ["x/alice.txt", "y/alice.txt", "bob"]
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda tmp: str(tmp / "missing.txt"), "missing.txt: no such file"),
+        (lambda tmp: str(tmp), "is a directory"),
+        (lambda tmp: (tmp / "bin.txt").write_bytes(b"ab\0cd") and str(tmp / "bin.txt"), "binary file"),
+    ],
+)
+def test_unreadable_player_files(dictionary, tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = make(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "score", GRID, path, "-d", str(dictionary.path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert message in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ABC/DE"], "row 2 has 2 faces"),
+        ([GRID, "--scoring", "fancy"], "unknown scoring 'fancy'"),
+        ([GRID, "--dice", "klingon"], "unknown dice set 'klingon'"),
+        ([GRID, "--min-length", "0"], "--min-length must be at least 1"),
+    ],
+)
+def test_bad_score_options(dictionary, players: list[str], args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["score", *args, *players, "-d", str(dictionary.path)])
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.splitlines()) == 1
