@@ -229,7 +229,11 @@ class Grid:
         return [self.faces[start : start + width] for start in range(0, len(self.faces), width)]
 
     def __str__(self) -> str:
-        """The GRID syntax of this grid: ``Grid.parse(str(grid)) == grid``."""
+        """The GRID syntax of this grid: ``Grid.parse(str(grid)) == grid``.
+
+        Except for grids one face wide where a face has several letters: a row made of
+        the single face ``QU`` reads back as the two faces Q and U.
+        """
         separator = " " if any(len(face) > 1 for face in self.faces) else ""
         text = self._join(self.faces, self.shape, separator)
         if _needs_trailing_separator(self.shape):

@@ -126,11 +126,21 @@ class DawgDictionary(ForeignDictionary):
             encoded = letters.encode("utf-8")
             if len(self._encoded) < _ENCODED_CACHE_SIZE:
                 self._encoded[letters] = encoded
-        return self._follow(state, encoded)
+        # `_follow` inline, with literal masks: the solver's inner loop (a third faster).
+        units = self.units
+        try:
+            for label in encoded:
+                base = units[state]
+                state ^= ((base >> 10) << ((base & 0x200) >> 6)) ^ label
+                if units[state] & 0x800000FF != label:
+                    return None
+        except IndexError:
+            raise self._damaged("transition out of range") from None
+        return state
 
     def is_word(self, state: int) -> bool:
         """True if the prefix that led to ``state`` is a word."""
-        return bool(self.units[state] & HAS_LEAF_BIT)
+        return bool(self.units[state] & 0x100)  # HAS_LEAF_BIT, literal: called once a step
 
     # -- the set of words ---------------------------------------------------------------
 

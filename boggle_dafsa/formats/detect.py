@@ -17,8 +17,10 @@ from pathlib import Path
 from ..automaton.fileformat import MAGIC as NATIVE_MAGIC
 from ..dictionary import Dictionary
 from ..errors import DictionaryError
-from .marisa import MAGIC as MARISA_MAGIC
 
+#: Every marisa file starts with these 16 bytes (kept here so that detecting a native
+#: file does not import marisa_trie).
+MARISA_MAGIC = b"We love Marisa.\x00"
 _HEAD_SIZE = max(len(NATIVE_MAGIC), len(MARISA_MAGIC), 4)
 
 

@@ -9,16 +9,17 @@ from typing import Any
 from ..normalize import Policy, fold, normalize
 from .sidecar import Sidecar, sidecar_path
 
-#: The policy of a foreign file without a sidecar whose first word is in folded form.
+#: The policy of a foreign file without a sidecar, unless its words are visibly not folded.
 DEFAULT_POLICY = Policy.FOLD
 
 
 class ForeignDictionary:
     """Base of the readers of foreign formats; subclasses provide the cursor and ``complete``.
 
-    The policy comes from the sidecar; without one it is FOLD, unless the file's first
-    word is not in folded form (a lower-case list, say), which can only have been stored
-    exactly: then EXACT, so that queries are not folded into words it cannot hold.
+    The policy comes from the sidecar; without one it is FOLD, unless a word of the file
+    (the first one found) is not in folded form (a lower-case list, say): such a file
+    can only have been stored exactly, so EXACT, lest queries be folded into words it
+    cannot hold.
     """
 
     format_name = "foreign"
@@ -33,8 +34,8 @@ class ForeignDictionary:
         if sidecar is not None:
             self.policy, self.policy_source = sidecar.policy, "from sidecar"
         else:
-            first = next(self.complete(""), None)
-            if first is None or fold(first) == first:
+            sample = self.sample_word()
+            if sample is None or fold(sample) == sample:
                 self.policy, self.policy_source = DEFAULT_POLICY, "default: no sidecar"
             else:
                 self.policy, self.policy_source = Policy.EXACT, "no sidecar, and the words are not folded"
@@ -47,12 +48,19 @@ class ForeignDictionary:
     def step(self, state: Any, letters: str) -> Any:
         raise NotImplementedError
 
+    def is_word(self, state: Any) -> bool:
+        raise NotImplementedError
+
     def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
         raise NotImplementedError
 
     def file_info(self) -> dict[str, Any]:
         """Format-specific sizes for :meth:`info`."""
         return {}
+
+    def sample_word(self) -> str | None:
+        """Any one word, found quickly (None if there is none)."""
+        return next(iter(self.complete("", 1)), None)
 
     # Shared behaviour.
     def normalize(self, text: str) -> str | None:
@@ -62,7 +70,7 @@ class ForeignDictionary:
     def has_prefix(self, prefix: str) -> bool:
         """True if some word starts with ``prefix``."""
         if not prefix:
-            return len(self) > 0
+            return self.sample_word() is not None
         return self.step(self.root, prefix) is not None
 
     def __iter__(self) -> Iterator[str]:

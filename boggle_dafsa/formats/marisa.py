@@ -12,6 +12,7 @@ file without one is trusted as is, after a check of its magic and size.
 
 from __future__ import annotations
 
+import mmap
 import os
 from collections.abc import Iterator, Sequence
 from itertools import islice
@@ -22,12 +23,11 @@ import marisa_trie
 
 from ..errors import DictionaryError
 from ..normalize import Policy
+from .detect import MARISA_MAGIC
 from .foreign import ForeignDictionary
 from .sidecar import check_file, describe, file_sha256, read_sidecar, write_with_sidecar
 
 FORMAT = "marisa"
-#: Every marisa file starts with these 16 bytes.
-MAGIC = b"We love Marisa.\x00"
 # Answers of `step` kept per dictionary: a grid reaches the same prefix by many paths.
 _PREFIX_CACHE_SIZE = 1 << 16
 
@@ -52,18 +52,21 @@ class MarisaDictionary(ForeignDictionary):
         try:
             with open(path, "rb") as stream:
                 size = os.fstat(stream.fileno()).st_size
-                head = stream.read(len(MAGIC))
+                head = stream.read(len(MARISA_MAGIC))
                 sidecar = read_sidecar(path, FORMAT)
-                if sidecar is not None:
-                    stream.seek(0)
-                    check_file(path, stream.read(), sidecar)
+                if sidecar is not None and size:
+                    # Checked before marisa sees a byte: it does not check its input.
+                    with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as content:
+                        check_file(path, content, sidecar)
+                elif sidecar is not None:
+                    check_file(path, b"", sidecar)
         except FileNotFoundError:
             raise DictionaryError(f"{path}: no such dictionary file") from None
         except IsADirectoryError:
             raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
         except OSError as error:
             raise DictionaryError(f"{path}: cannot open ({error.strerror or error})") from None
-        if head != MAGIC:
+        if head != MARISA_MAGIC:
             raise DictionaryError(f"{path}: not a marisa file (bad magic)")
         self.file_bytes = size
         self._trie = marisa_trie.Trie()
@@ -119,6 +122,10 @@ class MarisaDictionary(ForeignDictionary):
         # linear pass. Files from elsewhere may use marisa's default weight order.
         keys.sort()
         return iter(keys if limit is None else keys[:limit])
+
+    def sample_word(self) -> str | None:
+        """Any one word, without listing them all."""
+        return next(self._trie.iterkeys(), None)
 
     # -- integrity and description ------------------------------------------------------
 

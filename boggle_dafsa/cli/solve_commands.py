@@ -1,0 +1,94 @@
+"""Commands about grids: solve (every word on a grid, or a batch of grids) and find (one word)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from . import app
+from .common import DictOption, load_dictionary
+
+GRID_HELP = (
+    "The grid: IDXTMHEIERVNTLLU (a square, row by row), IDXT/MHEI/ERVN/TLLU (rows; any rectangle), "
+    "faces separated by spaces for multi-letter faces (QU A/B C), layers separated by // for 3-D. "
+    "'-' or nothing: read from standard input, faces separated by spaces or newlines."
+)
+ShapeOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--shape", "-s", help="Shape the faces fill: N for NxN, or sizes like 3x5 or 4x4x4.", show_default=False
+    ),
+]
+QuOption = Annotated[bool, typer.Option("--qu", "--q-is-qu", help="Read a lone Q as the QU face.")]
+AdjacencyOption = Annotated[
+    str, typer.Option("--adjacency", help="Which cells touch: king (8 neighbours in 2-D) or orthogonal (4).")
+]
+
+
+@app.command()
+def solve(
+    grid: Annotated[Optional[str], typer.Argument(help=GRID_HELP, show_default=False)] = None,
+    dictionary: DictOption = None,
+    shape: ShapeOption = None,
+    q_is_qu: QuOption = False,
+    min_length: Annotated[
+        Optional[int],
+        typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3).", show_default=False),
+    ] = None,
+    scoring: Annotated[str, typer.Option("--scoring", help="Score table: classic, big (minimum 4 letters) or letters.")] = "classic",
+    adjacency: AdjacencyOption = "king",
+    scores: Annotated[bool, typer.Option("--scores", help="Print score<TAB>word.")] = False,
+    paths: Annotated[bool, typer.Option("--paths", help="Add one path per word, as (row,col) coordinates.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print words, scores, paths and totals as JSON.")] = False,
+    show_totals: Annotated[bool, typer.Option("--totals", help="End with the totals (words, points) on standard output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the totals on standard error.")] = False,
+    batch: Annotated[
+        Optional[str],
+        typer.Option("--batch", help="Solve a file of grids, one a line ('-': standard input).", show_default=False),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many processes.")] = 1,
+) -> None:
+    """Print every dictionary word that can be traced on GRID, best first.
+
+    Words run through adjacent cells (8 neighbours in 2-D, 26 in 3-D), each cell once,
+    3 letters or more; sorted by score, then length, then alphabetically. The totals go
+    to standard error (--totals: at the end of standard output).
+
+    GRID: IDXTMHEIERVNTLLU is a square read row by row (a run whose length is not a
+    square, like SALUT, is one row); IDXT/MHEI/ERVN/TLLU gives the rows of any rectangle
+    (S/A/L/U/T is a column); faces separated by spaces are how multi-letter faces are
+    written (QU E/S T); // separates the layers of a 3-D grid (AB/CD//EF/GH), or
+    --shape 4x4x4 fills a flat run. Case and accents do not matter. '-' or no GRID:
+    the grid is read from standard input, faces separated by spaces or newlines
+    (-s 4 for 4x4).
+    """
+    from ..solver import Rendering, SolveOptions, run_batch, run_solve
+
+    options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu)
+    rendering = Rendering(scores=scores, paths=paths, json=json_output)
+    if batch is not None:
+        run_batch(batch, grid, dictionary, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+    else:
+        run_solve(grid, load_dictionary(dictionary), options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+
+
+@app.command()
+def find(
+    grid: Annotated[str, typer.Argument(help="The grid, as for `solve` ('-': standard input).")],
+    word: Annotated[str, typer.Argument(help="The word to trace.")],
+    dictionary: DictOption = None,
+    shape: ShapeOption = None,
+    q_is_qu: QuOption = False,
+    adjacency: AdjacencyOption = "king",
+    json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Say whether WORD can be traced on GRID, with one path, and whether it is a word.
+
+    Exit status 0 if WORD can be traced, 1 if not (2 for bad input).
+    """
+    from ..solver import SolveOptions, run_find
+
+    options = SolveOptions.from_arguments(None, "classic", adjacency, shape, q_is_qu)
+    if not run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output):
+        raise typer.Exit(1)

@@ -1,0 +1,232 @@
+"""Grids: the GRID syntax, the standard-input form, shapes and neighbour tables."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from boggle_dafsa.errors import GridError
+from boggle_dafsa.grid import Grid, format_shape, neighbours, parse_shape
+from boggle_dafsa.normalize import Policy, normalize
+
+
+def test_a_square_run_of_letters_is_read_row_by_row() -> None:
+    grid = Grid.parse("IDXTMHEIERVNTLLU")
+    assert grid.shape == (4, 4)
+    assert grid.rows()[1] == ("M", "H", "E", "I")
+    assert grid == Grid.parse("IDXT/MHEI/ERVN/TLLU") == Grid.parse("idxt / mhei / ervn / tllu")
+
+
+@pytest.mark.parametrize(
+    ("text", "shape", "faces"),
+    [
+        ("SALUT", (1, 5), "SALUT"),
+        ("S/A/L/U/T", (5, 1), "SALUT"),
+        ("A", (1, 1), "A"),
+        ("ABCD", (2, 2), "ABCD"),
+        ("ABCD/", (1, 4), "ABCD"),
+        ("AB/CD//", (1, 2, 2), "ABCD"),
+        ("ABC/DEF", (2, 3), "ABCDEF"),
+        ("ABC/DEF/GHI//JKL/MNO/PQR//STU/VWX/YZA", (3, 3, 3), "ABCDEFGHIJKLMNOPQRSTUVWXYZA"),
+        ("AB/CD//EF/GH///IJ/KL//MN/OP", (2, 2, 2, 2), "ABCDEFGHIJKLMNOP"),
+    ],
+)
+def test_shapes_the_syntax_spells(text: str, shape: tuple[int, ...], faces: str) -> None:
+    grid = Grid.parse(text)
+    assert grid.shape == shape
+    assert "".join(grid.faces) == faces
+
+
+def test_whitespace_separates_multi_letter_faces() -> None:
+    grid = Grid.parse("QU E S T/a b c d")
+    assert grid.shape == (2, 4)
+    assert grid.faces == ("QU", "E", "S", "T", "A", "B", "C", "D")
+    assert Grid.parse("QU A B C").faces == ("QU", "A", "B", "C")  # four faces: a 2x2 square
+    assert Grid.parse("QU A B C").shape == (2, 2)
+
+
+def test_letters_go_through_the_normalization() -> None:
+    assert Grid.parse("éTé/ÇaÀ").faces == ("E", "T", "E", "C", "A", "A")
+    # A letter written decomposed (E + combining acute) is still one face.
+    assert Grid.parse("e\u0301te\u0301").faces == ("E", "T", "E")
+    assert Grid.parse("œuf").faces == ("OE", "U", "F")
+    exact = Grid.parse("éT/ab", normalize=lambda face: normalize(face, Policy.EXACT))
+    assert exact.faces == ("é", "T", "a", "b")
+
+
+def test_a_lone_q_can_be_read_as_qu() -> None:
+    assert Grid.parse("QABC", q_is_qu=True).faces == ("QU", "A", "B", "C")
+    assert Grid.parse("QABC").faces == ("Q", "A", "B", "C")
+    assert Grid.parse("QU A/B C", q_is_qu=True).faces == ("QU", "A", "B", "C")
+
+
+def test_a_shape_fills_a_flat_run() -> None:
+    cube = Grid.parse("A" * 64, shape=(4, 4, 4))
+    assert cube.shape == (4, 4, 4)
+    assert Grid.parse("ABCDEF", shape=(3, 2)).rows() == [("A", "B"), ("C", "D"), ("E", "F")]
+    assert Grid.parse("AB/CD", shape=(2, 2)).shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "shape", "message"),
+    [
+        ("", None, "empty grid"),
+        ("   \n ", None, "empty grid"),
+        ("//", None, "empty grid"),
+        ("AB/C", None, "row 2 has 1 face, row 1 has 2"),
+        ("ABC/DEF//GHI", None, "layer 2 is 1x3, layer 1 is 2x3"),
+        ("AB/CD//EF/G", None, "layer 2, row 2 has 1 face"),
+        ("/AB", None, "row 1 is empty"),
+        ("AB/ /CD", None, "row 2 is empty"),
+        ("AB//", None, None),  # a valid one-layer grid: checked below not to raise
+        ("A1B", None, "face 2: '1' is not a letter"),
+        ("AB/C-", None, "row 2, face 2: '-' is not a letter"),
+        ("A B/C D1", None, "row 2, face 2: '1' in face 'D1' is not a letter"),
+        ("AB/C'", None, "is not a letter"),
+        ("\u0301A", None, "face 1: face '\u0301' is empty once normalized"),
+        ("ABCDE", (2, 2), "5 faces do not fit the shape 2x2"),
+        ("AB/CD", (4, 1), "the grid is 2x2 but the shape given is 4x1"),
+    ],
+)
+def test_bad_grids_give_one_line_saying_where(text: str, shape: tuple[int, ...] | None, message: str | None) -> None:
+    if message is None:
+        assert Grid.parse(text).shape == (1, 1, 2)
+        return
+    with pytest.raises(GridError) as caught:
+        Grid.parse(text, shape=shape)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_letters_outside_any_alphabet_are_fine() -> None:
+    assert Grid.parse("ΩAB/CDE").faces[0] == "Ω"
+
+
+@pytest.mark.parametrize(
+    ("text", "shape"),
+    [("4", (4, 4)), ("3x5", (3, 5)), ("4x4x4", (4, 4, 4)), (" 2 X 3 ", (2, 3)), ("1×4", (1, 4)), ("1", (1, 1))],
+)
+def test_parse_shape(text: str, shape: tuple[int, ...]) -> None:
+    assert parse_shape(text) == shape
+    assert format_shape(shape) == "x".join(map(str, shape))
+
+
+@pytest.mark.parametrize("text", ["", "x", "0", "4x0", "-3", "4x", "ax4", "4.5"])
+def test_bad_shapes(text: str) -> None:
+    with pytest.raises(GridError, match="bad shape"):
+        parse_shape(text)
+
+
+# -- the standard-input ("worddle") form -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I D X T\nM H E I\nE R V N\nT L L U\n",
+        "IDXT\nMHEI\nERVN\nTLLU",
+        "I D X T M H E I\nE R V N T L L U",  # 16 faces: a square, whatever the line breaks
+        "\n".join("IDXTMHEIERVNTLLU") + "\n",
+        "IDXT/MHEI/ERVN/TLLU\n",
+        "idxtmheiervntllu",
+    ],
+)
+def test_standard_input_forms(text: str) -> None:
+    assert Grid.parse_worddle(text) == Grid.parse("IDXT/MHEI/ERVN/TLLU")
+
+
+def test_standard_input_rectangles_layers_and_shapes() -> None:
+    assert Grid.parse_worddle("SAL\nUTE\n").shape == (2, 3)
+    assert Grid.parse_worddle("A B\nC D\n\nE F\nG H\n").shape == (2, 2, 2)
+    assert Grid.parse_worddle("A B C D E F", shape=(2, 3)).rows() == [("A", "B", "C"), ("D", "E", "F")]
+    assert Grid.parse_worddle("QU A\nB C").faces == ("QU", "A", "B", "C")
+    assert Grid.parse_worddle("Q A\nB C", q_is_qu=True).faces == ("QU", "A", "B", "C")
+
+
+@pytest.mark.parametrize(
+    ("text", "shape", "message"),
+    [
+        ("", None, "empty grid"),
+        ("A B C\nD E", None, "5 faces on lines of unequal length make no square grid"),
+        ("A B C D E", (2, 2), "5 faces do not fit the shape 2x2"),
+        ("A B\nC D\n\nE F\nG", None, "layer 2: lines of unequal length"),
+        ("A B\nC D\n\nE F", None, "layer 2 is 1x2, layer 1 is 2x2"),
+        ("A B\nC 3", None, "face 4: '3' is not a letter"),
+    ],
+)
+def test_bad_standard_input(text: str, shape: tuple[int, ...] | None, message: str) -> None:
+    with pytest.raises(GridError) as caught:
+        Grid.parse_worddle(text, shape=shape)
+    assert message in str(caught.value)
+
+
+# -- properties --------------------------------------------------------------------------
+
+shapes = st.lists(st.integers(1, 4), min_size=2, max_size=4).map(tuple).filter(lambda s: math.prod(s) <= 64)
+FACES = st.sampled_from(["A", "B", "E", "S", "T", "QU", "OE", "Z"])
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> Grid:
+    shape = draw(shapes)
+    faces = draw(st.lists(FACES, min_size=math.prod(shape), max_size=math.prod(shape)))
+    return Grid(shape, tuple(faces))
+
+
+@given(grids())
+def test_printing_a_grid_gives_back_the_same_grid(grid: Grid) -> None:
+    # The one thing the syntax cannot say: a row made of a single multi-letter face.
+    assume(grid.shape[-1] > 1 or all(len(face) == 1 for face in grid.faces))
+    assert Grid.parse(str(grid)) == grid
+    assert Grid.parse(str(grid), shape=grid.shape) == grid
+
+
+@given(grids(), st.data())
+def test_coordinates_and_index_are_inverse(grid: Grid, data: st.DataObject) -> None:
+    cell = data.draw(st.integers(0, len(grid) - 1))
+    coordinates = grid.coordinates(cell)
+    assert len(coordinates) == len(grid.shape)
+    assert all(0 <= c < size for c, size in zip(coordinates, grid.shape))
+    assert grid.index(coordinates) == cell
+
+
+@given(shapes, st.sampled_from(["king", "orthogonal"]))
+def test_neighbours_follow_the_definition(shape: tuple[int, ...], adjacency: str) -> None:
+    table = neighbours(shape, adjacency)
+    grid = Grid(shape, ("A",) * math.prod(shape))
+    for a, b in itertools.product(range(len(grid)), repeat=2):
+        deltas = [abs(x - y) for x, y in zip(grid.coordinates(a), grid.coordinates(b))]
+        if adjacency == "king":
+            adjacent = a != b and max(deltas) <= 1
+        else:
+            adjacent = sum(deltas) == 1
+        assert (b in table[a]) == adjacent
+    assert all(list(row) == sorted(row) for row in table)
+
+
+def test_neighbour_counts_of_a_4x4_and_a_cube() -> None:
+    table = neighbours((4, 4))
+    assert [len(table[cell]) for cell in (0, 1, 5)] == [3, 5, 8]
+    assert len(neighbours((3, 3, 3))[13]) == 26
+    assert len(neighbours((3, 3, 3), "orthogonal")[13]) == 6
+    assert neighbours((4, 4)) is neighbours((4, 4))  # computed once per shape
+
+
+def test_unknown_adjacency() -> None:
+    with pytest.raises(GridError, match="unknown adjacency 'hex'"):
+        neighbours((2, 2), "hex")
+
+
+def test_grids_check_their_fields() -> None:
+    with pytest.raises(GridError):
+        Grid((2, 2), ("A", "B", "C"))
+    with pytest.raises(GridError):
+        Grid((4,), ("A", "B", "C", "D"))
+    assert Grid.from_faces(["A", "B", "C", "D"]).shape == (2, 2)
+    with pytest.raises(GridError, match="3 faces make no square grid"):
+        Grid.from_faces(["A", "B", "C"])
+    assert Grid.from_faces(["é", "q"], (1, 2), normalize=lambda f: normalize(f), q_is_qu=True).faces == ("E", "QU")
