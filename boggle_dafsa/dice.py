@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import BoggleError, DiceError
+from .errors import BoggleError, DiceError, opening
 from .scoring import SCORINGS, Scoring
 
 if TYPE_CHECKING:
@@ -90,14 +90,8 @@ def load_dice(name_or_path: str) -> DiceSet:
     path = Path(name_or_path)
     if not path.exists() and not _looks_like_path(name_or_path):
         raise DiceError(f"unknown dice set {name_or_path!r} (known: {', '.join(BUILTIN_SETS)}; or give a dice file)")
-    try:
+    with opening(name_or_path, DiceError, "dice file"):
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise DiceError(f"{name_or_path}: no such dice file") from None
-    except IsADirectoryError:
-        raise DiceError(f"{name_or_path}: is a directory, not a dice file") from None
-    except OSError as error:
-        raise DiceError(f"{name_or_path}: cannot read ({error.strerror or error})") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

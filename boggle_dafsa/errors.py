@@ -1,5 +1,10 @@
 """Errors the user can cause: each one becomes a one-line message and exit status 2."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class BoggleError(Exception):
     """Base of every error caused by the user's input (files, grids, options).
@@ -25,3 +30,21 @@ class GridError(BoggleError):
 
 class DiceError(BoggleError):
     """A dice set is unknown or malformed."""
+
+
+@contextmanager
+def opening(path: object, error: type[BoggleError], what: str) -> Iterator[None]:
+    """Turn the OS errors of opening or reading the user's file ``path`` into one-line ``error``s.
+
+    ``what`` names the expected kind of file in the message ("word list", "dictionary file", ...).
+    """
+    try:
+        yield
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not a {what}") from None
+    except PermissionError:
+        raise error(f"{path}: permission denied") from None
+    except OSError as os_error:
+        raise error(f"{path}: cannot read ({os_error.strerror or os_error})") from None

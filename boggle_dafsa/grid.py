@@ -81,10 +81,14 @@ class Grid:
         """Parse the GRID syntax (see the module docstring).
 
         ``shape``, if given, is filled with the faces of a flat run in reading order, and
-        must equal the shape that rows and layers spell otherwise. ``normalize`` is the
+        must equal the shape that rows and layers spell otherwise. A text of several lines
+        without ``/`` is read as :meth:`parse_worddle` reads it (lines are rows). ``normalize`` is the
         dictionary's normalization (default: upper case without accents); ``q_is_qu``
         reads a lone Q as the QU face. Raises :class:`GridError` saying what and where.
         """
+        if "\n" in text.strip() and "/" not in text:
+            # Lines are rows, as on standard input (a board pasted from a file).
+            return cls.parse_worddle(text, shape=shape, normalize=normalize, q_is_qu=q_is_qu)
         normalize = normalize or _fold
         text = unicodedata.normalize("NFC", text).strip()
         trailing = _TRAILING_SLASHES.search(text)

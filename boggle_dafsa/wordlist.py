@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import WordListError
+from .errors import WordListError, opening
 from .normalize import Policy, fold, rejection
 
 # An item between separators: line breaks of every convention, semicolons, commas.
@@ -73,16 +73,8 @@ def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str 
 
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of a user-given file, with one-line errors for every way it can fail."""
-    try:
+    with opening(path, WordListError, "file"):
         return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise WordListError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise WordListError(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise WordListError(f"{path}: permission denied") from None
-    except OSError as error:
-        raise WordListError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
 def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import DictionaryError
+from ..errors import DictionaryError, opening
 from ..normalize import Policy, normalize
 from .fileformat import _LITTLE_ENDIAN, FIXED_SIZE, Header, decode_header
 
@@ -39,19 +39,12 @@ class NativeDictionary:
     def __init__(self, path: str | Path) -> None:
         """Map ``path`` and check its header (raises :class:`DictionaryError`)."""
         self.path = str(path)
-        try:
-            with open(path, "rb") as stream:
-                size = os.fstat(stream.fileno()).st_size
-                if size < FIXED_SIZE:
-                    head = stream.read(FIXED_SIZE)
-                    decode_header(head, self.path, size)  # raises: bad magic or truncated
-                self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-        except FileNotFoundError:
-            raise DictionaryError(f"{path}: no such dictionary file") from None
-        except IsADirectoryError:
-            raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
-        except (OSError, ValueError) as error:
-            raise DictionaryError(f"{path}: cannot open ({getattr(error, 'strerror', None) or error})") from None
+        with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size < FIXED_SIZE:
+                head = stream.read(FIXED_SIZE)
+                decode_header(head, self.path, size)  # raises: bad magic or truncated
+            self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         self.header: Header = decode_header(self._map, self.path, size)
         body = memoryview(self._map)[self.header.header_size :]
         if _LITTLE_ENDIAN:

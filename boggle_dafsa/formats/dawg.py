@@ -21,7 +21,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ..errors import DictionaryError
+from ..errors import DictionaryError, opening
 from ..normalize import Policy
 from .dawgdic import EXTENSION_BIT, HAS_LEAF_BIT, LABEL_MASK, completion_dawg_bytes
 from .foreign import ForeignDictionary
@@ -75,18 +75,11 @@ class DawgDictionary(ForeignDictionary):
     def __init__(self, path: str | Path) -> None:
         """Map ``path`` and check its sizes (raises :class:`DictionaryError`)."""
         path = str(path)
-        try:
-            with open(path, "rb") as stream:
-                size = os.fstat(stream.fileno()).st_size
-                if size < 8:
-                    raise DictionaryError(f"{path}: not a dawg file (only {size} bytes)")
-                self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-        except FileNotFoundError:
-            raise DictionaryError(f"{path}: no such dictionary file") from None
-        except IsADirectoryError:
-            raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
-        except OSError as error:
-            raise DictionaryError(f"{path}: cannot open ({error.strerror or error})") from None
+        with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size < 8:
+                raise DictionaryError(f"{path}: not a dawg file (only {size} bytes)")
+            self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         unit_count, guide_count = layout(path, size, lambda offset: struct.unpack_from("<I", self._map, offset)[0])
         self.unit_count = unit_count
         self.guide_count = guide_count

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..automaton.fileformat import MAGIC as NATIVE_MAGIC
 from ..dictionary import Dictionary
-from ..errors import DictionaryError
+from ..errors import DictionaryError, opening
 
 #: Every marisa file starts with these 16 bytes (kept here so that detecting a native
 #: file does not import marisa_trie).
@@ -29,16 +29,9 @@ def detect_format(path: str | Path) -> str:
 
     Raises :class:`DictionaryError` if the file is missing, unreadable or none of them.
     """
-    try:
-        with open(path, "rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            head = stream.read(_HEAD_SIZE)
-    except FileNotFoundError:
-        raise DictionaryError(f"{path}: no such dictionary file") from None
-    except IsADirectoryError:
-        raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
-    except OSError as error:
-        raise DictionaryError(f"{path}: cannot open ({error.strerror or error})") from None
+    with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        head = stream.read(_HEAD_SIZE)
     if size == 0:
         raise DictionaryError(f"{path}: empty file, not a dictionary")
     if head.startswith(NATIVE_MAGIC[:4]):

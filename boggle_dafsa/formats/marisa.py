@@ -21,7 +21,7 @@ from typing import Any
 
 import marisa_trie
 
-from ..errors import DictionaryError
+from ..errors import DictionaryError, opening
 from ..normalize import Policy
 from .detect import MARISA_MAGIC
 from .foreign import ForeignDictionary
@@ -49,23 +49,16 @@ class MarisaDictionary(ForeignDictionary):
     def __init__(self, path: str | Path) -> None:
         """Check and map ``path`` (raises :class:`DictionaryError`)."""
         path = str(path)
-        try:
-            with open(path, "rb") as stream:
-                size = os.fstat(stream.fileno()).st_size
-                head = stream.read(len(MARISA_MAGIC))
-                sidecar = read_sidecar(path, FORMAT)
-                if sidecar is not None and size:
-                    # Checked before marisa sees a byte: it does not check its input.
-                    with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as content:
-                        check_file(path, content, sidecar)
-                elif sidecar is not None:
-                    check_file(path, b"", sidecar)
-        except FileNotFoundError:
-            raise DictionaryError(f"{path}: no such dictionary file") from None
-        except IsADirectoryError:
-            raise DictionaryError(f"{path}: is a directory, not a dictionary") from None
-        except OSError as error:
-            raise DictionaryError(f"{path}: cannot open ({error.strerror or error})") from None
+        with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            head = stream.read(len(MARISA_MAGIC))
+            sidecar = read_sidecar(path, FORMAT)
+            if sidecar is not None and size:
+                # Checked before marisa sees a byte: it does not check its input.
+                with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as content:
+                    check_file(path, content, sidecar)
+            elif sidecar is not None:
+                check_file(path, b"", sidecar)
         if head != MARISA_MAGIC:
             raise DictionaryError(f"{path}: not a marisa file (bad magic)")
         self.file_bytes = size
