@@ -24,12 +24,10 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 from .errors import GridError
 from .normalize import Policy, normalize as normalize_word
 
-Adjacency = Literal["king", "orthogonal"]
 #: The adjacencies :func:`neighbours` knows: every cell whose coordinates each differ by
 #: at most one ("king", the Boggle rule), or by one along a single axis ("orthogonal").
 ADJACENCIES: tuple[str, ...] = ("king", "orthogonal")
@@ -82,9 +80,10 @@ class Grid:
 
         ``shape``, if given, is filled with the faces of a flat run in reading order, and
         must equal the shape that rows and layers spell otherwise. A text of several lines
-        without ``/`` is read as :meth:`parse_worddle` reads it (lines are rows). ``normalize`` is the
-        dictionary's normalization (default: upper case without accents); ``q_is_qu``
-        reads a lone Q as the QU face. Raises :class:`GridError` saying what and where.
+        without ``/`` is read as :meth:`parse_worddle` reads it (lines are rows).
+        ``normalize`` is the dictionary's normalization (default: upper case without
+        accents); ``q_is_qu`` reads a lone Q as the QU face. Raises :class:`GridError`
+        saying what and where.
         """
         if "\n" in text.strip() and "/" not in text:
             # Lines are rows, as on standard input (a board pasted from a file).

@@ -582,7 +582,9 @@ def _decoded(stream: Iterable[str], source: str) -> Iterator[str]:
         raise GridError(f"{source}: not UTF-8 text") from None
 
 
-def run_find(grid_text: str, word: str, dictionary: Dictionary, options: SolveOptions, *, json_output: bool = False) -> bool:
+def run_find(
+    grid_text: str, word: str, dictionary: Dictionary, options: SolveOptions, *, json_output: bool = False
+) -> bool:
     """``boggle-dafsa find GRID WORD``: print whether WORD can be traced (and a path) and is a word."""
     grid = read_grid(grid_text, dictionary, options)
     key = dictionary.normalize(word)

@@ -139,6 +139,11 @@ def test_standard_input_forms(text: str) -> None:
     assert Grid.parse_worddle(text) == Grid.parse("IDXT/MHEI/ERVN/TLLU")
 
 
+def test_a_grid_of_several_lines_reads_lines_as_rows() -> None:
+    assert Grid.parse("SAL\nUTE\n") == Grid.parse("SAL/UTE")
+    assert Grid.parse("QU E\nS T") == Grid.parse("QU E/S T")
+
+
 def test_standard_input_rectangles_layers_and_shapes() -> None:
     assert Grid.parse_worddle("SAL\nUTE\n").shape == (2, 3)
     assert Grid.parse_worddle("A B\nC D\n\nE F\nG H\n").shape == (2, 2, 2)

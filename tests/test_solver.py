@@ -221,6 +221,27 @@ def test_find_agrees_with_brute_force(grid: Grid, word: str, adjacency: str) -> 
         assert_valid(grid, Hit(word, 0, path), adjacency)
 
 
+def test_the_other_formats_plug_in(tmp_path: Path, french: NativeDictionary) -> None:
+    from boggle_dafsa.formats import open_path, write_dictionary
+
+    words = [word for word in french.complete("") if len(word) <= 6][:20000]
+    native = dictionary_from_words(words, tmp_path)
+    grid = Grid.parse("IDXT/MHEI/ERVN/TLLU")
+    expected = solve(grid, native)
+    assert expected
+    for format in ("marisa", "dawg"):
+        path = tmp_path / f"words.{format}"
+        write_dictionary(words, path, format)
+        assert [(hit.word, hit.score) for hit in solve(grid, open_path(path))] == [(h.word, h.score) for h in expected]
+
+
+def test_the_kernel_reads_the_final_flag_of_the_format() -> None:
+    from boggle_dafsa.automaton.reader import FINAL_FLAG
+    from boggle_dafsa import solver
+
+    assert solver._FINAL == FINAL_FLAG
+
+
 # -- corners ------------------------------------------------------------------------------
 
 

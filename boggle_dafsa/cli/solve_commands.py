@@ -9,11 +9,7 @@ import typer
 from . import app
 from .common import DictOption, load_dictionary
 
-GRID_HELP = (
-    "The grid: IDXTMHEIERVNTLLU (a square, row by row), IDXT/MHEI/ERVN/TLLU (rows; any rectangle), "
-    "faces separated by spaces for multi-letter faces (QU A/B C), layers separated by // for 3-D. "
-    "'-' or nothing: read from standard input, faces separated by spaces or newlines."
-)
+GRID_HELP = "The grid, e.g. IDXTMHEIERVNTLLU or IDXT/MHEI/ERVN/TLLU (see above); '-' or nothing: standard input."
 ShapeOption = Annotated[
     Optional[str],
     typer.Option(
