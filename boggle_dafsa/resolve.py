@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import lzma
 import os
-import tempfile
 from pathlib import Path
 
 from .dictionary import Dictionary
@@ -69,6 +67,11 @@ def embedded_path(name: str) -> Path:
     except OSError:
         raise DictionaryError(f"embedded list {name!r} is missing from the installation ({source})") from None
     file_name = f"{name}-{stat.st_size}-{stat.st_mtime_ns}.dafsa"
+    cached = cache_dir() / file_name
+    if cached.is_file():
+        return cached
+    import tempfile
+
     for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"):
         target = folder / file_name
         if target.is_file():
@@ -82,6 +85,8 @@ def embedded_path(name: str) -> Path:
 
 
 def _compile_embedded(source: Path, target: Path) -> None:
+    import lzma
+
     from .automaton.fileformat import write_atomically
     from .build import compile_words
     from .normalize import Policy

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import struct
-import tempfile
 import zlib
 from array import array
 from collections import deque
@@ -19,7 +18,10 @@ from pathlib import Path
 
 from ..errors import DictionaryError
 from ..normalize import Policy
-from .builder import Automaton
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .builder import Automaton
 
 MAGIC = b"\x89DAFSA\r\n"
 VERSION = 1
@@ -174,6 +176,8 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     A temporary file in the same folder is written, flushed to disk and renamed over
     ``path``; on any failure it is removed and an existing ``path`` is left untouched.
     """
+    import tempfile  # only writers need it; it costs readers' start-up several ms
+
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:

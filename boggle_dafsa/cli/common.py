@@ -6,7 +6,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -49,7 +48,7 @@ class UserErrorGroup(TyperGroup):
     typer's test runner sees the same behaviour as the installed script.
     """
 
-    def invoke(self, ctx: click.Context) -> object:
+    def invoke(self, ctx: typer.Context) -> object:
         try:
             return super().invoke(ctx)
         except BoggleError as error:

@@ -59,7 +59,7 @@ def solve(
     the grid is read from standard input, faces separated by spaces or newlines
     (-s 4 for 4x4).
     """
-    from ..solver import Rendering, SolveOptions, run_batch, run_solve
+    from ..results import Rendering, SolveOptions, run_batch, run_solve
 
     options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu)
     rendering = Rendering(scores=scores, paths=paths, json=json_output)
@@ -83,7 +83,7 @@ def find(
 
     Exit status 0 if WORD can be traced, 1 if not (2 for bad input).
     """
-    from ..solver import SolveOptions, run_find
+    from ..results import SolveOptions, run_find
 
     options = SolveOptions.from_arguments(None, "classic", adjacency, shape, q_is_qu)
     if not run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output):

@@ -1,0 +1,310 @@
+"""Printing solver results, and solving many grids: the work behind ``solve`` and ``find``.
+
+The search itself is in :mod:`boggle_dafsa.solver`; this module turns its hits into
+lines or JSON, reads grids from arguments, standard input or a batch file, and spreads
+a batch over processes that all map the same dictionary file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import BoggleError, GridError
+from .grid import ADJACENCIES, Grid, parse_shape
+from .scoring import CLASSIC, Scoring
+from .solver import Hit, find, solve, totals
+
+if TYPE_CHECKING:
+    from .dictionary import Dictionary
+
+
+# -- rendering results -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """How results are printed: ``--scores``, ``--paths``, ``--json``."""
+
+    scores: bool = False
+    paths: bool = False
+    json: bool = False
+
+
+def format_path(grid: Grid, path: Iterable[int]) -> str:
+    """A path as coordinates, e.g. ``(3,3) (2,3) (1,3)``."""
+    return " ".join("(" + ",".join(map(str, grid.coordinates(cell))) + ")" for cell in path)
+
+
+def format_totals(count: int, points: int) -> str:
+    """``1,045 words, 3,625 points``."""
+    return f"{count:,} word{'' if count == 1 else 's'}, {points:,} point{'' if points == 1 else 's'}"
+
+
+def render_lines(grid: Grid, hits: Iterable[Hit], rendering: Rendering) -> Iterator[str]:
+    """The text lines of a result: a word a line, with ``score<TAB>`` and ``<TAB>path`` on request."""
+    for hit in hits:
+        line = f"{hit.score}\t{hit.word}" if rendering.scores else hit.word
+        if rendering.paths:
+            line += "\t" + format_path(grid, hit.path)
+        yield line
+
+
+def result_json(grid: Grid, hits: list[Hit], **extra: Any) -> dict[str, Any]:
+    """The JSON object of a result: grid, shape, words (word, score, path) and totals."""
+    count, points = totals(hits)
+    return {
+        **extra,
+        "grid": str(grid),
+        "shape": list(grid.shape),
+        "words": [
+            {"word": hit.word, "score": hit.score, "path": [list(grid.coordinates(cell)) for cell in hit.path]}
+            for hit in hits
+        ],
+        "totals": {"words": count, "points": points},
+    }
+
+
+# -- batches -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """What ``solve`` is asked, shared by every grid of a batch (and sent to workers)."""
+
+    min_length: int | None = None
+    scoring: Scoring = CLASSIC
+    adjacency: str = "king"
+    shape: tuple[int, ...] | None = None
+    q_is_qu: bool = False
+
+    @classmethod
+    def from_arguments(
+        cls, min_length: int | None, scoring: str, adjacency: str, shape: str | None, q_is_qu: bool
+    ) -> SolveOptions:
+        """Options from command-line values, checked (raises :class:`BoggleError`)."""
+        from .scoring import SCORINGS
+
+        if scoring not in SCORINGS:
+            raise BoggleError(f"unknown scoring {scoring!r} (known: {', '.join(SCORINGS)})")
+        if adjacency not in ADJACENCIES:
+            raise BoggleError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
+        if min_length is not None and min_length < 1:
+            raise BoggleError(f"--min-length must be at least 1, not {min_length}")
+        return cls(min_length, SCORINGS[scoring], adjacency, parse_shape(shape) if shape else None, q_is_qu)
+
+    def parse(self, text: str, dictionary: Dictionary, *, worddle: bool = False) -> Grid:
+        """A grid in the GRID syntax (or the standard-input form), normalized as ``dictionary`` does."""
+        parse = Grid.parse_worddle if worddle else Grid.parse
+        return parse(text, shape=self.shape, normalize=dictionary.normalize, q_is_qu=self.q_is_qu)
+
+    def solve(self, grid: Grid, dictionary: Dictionary) -> list[Hit]:
+        """:func:`solve` with these options."""
+        return solve(grid, dictionary, min_length=self.min_length, scoring=self.scoring, adjacency=self.adjacency)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One grid of a batch, solved and rendered."""
+
+    line: int
+    text: str
+    words: int
+    points: int
+
+
+def batch_lines(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line number, grid text) for each line of a batch, skipping blank lines and ``#`` comments."""
+    for number, line in enumerate(stream, start=1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def solve_batch(
+    lines: Iterable[tuple[int, str]],
+    dictionary: Dictionary,
+    options: SolveOptions,
+    rendering: Rendering,
+    *,
+    jobs: int = 1,
+    dictionary_spec: str | None = None,
+    source: str = "-",
+) -> Iterator[BatchResult]:
+    """Solve and render each (line number, grid text), in order, as they come.
+
+    Text gives a block per grid (``# GRID<TAB>totals`` then its words); JSON one line
+    per grid. With ``jobs`` > 1 the grids are spread over that many processes, each of
+    which opens ``dictionary_spec`` (the spec ``dictionary`` was opened from) itself:
+    the file is mapped, so they share its pages. A bad grid raises :class:`GridError`
+    naming ``source`` and its line.
+    """
+    if jobs <= 1:
+        _worker.update(dictionary=dictionary, options=options, rendering=rendering, source=source)
+        yield from map(_solve_line, lines)
+        return
+    import multiprocessing
+
+    # The dictionary was opened here first, so a bad spec fails before any worker starts.
+    with multiprocessing.Pool(jobs, _init_worker, (dictionary_spec, options, rendering, source)) as pool:
+        # Ordered results; chunks amortize the messages without delaying the first grids much.
+        yield from pool.imap(_solve_line, lines, chunksize=8)
+
+
+# The state of a batch worker (the process itself when jobs == 1).
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(dictionary_spec: str | None, options: SolveOptions, rendering: Rendering, source: str) -> None:
+    from .resolve import open_dictionary
+
+    _worker.update(dictionary=open_dictionary(dictionary_spec), options=options, rendering=rendering, source=source)
+
+
+def _solve_line(numbered: tuple[int, str]) -> BatchResult:
+    number, text = numbered
+    dictionary = _worker["dictionary"]
+    options: SolveOptions = _worker["options"]
+    rendering: Rendering = _worker["rendering"]
+    try:
+        grid = options.parse(text, dictionary)
+    except GridError as error:
+        raise GridError(f"{_worker['source']} line {number}: {error}") from None
+    hits = options.solve(grid, dictionary)
+    count, points = totals(hits)
+    if rendering.json:
+        text = json.dumps(result_json(grid, hits, line=number), ensure_ascii=False)
+    else:
+        header = f"# {grid}\t{format_totals(count, points)}"
+        text = "\n".join([header, *render_lines(grid, hits, rendering)]) + "\n"
+    return BatchResult(number, text, count, points)
+
+
+# -- the command-line front ends (`boggle-dafsa solve` and `find`) -----------------------
+
+
+def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -> Grid:
+    """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
+    if text is not None and text != "-":
+        return options.parse(text, dictionary)
+    if sys.stdin.isatty():
+        print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
+    return options.parse(sys.stdin.read(), dictionary, worddle=True)
+
+
+def run_solve(
+    grid_text: str | None,
+    dictionary: Dictionary,
+    options: SolveOptions,
+    rendering: Rendering,
+    *,
+    jobs: int = 1,
+    show_totals: bool = False,
+    quiet: bool = False,
+) -> None:
+    """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end."""
+    if jobs != 1:
+        raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
+    grid = read_grid(grid_text, dictionary, options)
+    hits = options.solve(grid, dictionary)
+    count, points = totals(hits)
+    out = sys.stdout
+    if rendering.json:
+        out.write(json.dumps(result_json(grid, hits), ensure_ascii=False, indent=2) + "\n")
+    else:
+        for line in render_lines(grid, hits, rendering):
+            out.write(line + "\n")
+        if show_totals:
+            out.write(format_totals(count, points) + "\n")
+    out.flush()
+    if not quiet and not show_totals and not rendering.json:
+        print(format_totals(count, points), file=sys.stderr)
+
+
+def run_batch(
+    batch: str,
+    grid_text: str | None,
+    dictionary_spec: str | None,
+    options: SolveOptions,
+    rendering: Rendering,
+    *,
+    jobs: int = 1,
+    show_totals: bool = False,
+    quiet: bool = False,
+) -> None:
+    """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
+    from .resolve import open_dictionary
+
+    if grid_text is not None:
+        raise BoggleError("give a GRID or --batch FILE, not both")
+    if jobs < 1:
+        raise BoggleError(f"--jobs must be at least 1, not {jobs}")
+    dictionary = open_dictionary(dictionary_spec)
+    grids = count = points = 0
+    with _open_batch(batch) as stream:
+        results = solve_batch(
+            batch_lines(_decoded(stream, batch)), dictionary, options, rendering,
+            jobs=jobs, dictionary_spec=dictionary_spec, source=batch if batch != "-" else "standard input",
+        )
+        for result in results:
+            sys.stdout.write(result.text + "\n")
+            grids += 1
+            count += result.words
+            points += result.points
+    sys.stdout.flush()
+    if not quiet:
+        summary = f"{grids:,} grid{'' if grids == 1 else 's'}: {format_totals(count, points)}"
+        print(summary, file=sys.stdout if show_totals and not rendering.json else sys.stderr)
+
+
+def _open_batch(batch: str) -> Any:
+    import contextlib
+
+    if batch == "-":
+        return contextlib.nullcontext(sys.stdin)
+    try:
+        return open(batch, encoding="utf-8", newline=None)
+    except FileNotFoundError:
+        raise GridError(f"{batch}: no such file") from None
+    except IsADirectoryError:
+        raise GridError(f"{batch}: is a directory, not a file of grids") from None
+    except OSError as error:
+        raise GridError(f"{batch}: cannot read ({error.strerror or error})") from None
+
+
+def _decoded(stream: Iterable[str], source: str) -> Iterator[str]:
+    # Lines of a text stream, with a one-line error for bytes that are not UTF-8.
+    try:
+        yield from stream
+    except UnicodeDecodeError:
+        raise GridError(f"{source}: not UTF-8 text") from None
+
+
+def run_find(
+    grid_text: str, word: str, dictionary: Dictionary, options: SolveOptions, *, json_output: bool = False
+) -> bool:
+    """``boggle-dafsa find GRID WORD``: print whether WORD can be traced (and a path) and is a word."""
+    grid = read_grid(grid_text, dictionary, options)
+    key = dictionary.normalize(word)
+    if not key:
+        raise BoggleError(f"{word!r} is not a word: letters only")
+    path = find(grid, key, adjacency=options.adjacency)
+    known = key in dictionary
+    if json_output:
+        answer = {
+            "word": key,
+            "found": path is not None,
+            "path": [list(grid.coordinates(cell)) for cell in path] if path else None,
+            "in_dictionary": known,
+            "score": options.scoring.score(key) if known else 0,
+        }
+        print(json.dumps(answer, ensure_ascii=False))
+    else:
+        where = f"on the grid: {format_path(grid, path)}" if path else "not on the grid"
+        points = options.scoring.score(key)
+        what = f"in the dictionary ({points} point{'' if points == 1 else 's'})" if known else "not in the dictionary"
+        print(f"{key}: {where}; {what}")
+    return path is not None
