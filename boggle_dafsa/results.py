@@ -7,7 +7,6 @@ a batch over processes that all map the same dictionary file.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -176,7 +175,7 @@ def _solve_line(numbered: tuple[int, str]) -> BatchResult:
     hits = options.solve(grid, dictionary)
     count, points = totals(hits)
     if rendering.json:
-        text = json.dumps(result_json(grid, hits, line=number), ensure_ascii=False)
+        text = _json_text(result_json(grid, hits, line=number), ensure_ascii=False)
     else:
         header = f"# {grid}\t{format_totals(count, points)}"
         text = "\n".join([header, *render_lines(grid, hits, rendering)]) + "\n"
@@ -213,7 +212,7 @@ def run_solve(
     count, points = totals(hits)
     out = sys.stdout
     if rendering.json:
-        out.write(json.dumps(result_json(grid, hits), ensure_ascii=False, indent=2) + "\n")
+        out.write(_json_text(result_json(grid, hits), ensure_ascii=False, indent=2) + "\n")
     else:
         for line in render_lines(grid, hits, rendering):
             out.write(line + "\n")
@@ -301,10 +300,17 @@ def run_find(
             "in_dictionary": known,
             "score": options.scoring.score(key) if known else 0,
         }
-        print(json.dumps(answer, ensure_ascii=False))
+        print(_json_text(answer, ensure_ascii=False))
     else:
         where = f"on the grid: {format_path(grid, path)}" if path else "not on the grid"
         points = options.scoring.score(key)
         what = f"in the dictionary ({points} point{'' if points == 1 else 's'})" if known else "not in the dictionary"
         print(f"{key}: {where}; {what}")
     return path is not None
+
+
+def _json_text(value: Any, **options: Any) -> str:
+    # json costs a few ms to import: only runs that print JSON pay for it.
+    import json
+
+    return json.dumps(value, **options)

@@ -34,6 +34,13 @@ def fail(message: str, exit_code: int = 2) -> NoReturn:
     raise typer.Exit(exit_code)
 
 
+def print_json(value: object) -> None:
+    """Print ``value`` as indented JSON (json is imported here: most runs never need it)."""
+    import json
+
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
 def load_dictionary(spec: str | None) -> Dictionary:
     """Open the dictionary a command was given (see :func:`boggle_dafsa.open_dictionary`)."""
     from ..resolve import open_dictionary

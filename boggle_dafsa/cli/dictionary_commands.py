@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from . import app
-from .common import DictOption, fail, load_dictionary
+from .common import DictOption, fail, load_dictionary, print_json
 
 if TYPE_CHECKING:
     from ..build import BuildReport
@@ -135,7 +134,7 @@ def inspect(
     """Show a dictionary's format, policy, alphabet, counts, sizes and digests."""
     info = load_dictionary(dictionary).info()
     if as_json:
-        typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        print_json(info)
         return
     width = max(map(len, info))
     for key, value in info.items():

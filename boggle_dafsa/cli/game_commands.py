@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Optional
 
 import typer
 
 from . import app
-from .common import DictOption, load_dictionary
+from .common import DictOption, load_dictionary, print_json
 
 DiceOption = Annotated[
     str,
@@ -32,7 +31,7 @@ def dice(
 
     sets = [load_dice(name)] if name else builtin_sets()
     if json_output:
-        typer.echo(json.dumps([dice_set_json(s) for s in sets], indent=2, ensure_ascii=False))
+        print_json([dice_set_json(s) for s in sets])
     else:
         typer.echo(render_dice_set(sets[0]) if name else render_dice_sets(sets))
 
@@ -91,7 +90,7 @@ def play(
     ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
     report = game.report(ended, seconds=seconds)
     if json_output:
-        typer.echo(json.dumps(report_json(report), indent=2, ensure_ascii=False))
+        print_json(report_json(report))
     else:
         typer.echo(render_report(report))
 
@@ -124,4 +123,7 @@ def score(
     judge = Judge(Grid.parse(grid, normalize=words.normalize), words, rules.scoring, rules.min_length)
     lists = {name: read_player_words(path) for name, path in zip(player_names(player_files), player_files)}
     sheet = score_players(judge, lists)
-    typer.echo(json.dumps(score_sheet_json(sheet), indent=2, ensure_ascii=False) if json_output else render_score_sheet(sheet))
+    if json_output:
+        print_json(score_sheet_json(sheet))
+    else:
+        typer.echo(render_score_sheet(sheet))
