@@ -111,10 +111,7 @@ def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>",
         # Normalization works per character, so a whole chunk of the list is normalized
         # in one pass (several times faster than word by word); separators stay as they are.
         chunk = fold(chunk) if policy is Policy.FOLD else unicodedata.normalize("NFC", chunk)
-        for match in _ITEM.finditer(chunk):
-            word = match.group().strip()
-            if not word:
-                continue
+        for word in split_items(chunk):
             items += 1
             if word.isalpha():
                 kept.append(word)
@@ -125,6 +122,14 @@ def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>",
     kept.sort()
     words = [word for word, following in zip(kept, kept[1:] + [""]) if word != following]
     return WordList(source=source, encoding=encoding, policy=policy, words=words, items=items, dropped=dropped)
+
+
+def split_items(text: str) -> Iterator[str]:
+    """The non-empty items of ``text``, stripped: what lies between line breaks, ``;`` and ``,``."""
+    for match in _ITEM.finditer(text):
+        item = match.group().strip()
+        if item:
+            yield item
 
 
 def _chunks(text: str, size: int = 1 << 18) -> Iterator[str]:
