@@ -9,11 +9,11 @@ from pathlib import Path
 
 from .automaton.builder import build_automaton
 from .automaton.fileformat import encode, write_atomically
+from .errors import BoggleError
 from .normalize import Policy
 from .wordlist import WordList, digest_words, read_wordlist
 
 DEFAULT_OUTPUT = Path("build") / "dictionary.dafsa"
-FORMATS = ("native", "marisa", "dawg")
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,10 @@ def build_dictionary(
 
     ``progress``, if given, is called now and then with (words added, words in all).
     """
+    from .formats import FORMATS
+
+    if format not in FORMATS:
+        raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     started = time.perf_counter()
     wordlist = read_wordlist(source, policy=policy, encoding=encoding)
     output = Path(output)
@@ -63,11 +67,9 @@ def build_dictionary(
         data = encode(automaton, policy, wordlist.digest)
         write_atomically(output, data)
         states, transitions, size = automaton.state_count, automaton.transition_count, len(data)
-    elif format in FORMATS:
+    else:
         from .formats import write_dictionary
 
         write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
         size = output.stat().st_size
-    else:
-        raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     return BuildReport(wordlist, output, format, states, transitions, size, time.perf_counter() - started)

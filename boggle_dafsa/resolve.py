@@ -30,19 +30,15 @@ def open_dictionary(spec: str | None = None) -> Dictionary:
     """
     if not spec:
         spec = os.environ.get(ENV_VARIABLE) or (str(DEFAULT_BUILD) if DEFAULT_BUILD.is_file() else DEFAULT_EMBEDDED)
-    if spec in EMBEDDED and not Path(spec).exists():
-        return open_path(embedded_path(spec))
-    return open_path(spec)
+    # An embedded name wins over a file or folder of that name in the current
+    # folder (write ./fr for such a file): `play` and `-d fr` must not depend on the cwd.
+    return open_path(embedded_path(spec) if spec in EMBEDDED else spec)
 
 
 def open_path(path: str | Path) -> Dictionary:
-    """Open a dictionary file of any supported format."""
-    try:
-        from .formats import open_path as open_any_format
-    except ImportError:  # the foreign formats are optional at this layer
-        from .automaton.reader import NativeDictionary
+    """Open a dictionary file of any supported format (detected from its bytes)."""
+    from .formats import open_path as open_any_format
 
-        return NativeDictionary(path)
     return open_any_format(path)
 
 
@@ -78,9 +74,12 @@ def embedded_path(name: str) -> Path:
             return target
         try:
             _compile_embedded(source, target)
-            return target
         except DictionaryError:
             continue  # not writable here: try the next folder
+        for stale in folder.glob(f"{name}-*.dafsa"):
+            if stale != target:  # compiled from an older source
+                stale.unlink(missing_ok=True)
+        return target
     raise DictionaryError(f"cannot write the compiled {name!r} dictionary to {cache_dir()} or the temporary folder")
 
 

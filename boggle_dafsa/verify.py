@@ -20,8 +20,6 @@ class Verification:
     extra: list[str] = field(default_factory=list)
     missing_count: int = 0
     extra_count: int = 0
-    #: True when the dictionary records the digest of exactly this normalized list.
-    digest_matches: bool | None = None
 
     @property
     def ok(self) -> bool:
@@ -40,9 +38,6 @@ def verify(dictionary: Dictionary, wordlist: WordList, keep: int = 10) -> Verifi
     """Check integrity, then compare every word of ``dictionary`` with ``wordlist.words``."""
     check_integrity(dictionary)
     result = Verification()
-    recorded = dictionary.info().get("source_sha256")
-    if recorded:
-        result.digest_matches = recorded == wordlist.digest
     for side, word in _merge_differences(iter(dictionary), wordlist.words):
         if side == "missing":
             result.missing_count += 1

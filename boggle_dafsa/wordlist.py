@@ -82,7 +82,8 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, 
 
     Returns the text and the encoding used. Binary data (a NUL byte) is refused.
     """
-    nul = data.find(b"\0")
+    # A NUL byte means binary data, unless the user named an encoding that has them (UTF-16).
+    nul = -1 if encoding else data.find(b"\0")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
         raise WordListError(f"{source}:{line}: binary file (NUL byte), not a word list")

@@ -162,3 +162,36 @@ def test_dump_sort_cmp_round_trip_on_the_embedded_french_list(tmp_path: Path) ->
 def test_dump_into_a_closed_pipe_is_quiet() -> None:
     result = subprocess.run(["bash", "-c", f"{COMMAND} dump -d en | head -1"], capture_output=True, text=True, timeout=120)
     assert result.stdout == "A\n" and result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["complete", "AR", "--limit", "-1"], "complete: Invalid value for '--limit'"),
+        (["solve", "IDXT/MHEI/ERVN/TLLU", "--bogus"], "solve: No such option: --bogus"),
+        (["lookup"], "lookup: Missing argument"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("boggle-dafsa: "), result.stderr
+    assert message in result.stderr and "--help" in result.stderr
+
+
+def test_embedded_names_win_over_same_named_folders(tmp_path: Path) -> None:
+    (tmp_path / "fr").mkdir()
+    result = run_cli("lookup", "ARBRE", "-d", "fr", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+def test_forced_utf16_list(tmp_path: Path) -> None:
+    source = tmp_path / "utf16.txt"
+    source.write_bytes("chat\nélève\n".encode("utf-16"))
+    out = tmp_path / "d.dafsa"
+    assert runner.invoke(app, ["build", str(source), "-o", str(out), "--encoding", "utf-16"]).exit_code == 0
+    assert runner.invoke(app, ["dump", "-d", str(out)]).output.split() == ["CHAT", "ELEVE"]
+    # Without --encoding, NUL bytes mean a binary file.
+    refused = run_cli("build", str(source), "-o", str(out))
+    assert refused.returncode == 2 and "binary file" in refused.stderr

@@ -63,6 +63,34 @@ def test_newer_version_is_refused_with_advice(tmp_path: Path, good_bytes: bytes)
         open_bytes(tmp_path, bytes(newer))
 
 
+def test_genuinely_newer_version_is_not_called_damaged(tmp_path: Path, good_bytes: bytes) -> None:
+    newer = bytearray(good_bytes)
+    struct.pack_into("<H", newer, len(MAGIC), fileformat.VERSION + 1)
+    header_size = struct.unpack_from("<I", newer, 12)[0]
+    struct.pack_into("<I", newer, fileformat._HEADER_CRC_OFFSET, fileformat._header_crc(newer, header_size))
+    with pytest.raises(DictionaryError, match="newer than this tool reads") as refused:
+        open_bytes(tmp_path, bytes(newer))
+    assert "damaged" not in str(refused.value)
+
+
+def test_same_list_same_bytes_across_processes(tmp_path: Path) -> None:
+    # String hashing differs between processes (PYTHONHASHSEED): the file must not.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from boggle_dafsa.build import compile_words; "
+        "sys.stdout.buffer.write(compile_words(sorted({w[:i] + w[i + 1:] for w in sys.argv[1:] for i in range(len(w))})))"
+    )
+    words = ["ARBRE", "BALLE", "CHIEN", "NICHER", "ZOOLOGIE", "ABACA"]
+    outputs = {
+        subprocess.run([sys.executable, "-c", script, *words], capture_output=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outputs) == 1 and next(iter(outputs)).startswith(MAGIC)
+
+
 def test_not_a_dictionary(tmp_path: Path) -> None:
     with pytest.raises(DictionaryError, match="not a boggle-dafsa dictionary"):
         open_bytes(tmp_path, b"CHAT\nCHIEN\n" * 20)

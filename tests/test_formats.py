@@ -190,8 +190,6 @@ def built(tmp_path: Path) -> dict[str, Path]:
     ],
 )
 def test_commands_give_identical_results_on_every_format(built: dict[str, Path], command: list[str]) -> None:
-    if command[0] not in {c.name or c.callback.__name__ for c in app.registered_commands}:
-        pytest.skip(f"no {command[0]} command yet")
     folder = built["native"].parent
     (folder / "ana.txt").write_text("chat\nzoo\nchien\n", encoding="utf-8")
     (folder / "bob.txt").write_text("CHAT\nchiens\n", encoding="utf-8")
@@ -344,8 +342,10 @@ def test_damaged_dawg_without_sidecar_never_crashes(small_dawg: bytes, seed: int
             for count, _word in enumerate(d):
                 assert count < 100_000
             list(d.complete("A", 100))
+            # A damaged file may give wrong answers, but never a crash or a hang.
             state = d.step(d.root, "QU")
-            assert state is None or d.is_word(state) in (True, False)
+            if state is not None:
+                d.is_word(state)
         except DictionaryError as error:
             assert "\n" not in str(error)
 

@@ -22,6 +22,14 @@ def test_embedded_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "ZOO" in d and len(d) == 73_603
 
 
+def test_a_changed_source_replaces_the_stale_compiled_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(tmp_path))
+    stale = tmp_path / "en-1-1.dafsa"  # as if compiled from an older source
+    stale.write_bytes(b"old")
+    fresh = embedded_path("en")
+    assert fresh.is_file() and not stale.exists()
+
+
 def test_unwritable_cache_falls_back_to_the_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -46,11 +46,6 @@ class Automaton:
         """Every letter that labels a transition, in code point order."""
         return "".join(sorted({letter for flat in self.labels for letter in flat[::2]}))
 
-    def edges(self, state: int) -> list[tuple[str, int]]:
-        """The (letter, child) pairs of ``state`` in letter order."""
-        flat = self.labels[state]
-        return list(zip(flat[::2], flat[1::2]))
-
 
 class UnsortedInputError(ValueError):
     """The words given to the builder are not strictly increasing."""

@@ -146,14 +146,13 @@ def decode_header(data: bytes | memoryview, source: str, file_size: int) -> Head
     fields = _FIXED.unpack_from(data)
     (_, version, width, header_size, policy_code, alphabet_size, word_count, state_count, transition_count,
      final_count, longest_word, root, cell_count, body_crc, digest, alphabet_length, header_crc) = fields
+    crc_holds = FIXED_SIZE <= header_size <= len(data) and _header_crc(data, header_size) == header_crc
     if version > VERSION:
-        raise DictionaryError(f"{source}: format version {version} is newer than this tool reads ({VERSION}): upgrade boggle-dafsa")
-    if version < 1 or header_size < FIXED_SIZE + alphabet_length or header_size > len(data):
-        raise DictionaryError(f"{source}: damaged header (run `boggle-dafsa verify`)")
-    header_bytes = bytearray(data[:header_size])
-    struct.pack_into("<I", header_bytes, _HEADER_CRC_OFFSET, 0)
-    if zlib.crc32(header_bytes) != header_crc:
-        raise DictionaryError(f"{source}: damaged header (checksum mismatch)")
+        # A newer writer may lay the header out differently, so its checksum cannot decide.
+        what = "" if crc_holds else ", or the header is damaged"
+        raise DictionaryError(f"{source}: format version {version} is newer than this tool reads ({VERSION}){what}: upgrade boggle-dafsa")
+    if version < 1 or header_size < FIXED_SIZE + alphabet_length or not crc_holds:
+        raise DictionaryError(f"{source}: damaged header (checksum mismatch): rebuild the dictionary")
     if policy_code not in _POLICY_BY_CODE or width != header_cells_for(alphabet_size):
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
     try:
@@ -168,6 +167,13 @@ def decode_header(data: bytes | memoryview, source: str, file_size: int) -> Head
         what = "truncated" if file_size < header.file_size else "has trailing bytes"
         raise DictionaryError(f"{source}: {what} ({file_size} bytes, header says {header.file_size})")
     return header
+
+
+def _header_crc(data: bytes | memoryview, header_size: int) -> int:
+    # The CRC of the header with its own CRC field counted as zero.
+    header = bytearray(data[:header_size])
+    struct.pack_into("<I", header, _HEADER_CRC_OFFSET, 0)
+    return zlib.crc32(header)
 
 
 def write_atomically(path: str | Path, data: bytes) -> None:

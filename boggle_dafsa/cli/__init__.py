@@ -18,8 +18,26 @@ from . import dictionary_commands, game_commands, solve_commands  # noqa: E402,F
 
 
 def main() -> None:
-    """Entry point of the console script."""
-    app_for(sys.argv[1:])(prog_name=PROGRAM)
+    """Entry point of the console script: runs the command, usage errors as one line."""
+    # The click that typer 0.26-0.28 vendors (pyproject pins that range).
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+
+    args = sys.argv[1:]
+    try:
+        code = app_for(args)(args=args, prog_name=PROGRAM, standalone_mode=False)
+    except NoArgsIsHelpError as help_request:
+        print(help_request.format_message())
+        code = 2
+    except UsageError as error:
+        # typer would draw a framed box of several lines; errors here are one line.
+        where = f"{error.ctx.command_path}: " if error.ctx and error.ctx.command_path != PROGRAM else ""
+        command = error.ctx.command_path if error.ctx else PROGRAM
+        print(f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()} (see `{command} --help`)", file=sys.stderr)
+        code = 2
+    except typer.Abort:
+        print(f"{PROGRAM}: interrupted", file=sys.stderr)
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 def app_for(args: list[str]) -> typer.Typer:
