@@ -20,12 +20,13 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import BoggleError, DiceError, opening
+from .errors import BoggleError, DiceError, GridError, opening
+from .grid import Grid, format_shape, parse_shape
 from .scoring import SCORINGS, Scoring
+from .wordlist import decode
 
 if TYPE_CHECKING:
     from .dictionary import Dictionary
-    from .grid import Grid
 
 #: One die: its faces, upper case, "QU" for the Qu face.
 Die = tuple[str, ...]
@@ -63,16 +64,10 @@ class DiceSet:
         """The number of cells of the grid, which is also the number of dice."""
         return self.shape[0] * self.shape[1]
 
-    @property
-    def shape_text(self) -> str:
-        """The shape as written in files and listings, e.g. "4x4"."""
-        return "x".join(map(str, self.shape))
-
 
 # -- reading dice files -----------------------------------------------------------------
 
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
-_SHAPE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 # A run-together die: single letters, or a multi-letter face in parentheses, e.g. HIMNU(Qu).
 _RUN_TOGETHER_FACE = re.compile(r"\(([^()]*)\)|([^()])")
 _YES = {"yes", "true", "1", "on"}
@@ -85,19 +80,24 @@ def load_dice(name_or_path: str) -> DiceSet:
     Raises :class:`DiceError` for an unknown name, an unreadable file or a malformed one.
     """
     if name_or_path in BUILTIN_SETS:
-        text = resources.files("boggle_dafsa").joinpath("data", "dice", f"{name_or_path}.txt").read_text("utf-8")
-        return parse_dice(text, name=name_or_path, source=f"{name_or_path}.txt")
+        data = resources.files("boggle_dafsa").joinpath("data", "dice", f"{name_or_path}.txt").read_bytes()
+        return parse_dice(_decode(data, f"{name_or_path}.txt"), name=name_or_path, source=f"{name_or_path}.txt")
     path = Path(name_or_path)
     if not path.exists() and not _looks_like_path(name_or_path):
         raise DiceError(f"unknown dice set {name_or_path!r} (known: {', '.join(BUILTIN_SETS)}; or give a dice file)")
     with opening(name_or_path, DiceError, "dice file"):
         data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise DiceError(f"{name_or_path}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x})") from None
-    return parse_dice(text, name=path.stem, source=name_or_path)
+    return parse_dice(_decode(data, name_or_path), name=path.stem, source=name_or_path)
+
+
+def _decode(data: bytes, source: str) -> str:
+    """The text of a dice file, decoded as word lists are: UTF-8 (BOM or not), else ISO-8859-15."""
+    # Checked before ``decode``, whose message for this would call the file a word list.
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise DiceError(f"{source}:{line}: binary file (NUL byte), not a dice file")
+    return decode(data, source)[0]
 
 
 def builtin_sets() -> list[DiceSet]:
@@ -175,10 +175,14 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _parse_shape(text: str, where: str) -> tuple[int, int]:
-    match = _SHAPE.match(text)
-    if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
+    """The ``shape:`` header, read as ``--shape`` is, but in two dimensions only: dice lie in a tray."""
+    try:
+        shape = parse_shape(text)
+    except GridError:
+        shape = ()
+    if len(shape) != 2:
         raise DiceError(f"{where}: shape must be ROWSxCOLUMNS, e.g. 4x4, not {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    return shape[0], shape[1]
 
 
 def _parse_die(line: str, where: str, q_is_qu: bool) -> Die:
@@ -279,8 +283,6 @@ def roll_grid(dice_set: DiceSet, rng: SplitMix64) -> Grid:
 
 def grid_of_roll(dice_set: DiceSet, rolled: Roll) -> Grid:
     """The grid that ``rolled`` shows."""
-    from .grid import Grid
-
     faces = tuple(dice_set.dice[die][face] for die, face in rolled)
     return Grid(dice_set.shape, faces)
 
@@ -291,7 +293,7 @@ class GridQuality:
     def __init__(self, dictionary: Dictionary, scoring: Scoring, min_words: int = 0, min_score: int = 0) -> None:
         """Keep grids with at least ``min_words`` words and ``min_score`` points in ``dictionary``."""
         if min_words < 0 or min_score < 0:
-            raise BoggleError("--min-words and --min-score cannot be negative")
+            raise BoggleError("a grid's least words and points (--min-words, --min-score) cannot be negative")
         self.dictionary = dictionary
         self.scoring = scoring
         self.min_words = min_words
@@ -299,10 +301,10 @@ class GridQuality:
 
     def __call__(self, grid: Grid) -> bool:
         """True if ``grid`` is rich enough."""
-        from .solver import solve
+        from .solver import solve, totals
 
-        hits = solve(normalized_grid(grid, self.dictionary), self.dictionary, scoring=self.scoring)
-        return len(hits) >= self.min_words and sum(hit.score for hit in hits) >= self.min_score
+        words, points = totals(solve(normalized_grid(grid, self.dictionary), self.dictionary, scoring=self.scoring))
+        return words >= self.min_words and points >= self.min_score
 
     def __str__(self) -> str:
         wanted = []
@@ -314,13 +316,12 @@ class GridQuality:
 
 
 def normalized_grid(grid: Grid, dictionary: Dictionary) -> Grid:
-    """``grid`` with its faces normalized by ``dictionary``.
+    """``grid`` with each face normalized by ``dictionary``'s policy, as its words were.
 
-    Dice faces are upper case; a dictionary with another policy (EXACT, lower case) needs
-    them in its own form to find its words.
+    A folding dictionary gets the faces it expects (upper case, accents removed). An exact
+    dictionary gets them as they are, case included: upper-case dice find nothing in an
+    exact dictionary of lower-case words.
     """
-    from .grid import Grid
-
     faces = tuple(dictionary.normalize(face) or face for face in grid.faces)
     return grid if faces == grid.faces else Grid(grid.shape, faces)
 
@@ -342,9 +343,9 @@ def generate_grids(
     """
     # Checked here, before the first grid is asked for, not when the generator starts.
     if count < 0:
-        raise BoggleError(f"--count cannot be negative ({count})")
+        raise BoggleError(f"the number of grids (--count) cannot be negative, not {count}")
     if max_attempts < 1:
-        raise BoggleError(f"--max-attempts must be at least 1 ({max_attempts})")
+        raise BoggleError(f"the rolls allowed for one grid (--max-attempts) must be at least 1, not {max_attempts}")
     return _generate(dice_set, seed, count, quality, max_attempts)
 
 
@@ -362,23 +363,28 @@ def _generate(
             which = f"grid {number} of {count}" if count > 1 else "the grid"
             raise BoggleError(
                 f"no grid with {quality} in {max_attempts} attempts for {which} "
-                f"(dice {dice_set.name}, seed {seed}): ask for less or raise --max-attempts"
+                f"(dice {dice_set.name}, seed {seed}): ask for less or allow more attempts (--max-attempts)"
             )
 
 
 # -- listing ----------------------------------------------------------------------------
 
 
+def display_face(face: str) -> str:
+    """A face as printed on a die: ``QU`` → ``Qu``."""
+    return face[:1] + face[1:].lower()
+
+
 def die_text(die: Die) -> str:
     """A die as written in dice files: ``HIMNU(Qu)``."""
-    return "".join(face if len(face) == 1 else f"({face[0]}{face[1:].lower()})" for face in die)
+    return "".join(face if len(face) == 1 else f"({display_face(face)})" for face in die)
 
 
 def render_dice_sets(sets: list[DiceSet]) -> str:
     """A table of dice sets: name, grid, minimum length, scoring, dictionary, title."""
     header = ("name", "grid", "min", "scoring", "dict", "title")
     rows = [header] + [
-        (s.name, s.shape_text, str(s.min_length), s.scoring.name, s.language or "-", s.title) for s in sets
+        (s.name, format_shape(s.shape), str(s.min_length), s.scoring.name, s.language or "-", s.title) for s in sets
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(header) - 1)]
     return "\n".join(
@@ -390,7 +396,7 @@ def render_dice_set(dice_set: DiceSet) -> str:
     """One set in full: its rules, its source and its dice."""
     lines = [
         f"{dice_set.name}: {dice_set.title}",
-        f"grid {dice_set.shape_text}, words of {dice_set.min_length} letters or more, "
+        f"grid {format_shape(dice_set.shape)}, words of {dice_set.min_length} letters or more, "
         f"scoring {dice_set.scoring.name} ({dice_set.scoring.description}), dictionary {dice_set.language or '-'}",
         f"source: {dice_set.source}",
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import os
-import re
+import shlex
 import signal
 import textwrap
 import threading
@@ -96,11 +96,6 @@ class Judge:
         reason = Reason.NOT_ON_GRID if word in self.dictionary else Reason.NOT_A_WORD
         return Verdict(raw, word, reason=reason)
 
-    @property
-    def total_points(self) -> int:
-        """The points of every word on the grid."""
-        return sum(hit.score for hit in self.hits)
-
 
 # -- one player --------------------------------------------------------------------------
 
@@ -127,9 +122,12 @@ class Report:
     total_words: int
     total_points: int
     ended: EndReason | None = None
+    #: The dice set as the player named it (``--dice``): a set name or a file path.
     dice: str | None = None
     seed: int | None = None
     seconds: float | None = None
+    #: The dictionary the player asked for (``-d``), None if it was not given.
+    dictionary_spec: str | None = None
 
     @property
     def word_share(self) -> float:
@@ -154,23 +152,46 @@ class Game:
         *,
         dice: str | None = None,
         seed: int | None = None,
+        dictionary_spec: str | None = None,
     ) -> None:
-        """Solve ``grid``; ``dice`` and ``seed`` are only recorded for the report."""
+        """Solve ``grid``; ``dice``, ``seed`` and ``dictionary_spec`` are only recorded for
+        the report, which tells how to replay the grid."""
         self.judge = Judge(grid, dictionary, scoring, min_length)
         self.dice = dice
         self.seed = seed
+        self.dictionary_spec = dictionary_spec
         #: Accepted words, in the order found.
         self.found: list[str] = []
         self.refused: list[Verdict] = []
         self.score = 0
 
     @classmethod
-    def from_dice(cls, dice_set: DiceSet, seed: int, dictionary: Dictionary) -> Game:
-        """A game on the first grid that ``seed`` rolls from ``dice_set``, with its rules."""
+    def from_dice(
+        cls,
+        dice_set: DiceSet,
+        seed: int,
+        dictionary: Dictionary,
+        *,
+        dice: str | None = None,
+        dictionary_spec: str | None = None,
+    ) -> Game:
+        """A game on the first grid that ``seed`` rolls from ``dice_set``, with its rules.
+
+        ``dice`` is how the player named the set (default: its name) and ``dictionary_spec``
+        the dictionary they asked for, if any: the report repeats both in its replay hint.
+        """
         from .dice import SplitMix64, roll_grid
 
         grid = roll_grid(dice_set, SplitMix64(seed))
-        return cls(grid, dictionary, dice_set.scoring, dice_set.min_length, dice=dice_set.name, seed=seed)
+        return cls(
+            grid,
+            dictionary,
+            dice_set.scoring,
+            dice_set.min_length,
+            dice=dice_set.name if dice is None else dice,
+            seed=seed,
+            dictionary_spec=dictionary_spec,
+        )
 
     @property
     def grid(self) -> Grid:
@@ -197,26 +218,37 @@ class Game:
 
     def report(self, ended: EndReason | None = None, seconds: float | None = None) -> Report:
         """Score, words found, words missed (both sorted as ``solve`` sorts them)."""
+        from .solver import totals
+
         found = set(self.found)
+        total_words, total_points = totals(self.hits)
         return Report(
             grid=self.grid,
             score=self.score,
             found=[hit for hit in self.hits if hit.word in found],
             missed=[hit for hit in self.hits if hit.word not in found],
             refused=list(self.refused),
-            total_words=len(self.hits),
-            total_points=self.judge.total_points,
+            total_words=total_words,
+            total_points=total_points,
             ended=ended,
             dice=self.dice,
             seed=self.seed,
             seconds=seconds,
+            dictionary_spec=self.dictionary_spec,
         )
 
 
+#: The longest time limit: a day. Longer ones are surely typing mistakes, and the alarm
+#: clock cannot be set for much longer ones (or for infinity).
+MAX_SECONDS = 24 * 60 * 60
+
+
 def check_seconds(seconds: float) -> None:
-    """Refuse a negative time limit (0 means untimed)."""
-    if not seconds >= 0:  # also refuses NaN
-        raise BoggleError(f"--time must be 0 (untimed) or a number of seconds, not {seconds:g}")
+    """Refuse a time limit that is not between 0 (untimed) and :data:`MAX_SECONDS`."""
+    if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
+        raise BoggleError(
+            f"the time limit (--time) must be between 0 (untimed) and {MAX_SECONDS} seconds (24 h), not {seconds:g}"
+        )
 
 
 def dictionary_spec_for(spec: str | None, language: str | None) -> str | None:
@@ -428,21 +460,27 @@ class ScoreSheet:
         ]
 
 
-_PLAYER_SEPARATORS = re.compile(r"[\r\n;,]+")
-
-
 def read_player_words(path: str | Path) -> list[str]:
-    """The raw words of a player file, read like a word list (encoding, BOM, CRLF, blank lines)."""
-    from .wordlist import decode, read_bytes
+    """The raw words of a player file, read exactly as a word list is (encoding, BOM,
+    line breaks, ``;`` and ``,`` between words, blank lines)."""
+    from .wordlist import decode, read_bytes, split_items
 
     text, _encoding = decode(read_bytes(path), str(path))
-    return [item.strip() for item in _PLAYER_SEPARATORS.split(text) if item.strip()]
+    return list(split_items(text))
 
 
 def player_names(paths: Sequence[str]) -> list[str]:
-    """Each file's name without its extension; the whole path where two would clash."""
-    stems = [Path(path).stem or path for path in paths]
-    return [stem if stems.count(stem) == 1 else path for stem, path in zip(stems, paths)]
+    """Each player's name: the file's name without its extension.
+
+    Raises :class:`BoggleError` when two files give the same name (the same file twice,
+    or ``x/alice.txt`` and ``y/alice.txt``): their words would be mixed up.
+    """
+    names = [Path(path).stem or path for path in paths]
+    for name in names:
+        if names.count(name) > 1:
+            clashing = ", ".join(path for path, other in zip(paths, names) if other == name)
+            raise BoggleError(f"two players named {name!r} ({clashing}): give each player a file of their own name")
+    return names
 
 
 def score_players(judge: Judge, lists: Mapping[str, Iterable[str]]) -> ScoreSheet:
@@ -477,13 +515,10 @@ def score_players(judge: Judge, lists: Mapping[str, Iterable[str]]) -> ScoreShee
 # -- text --------------------------------------------------------------------------------
 
 
-def display_face(face: str) -> str:
-    """How a face is printed on a die: ``QU`` → ``Qu``."""
-    return face[0] + face[1:].lower() if len(face) > 1 else face
-
-
 def render_grid(grid: Grid) -> str:
     """The grid drawn large, with row and column numbers (2-D; other shapes print as text)."""
+    from .dice import display_face
+
     if len(grid.shape) != 2:
         return str(grid)
     rows, columns = grid.shape
@@ -553,9 +588,19 @@ def render_report(report: Report) -> str:
         f"and {_share(report.score, report.total_points, 'points')}."
     )
     if report.seed is not None:
-        replay = f"--dice {report.dice} " if report.dice else ""
-        lines.append(f"Replay this grid with: boggle-dafsa play {replay}--seed {report.seed}")
+        lines.append(f"Replay this grid with: {replay_command(report)}")
     return "\n".join(lines)
+
+
+def replay_command(report: Report) -> str:
+    """The command that plays ``report``'s grid again, quoted for a POSIX shell."""
+    words = ["boggle-dafsa", "play"]
+    if report.dice:
+        words += ["--dice", report.dice]
+    if report.dictionary_spec:
+        words += ["-d", report.dictionary_spec]
+    words += ["--seed", str(report.seed)]
+    return shlex.join(words)
 
 
 def render_score_sheet(sheet: ScoreSheet) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from boggle_dafsa.dice import (
     GridQuality,
     Roll,
     SplitMix64,
+    builtin_sets,
     die_text,
     generate_grids,
     grid_of_roll,
@@ -51,7 +53,7 @@ def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess
 # -- the built-in sets --------------------------------------------------------------------
 
 
-def test_builtin_sets_match_the_issue() -> None:
+def test_builtin_sets_hold_the_published_dice() -> None:
     fr = load_dice("fr")
     assert [die_text(d) for d in fr.dice] == (
         "ETUKNO EVGTIN DECAMP IELRUW EHIFSE RECALS ENTDOS OFXRIA "
@@ -160,10 +162,54 @@ def test_unknown_set_and_unreadable_files(tmp_path: Path) -> None:
         load_dice(str(tmp_path / "missing.txt"))
     with pytest.raises(DiceError, match=r"is a directory"):
         load_dice(str(tmp_path))
-    latin1 = tmp_path / "latin1.txt"
-    latin1.write_bytes("shape: 1x1\nÉABCDE\n".encode("latin-1"))
-    with pytest.raises(DiceError, match=r"latin1\.txt:2: not UTF-8 text \(byte 0xc9\)"):
-        load_dice(str(latin1))
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"shape: 1x1\nABC\0EF\n")
+    with pytest.raises(DiceError, match=r"binary\.txt:2: binary file \(NUL byte\), not a dice file"):
+        load_dice(str(binary))
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        ("title: Éé\nshape: 1x1\nÉABCDŒ\n".encode("iso-8859-15"), "ISO-8859-15"),
+        ("\ufefftitle: Éé\r\nshape: 1x1\r\nÉABCDŒ\r\n".encode("utf-8"), "UTF-8 with a BOM and CRLF"),
+    ],
+)
+def test_a_dice_file_is_decoded_like_a_word_list(tmp_path: Path, data: bytes, encoding: str) -> None:
+    path = tmp_path / "accents.txt"
+    path.write_bytes(data)
+    dice_set = load_dice(str(path))
+    assert dice_set.title == "Éé", encoding
+    assert dice_set.dice == (("É", "A", "B", "C", "D", "Œ"),)
+
+
+def test_the_shape_header_reads_shapes_like_the_shape_option(tmp_path: Path) -> None:
+    assert load_dice(write(tmp_path, "shape: 2\n" + "ABCDEF\n" * 4)).shape == (2, 2)
+    assert load_dice(write(tmp_path, "shape: 1 × 3\n" + "ABCDEF\n" * 3)).shape == (1, 3)
+    with pytest.raises(DiceError, match=r"mine\.txt:1: shape must be ROWSxCOLUMNS, e\.g\. 4x4, not '1x1x2'"):
+        load_dice(write(tmp_path, "shape: 1x1x2\n" + "ABCDEF\n" * 2))
+
+
+def test_the_sources_are_public() -> None:
+    # Users must be able to follow a source: no internal paths, issue numbers or seed documents.
+    folder = Path(__file__).resolve().parents[1] / "boggle_dafsa" / "data" / "dice"
+    for path in sorted(folder.iterdir()):
+        text = path.read_text("utf-8")
+        assert not re.search(r"\bissues?\b|seeds|shared/|assignment", text, re.IGNORECASE), path.name
+    sources = {dice_set.name: dice_set.source for dice_set in builtin_sets()}
+    assert all(re.search(r"\bhttps://", sources[name]) for name in ("en-classic", "en", "big")), sources
+    # No publisher's listing of the French dice is known: the source must say so plainly.
+    assert "as reproduced in public lists" in sources["fr"] and "differ" in sources["fr"]
+
+
+def test_option_errors_make_sense_to_library_callers_too(small_dictionary) -> None:  # type: ignore[no-untyped-def]
+    fr = load_dice("fr")
+    with pytest.raises(BoggleError, match=r"^a grid's least words and points \(--min-words, --min-score\) cannot be negative"):
+        GridQuality(small_dictionary, fr.scoring, min_words=-1)
+    with pytest.raises(BoggleError, match=r"^the number of grids \(--count\) cannot be negative, not -1$"):
+        generate_grids(fr, 1, -1)
+    with pytest.raises(BoggleError, match=r"^the rolls allowed for one grid \(--max-attempts\) must be at least 1, not 0$"):
+        generate_grids(fr, 1, max_attempts=0)
 
 
 # -- the generator ------------------------------------------------------------------------
@@ -346,6 +392,8 @@ def test_min_score_gives_up_with_a_clear_message(small_dictionary) -> None:  # t
     fr = load_dice("fr")
     quality = GridQuality(small_dictionary, fr.scoring, min_score=10_000)
     with pytest.raises(BoggleError, match=r"no grid with 10000 points in 50 attempts for the grid \(dice fr, seed 3\)"):
+        list(generate_grids(fr, 3, quality=quality, max_attempts=50))
+    with pytest.raises(BoggleError, match=r"ask for less or allow more attempts \(--max-attempts\)$"):
         list(generate_grids(fr, 3, quality=quality, max_attempts=50))
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +19,12 @@ from typer.testing import CliRunner
 
 from boggle_dafsa.cli import app
 from boggle_dafsa.dice import SplitMix64, load_dice, roll_grid
+from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.game import (
+    MAX_SECONDS,
     EndReason,
     Game,
+    check_seconds,
     Reason,
     format_clock,
     render_grid,
@@ -187,11 +192,15 @@ def test_the_alarm_interrupts_a_blocked_read(game: Game) -> None:
     assert ended is EndReason.TIME_UP
 
 
-def test_negative_time_is_refused(game: Game) -> None:
-    from boggle_dafsa.errors import BoggleError
+@pytest.mark.parametrize("seconds", [-1, -0.5, math.nan, math.inf, 1e12, MAX_SECONDS + 1])
+def test_a_time_that_is_negative_infinite_or_too_long_is_refused(game: Game, seconds: float) -> None:
+    with pytest.raises(BoggleError, match=r"^the time limit \(--time\) must be between 0 \(untimed\) and 86400 seconds"):
+        run_console(game, seconds=seconds, stdin=io.StringIO(), out=io.StringIO(), interactive=False)
 
-    with pytest.raises(BoggleError, match="--time must be 0"):
-        run_console(game, seconds=-1, stdin=io.StringIO(), out=io.StringIO(), interactive=False)
+
+def test_a_day_is_the_longest_time() -> None:
+    check_seconds(MAX_SECONDS)
+    check_seconds(0)
 
 
 def test_format_clock() -> None:
@@ -245,10 +254,40 @@ def test_play_json_report(dictionary) -> None:  # type: ignore[no-untyped-def]
     assert "HALTE: +2" in result.stderr
 
 
+def test_the_replay_hint_repeats_the_dice_and_dictionary_as_given(dictionary, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A dice file whose name has an extension and a space: the hint must give it back whole.
+    dice_file = tmp_path / "my dice.dice"
+    dice_file.write_text("scoring: classic\n" + "\n".join(["AEIOUS"] * 16) + "\n", encoding="utf-8")
+    dict_path = str(dictionary.path)
+    result = subprocess.run(
+        [*COMMAND, "play", "--dice", str(dice_file), "--seed", "7", "-t", "0", "-d", dict_path],
+        input="", capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    hint = f"boggle-dafsa play --dice {shlex.quote(str(dice_file))} -d {shlex.quote(dict_path)} --seed 7"
+    assert f"Replay this grid with: {hint}\n" in result.stdout
+    # And the hint works: the same grid again.
+    replay = subprocess.run(
+        [*COMMAND, *shlex.split(hint)[1:], "-t", "0"], input="", capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.splitlines()[:12] == result.stdout.splitlines()[:12]
+
+
+def test_the_replay_hint_leaves_out_a_dictionary_that_was_not_given(dictionary) -> None:  # type: ignore[no-untyped-def]
+    report = Game.from_dice(load_dice("fr"), SEED, dictionary).report()
+    assert render_report(report).endswith("\nReplay this grid with: boggle-dafsa play --dice fr --seed 42")
+    chosen = Game.from_dice(load_dice("fr"), SEED, dictionary, dice="./fr.txt", dictionary_spec="en").report()
+    assert render_report(chosen).endswith("\nReplay this grid with: boggle-dafsa play --dice ./fr.txt -d en --seed 42")
+    assert report_json(chosen)["dice"] == "./fr.txt"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--time", "-5"], "boggle-dafsa: --time must be 0 (untimed) or a number of seconds, not -5"),
+        (["--time", "-5"], "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not -5"),
+        (["--time", "inf"], "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not inf"),
+        (["--time", "1e12"], "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not 1e+12"),
         (["--dice", "klingon"], "boggle-dafsa: unknown dice set 'klingon'"),
     ],
 )

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from boggle_dafsa.cli import app
+from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.game import Judge, Reason, player_names, read_player_words, score_players
 from boggle_dafsa.grid import Grid
 from boggle_dafsa.testing import dictionary_from_words
@@ -149,7 +150,23 @@ def test_a_word_scores_only_for_a_lone_finder(dictionary, data: st.DataObject) -
 
 def test_player_names() -> None:
     assert player_names(["a/alice.txt", "bob", "c/carol.words"]) == ["alice", "bob", "carol"]
-    assert player_names(["x/alice.txt", "y/alice.txt", "bob.txt"]) == ["x/alice.txt", "y/alice.txt", "bob"]
+
+
+@pytest.mark.parametrize(
+    "paths",
+    [["alice.txt", "bob.txt", "alice.txt"], ["x/alice.txt", "y/alice.txt"], ["alice", "alice.txt"], ["alice.txt", "./alice.txt"]],
+)
+def test_two_players_of_the_same_name_are_refused(paths: list[str]) -> None:
+    with pytest.raises(BoggleError, match=r"^two players named 'alice' \(.*\): give each player a file of their own name$"):
+        player_names(paths)
+
+
+def test_score_refuses_the_same_player_twice(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["score", GRID, players[0], players[1], players[0], "-d", str(dictionary.path)])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("boggle-dafsa: two players named 'alice' (")
+    assert len(result.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,8 @@ def play(
     check_seconds(seconds)
     dice_set = load_dice(dice_name)
     words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
-    game = Game.from_dice(dice_set, random_seed() if seed is None else seed, words)
+    chosen_seed = random_seed() if seed is None else seed
+    game = Game.from_dice(dice_set, chosen_seed, words, dice=dice_name, dictionary_spec=dictionary)
     screen = sys.stderr if json_output else sys.stdout
     print(f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more", file=screen)
     print(render_grid(game.grid), file=screen)
