@@ -8,7 +8,9 @@ The syntax (see the README):
   3-D grid, ``///`` the blocks of a 4-D one, and so on. A trailing separator only says
   how many dimensions there are (``ABCD/`` is one row of four, not a 2x2 square).
 * ``QU E S T/A B C D``: in a row (or a run) holding whitespace, each whitespace-separated
-  token is one face, which is how multi-letter faces are written.
+  token is one face, which is how multi-letter faces are written (3 letters at most:
+  ``IDXT MHEI`` is refused, not read as two faces of four letters).
+* A grid has 16 dimensions at most.
 * Case and accents go through the dictionary's normalization (``é`` is ``E`` in French).
 
 Cells are numbered row-major (the last coordinate varies fastest); a path is a tuple of
@@ -31,6 +33,13 @@ from .normalize import Policy, normalize as normalize_word
 #: The adjacencies :func:`neighbours` knows: every cell whose coordinates each differ by
 #: at most one ("king", the Boggle rule), or by one along a single axis ("orthogonal").
 ADJACENCIES: tuple[str, ...] = ("king", "orthogonal")
+#: Most dimensions a grid may have (a 2x2x...x2 grid of 16 dimensions has 65,536 cells).
+MAX_DIMENSIONS = 16
+#: Most letters a face may have: real multi-letter faces (QU, TH, IN, ER...) have 2.
+MAX_FACE_LETTERS = 3
+#: Most (cell, neighbour) pairs a neighbour table may hold: a 1000x1000 grid has about
+#: 8 million, a 2x2x...x2 grid of 16 dimensions 4 billion (every cell touches every other).
+MAX_ADJACENCIES = 1 << 24
 
 Normalizer = Callable[[str], "str | None"]
 
@@ -60,6 +69,7 @@ class Grid:
         object.__setattr__(self, "faces", tuple(self.faces))
         if len(self.shape) < 2 or any(size < 1 for size in self.shape):
             raise GridError(f"bad grid shape {format_shape(self.shape)}: two dimensions or more, each at least 1")
+        _check_dimensions(len(self.shape))
         if len(self.faces) != math.prod(self.shape):
             raise GridError(f"{len(self.faces)} faces do not fill a {format_shape(self.shape)} grid")
         if not all(self.faces):
@@ -98,6 +108,8 @@ class Grid:
         if not text:
             raise GridError("empty grid")
         depth = max([explicit_depth, *(len(run) for run in _SLASH_RUN.findall(text))])
+        # Checked before splitting, which recurses once per level.
+        _check_dimensions(depth + 1, f"a run of {depth} slashes makes")
         wanted = tuple(shape) if shape is not None else None
 
         if depth == 0:
@@ -166,7 +178,7 @@ class Grid:
         if len({len(line) for line in lines}) == 1:
             return cls.from_faces(faces, (len(lines), len(lines[0])))
         raise GridError(
-            f"{count} faces on lines of unequal length make no square grid: give the shape with -s (e.g. -s 3x5)"
+            f"{count} faces on lines of unequal length make no square grid: give the shape (e.g. 3x5)"
         )
 
     @classmethod
@@ -268,6 +280,7 @@ def parse_shape(text: str) -> tuple[int, ...]:
         sizes = ()
     if not sizes or any(size < 1 for size in sizes):
         raise GridError(f"bad shape {text!r}: expected N (for NxN) or sizes joined by x, like 3x5 or 4x4x4")
+    _check_dimensions(len(sizes), "bad shape:")
     return sizes * 2 if len(sizes) == 1 else sizes
 
 
@@ -282,27 +295,53 @@ def neighbours(shape: tuple[int, ...], adjacency: str = "king") -> tuple[tuple[i
 
     ``adjacency`` is ``"king"`` (coordinates each differ by at most one: the 8 neighbours
     of Boggle in 2-D, 26 in 3-D) or ``"orthogonal"`` (one coordinate differs by one).
+    Raises :class:`GridError` for a table of more than :data:`MAX_ADJACENCIES` pairs.
     """
     if adjacency not in ADJACENCIES:
         raise GridError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
-    dimensions = len(shape)
-    if adjacency == "king":
-        offsets = [o for o in itertools.product((-1, 0, 1), repeat=dimensions) if any(o)]
-    else:
-        offsets = []
-        for axis in range(dimensions):
-            for delta in (-1, 1):
-                offsets.append(tuple(delta if a == axis else 0 for a in range(dimensions)))
-    strides = [math.prod(shape[axis + 1 :]) for axis in range(dimensions)]
+    _check_dimensions(len(shape))
+    pairs = adjacency_count(shape, adjacency)
+    if pairs > MAX_ADJACENCIES:
+        raise GridError(
+            f"a {format_shape(shape)} grid is too large: {pairs:,} pairs of adjacent cells "
+            f"({adjacency}), at most {MAX_ADJACENCIES:,}"
+        )
+    strides = [math.prod(shape[axis + 1 :]) for axis in range(len(shape))]
+    # An axis of length 1 offers no move: only the longer ones are walked, so the work is
+    # the size of the table, however many dimensions of length 1 the shape has.
+    axes = [(size, stride) for size, stride in zip(shape, strides) if size > 1]
     table = []
-    for coordinates in itertools.product(*(range(size) for size in shape)):
-        adjacent = []
-        for offset in offsets:
-            moved = [c + o for c, o in zip(coordinates, offset)]
-            if all(0 <= c < size for c, size in zip(moved, shape)):
-                adjacent.append(sum(c * s for c, s in zip(moved, strides)))
-        table.append(tuple(sorted(adjacent)))
+    # Row-major order over the longer axes is the order of the cell numbers.
+    for coordinates in itertools.product(*(range(size) for size, _ in axes)):
+        moves = [
+            [delta for delta, ok in ((-stride, coordinate > 0), (stride, coordinate < size - 1)) if ok]
+            for coordinate, (size, stride) in zip(coordinates, axes)
+        ]
+        cell = sum(coordinate * stride for coordinate, (_, stride) in zip(coordinates, axes))
+        if adjacency == "king":
+            offsets = [0]
+            for axis_moves in moves:
+                offsets = [offset + delta for offset in offsets for delta in (0, *axis_moves)]
+            table.append(tuple(sorted(cell + offset for offset in offsets if offset)))
+        else:
+            table.append(tuple(sorted(cell + delta for axis_moves in moves for delta in axis_moves)))
     return tuple(table)
+
+
+def adjacency_count(shape: Sequence[int], adjacency: str = "king") -> int:
+    """The number of (cell, neighbour) pairs of a grid of ``shape``, without building the table."""
+    cells = math.prod(shape)
+    if adjacency == "king":
+        # Along an axis of length n, n + 2(n - 1) coordinate pairs differ by at most one;
+        # a pair of cells is adjacent when all its axes are such pairs and it is not a cell twice.
+        return math.prod(3 * size - 2 for size in shape) - cells
+    return sum(2 * (size - 1) * (cells // size) for size in shape)
+
+
+def _check_dimensions(dimensions: int, prefix: str = "") -> None:
+    if dimensions > MAX_DIMENSIONS:
+        what = f"{prefix} a grid of" if prefix else "a grid has"
+        raise GridError(f"{what} {dimensions} dimensions: at most {MAX_DIMENSIONS}")
 
 
 # -- parsing helpers ---------------------------------------------------------------------
@@ -389,6 +428,12 @@ def _normalize_face(raw: str, normalize: Normalizer, q_is_qu: bool, where: str) 
     face = normalize(raw)
     if not face:
         raise GridError(f"{where}: face {raw!r} is empty once normalized")
+    if len(face) > MAX_FACE_LETTERS:
+        # Most likely rows written with spaces ("IDXT MHEI ERVN TLLU"), not long faces.
+        raise GridError(
+            f"{where}: face {raw!r} has {len(face)} letters, at most {MAX_FACE_LETTERS} "
+            "(faces like QU have 2); separate rows with /, as in IDXT/MHEI/ERVN/TLLU"
+        )
     if q_is_qu and face in ("Q", "q"):
         face += "U" if face == "Q" else "u"
     return face

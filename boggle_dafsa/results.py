@@ -79,21 +79,32 @@ class SolveOptions:
     adjacency: str = "king"
     shape: tuple[int, ...] | None = None
     q_is_qu: bool = False
+    #: The embedded dictionary that suits the dice set the rules come from ("fr", "en"), if any.
+    language: str | None = None
 
     @classmethod
     def from_arguments(
-        cls, min_length: int | None, scoring: str, adjacency: str, shape: str | None, q_is_qu: bool
+        cls,
+        min_length: int | None,
+        scoring: str | None,
+        adjacency: str,
+        shape: str | None,
+        q_is_qu: bool,
+        dice: str | None = None,
     ) -> SolveOptions:
-        """Options from command-line values, checked (raises :class:`BoggleError`)."""
-        from .scoring import SCORINGS
+        """Options from command-line values, checked (raises :class:`BoggleError`).
 
-        if scoring not in SCORINGS:
-            raise BoggleError(f"unknown scoring {scoring!r} (known: {', '.join(SCORINGS)})")
+        The rules are those of the dice set ``dice`` (a set name or a dice file; default:
+        classic scoring), overridden by ``scoring`` and ``min_length`` when given.
+        """
+        from .game import resolve_rules
+
         if adjacency not in ADJACENCIES:
             raise BoggleError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
-        if min_length is not None and min_length < 1:
-            raise BoggleError(f"--min-length must be at least 1, not {min_length}")
-        return cls(min_length, SCORINGS[scoring], adjacency, parse_shape(shape) if shape else None, q_is_qu)
+        rules = resolve_rules(dice, scoring, min_length)
+        return cls(
+            rules.min_length, rules.scoring, adjacency, parse_shape(shape) if shape else None, q_is_qu, rules.language
+        )
 
     def parse(self, text: str, dictionary: Dictionary, *, worddle: bool = False) -> Grid:
         """A grid in the GRID syntax (or the standard-input form), normalized as ``dictionary`` does."""
@@ -107,12 +118,14 @@ class SolveOptions:
 
 @dataclass(frozen=True)
 class BatchResult:
-    """One grid of a batch, solved and rendered."""
+    """One grid of a batch, solved and rendered; or, with ``error`` set, why it could not be."""
 
     line: int
     text: str
     words: int
     points: int
+    #: The one-line message of a bad grid (text, words and points are then empty).
+    error: str | None = None
 
 
 def batch_lines(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -138,19 +151,31 @@ def solve_batch(
     Text gives a block per grid (``# GRID<TAB>totals`` then its words); JSON one line
     per grid. With ``jobs`` > 1 the grids are spread over that many processes, each of
     which opens ``dictionary_spec`` (the spec ``dictionary`` was opened from) itself:
-    the file is mapped, so they share its pages. A bad grid raises :class:`GridError`
-    naming ``source`` and its line.
+    the file is mapped, so they share its pages. The first bad grid raises
+    :class:`GridError` naming ``source`` and its line, after the results of the grids
+    before it, whatever ``jobs`` is.
     """
-    if jobs <= 1:
+    if jobs < 1:
+        raise BoggleError(f"the number of processes must be at least 1, not {jobs}")
+    if jobs == 1:
         _worker.update(dictionary=dictionary, options=options, rendering=rendering, source=source)
-        yield from map(_solve_line, lines)
+        yield from _raising_at_first_error(map(_solve_line, lines))
         return
     import multiprocessing
 
     # The dictionary was opened here first, so a bad spec fails before any worker starts.
     with multiprocessing.Pool(jobs, _init_worker, (dictionary_spec, options, rendering, source)) as pool:
         # Ordered results; chunks amortize the messages without delaying the first grids much.
-        yield from pool.imap(_solve_line, lines, chunksize=8)
+        yield from _raising_at_first_error(pool.imap(_solve_line, lines, chunksize=8))
+
+
+def _raising_at_first_error(results: Iterable[BatchResult]) -> Iterator[BatchResult]:
+    # Workers return a bad grid's error rather than raise it: a raising worker would lose
+    # the results of the good grids of its chunk, which come before the error.
+    for result in results:
+        if result.error is not None:
+            raise GridError(result.error)
+        yield result
 
 
 # The state of a batch worker (the process itself when jobs == 1).
@@ -170,9 +195,9 @@ def _solve_line(numbered: tuple[int, str]) -> BatchResult:
     rendering: Rendering = _worker["rendering"]
     try:
         grid = options.parse(text, dictionary)
+        hits = options.solve(grid, dictionary)
     except GridError as error:
-        raise GridError(f"{_worker['source']} line {number}: {error}") from None
-    hits = options.solve(grid, dictionary)
+        return BatchResult(number, "", 0, 0, error=f"{_worker['source']} line {number}: {error}")
     count, points = totals(hits)
     if rendering.json:
         text = _json_text(result_json(grid, hits, line=number), ensure_ascii=False)
@@ -240,46 +265,59 @@ def run_batch(
     if grid_text is not None:
         raise BoggleError("give a GRID or --batch FILE, not both")
     if jobs < 1:
+        # The command-line front end: the option is named.
         raise BoggleError(f"--jobs must be at least 1, not {jobs}")
     dictionary = open_dictionary(dictionary_spec)
     grids = count = points = 0
-    with _open_batch(batch) as stream:
-        results = solve_batch(
-            batch_lines(_decoded(stream, batch)), dictionary, options, rendering,
-            jobs=jobs, dictionary_spec=dictionary_spec, source=batch if batch != "-" else "standard input",
-        )
-        for result in results:
-            sys.stdout.write(result.text + "\n")
-            grids += 1
-            count += result.words
-            points += result.points
+    source = batch if batch != "-" else "standard input"
+    results = solve_batch(
+        batch_lines(_batch_stream(batch)), dictionary, options, rendering,
+        jobs=jobs, dictionary_spec=dictionary_spec, source=source,
+    )
+    for result in results:
+        sys.stdout.write(result.text + "\n")
+        grids += 1
+        count += result.words
+        points += result.points
     sys.stdout.flush()
     if not quiet:
         summary = f"{grids:,} grid{'' if grids == 1 else 's'}: {format_totals(count, points)}"
         print(summary, file=sys.stdout if show_totals and not rendering.json else sys.stderr)
 
 
-def _open_batch(batch: str) -> Any:
-    import contextlib
+def _batch_stream(batch: str) -> Iterable[str]:
+    """The lines of batch file ``batch``, decoded as word lists are (UTF-8, else ISO-8859-15).
+
+    A file is read whole here, so that its errors come before any result and its encoding
+    is decided once. Standard input (``-``) is streamed, so that grids are solved as they
+    come, and decoded line by line.
+    """
+    from .errors import opening
+    from .wordlist import decode
 
     if batch == "-":
-        return contextlib.nullcontext(sys.stdin)
-    try:
-        return open(batch, encoding="utf-8", newline=None)
-    except FileNotFoundError:
-        raise GridError(f"{batch}: no such file") from None
-    except IsADirectoryError:
-        raise GridError(f"{batch}: is a directory, not a file of grids") from None
-    except OSError as error:
-        raise GridError(f"{batch}: cannot read ({error.strerror or error})") from None
+        return _standard_input_lines()
+    with opening(batch, GridError, "batch file"):
+        with open(batch, "rb") as file:
+            data = file.read()
+    nul = data.find(b"\0")
+    if nul >= 0:
+        # Checked here, so that the message speaks of grids rather than of a word list.
+        line = data.count(b"\n", 0, nul) + 1
+        raise GridError(f"{batch} line {line}: binary file (NUL byte), not a file of grids")
+    return decode(data, batch)[0].splitlines()
 
 
-def _decoded(stream: Iterable[str], source: str) -> Iterator[str]:
-    # Lines of a text stream, with a one-line error for bytes that are not UTF-8.
-    try:
-        yield from stream
-    except UnicodeDecodeError:
-        raise GridError(f"{source}: not UTF-8 text") from None
+def _standard_input_lines() -> Iterator[str]:
+    from .wordlist import decode
+
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream in place of standard input (embedding, tests)
+        yield from sys.stdin
+        return
+    for raw in binary:
+        # ISO-8859-15 decodes any byte: a bad byte becomes a bad grid, reported at its line.
+        yield raw.decode("iso-8859-15") if b"\0" in raw else decode(raw, "standard input")[0]
 
 
 def run_find(

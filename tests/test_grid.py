@@ -10,7 +10,15 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from boggle_dafsa.errors import GridError
-from boggle_dafsa.grid import Grid, format_shape, neighbours, parse_shape
+from boggle_dafsa.grid import (
+    MAX_ADJACENCIES,
+    MAX_DIMENSIONS,
+    Grid,
+    adjacency_count,
+    format_shape,
+    neighbours,
+    parse_shape,
+)
 from boggle_dafsa.normalize import Policy, normalize
 
 
@@ -100,6 +108,29 @@ def test_bad_grids_give_one_line_saying_where(text: str, shape: tuple[int, ...] 
         Grid.parse(text, shape=shape)
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_faces_have_at_most_three_letters() -> None:
+    # Four letters a face is rows written with spaces: the message says how to write rows.
+    for text in ("IDXT MHEI ERVN TLLU", "IDXT MHEI\nERVN TLLU"):
+        with pytest.raises(GridError, match=r"face 1: face 'IDXT' has 4 letters, at most 3 .*separate rows with /"):
+            Grid.parse(text)
+    with pytest.raises(GridError, match="row 2, face 1: face 'ABCD' has 4 letters"):
+        Grid.parse("QU A/ABCD B")
+    assert Grid.parse("QU THE/IN ER").faces == ("QU", "THE", "IN", "ER")
+
+
+def test_grids_have_at_most_16_dimensions() -> None:
+    sixteen = "A" + "/" * (MAX_DIMENSIONS - 1)
+    assert Grid.parse(sixteen).shape == (1,) * MAX_DIMENSIONS
+    # Refused before anything is split (1,200 levels would exceed Python's recursion limit).
+    for slashes in (MAX_DIMENSIONS, 25, 1200):
+        with pytest.raises(GridError, match=f"a run of {slashes} slashes makes a grid of {slashes + 1} dimensions: at most 16"):
+            Grid.parse("A" + "/" * slashes + "B")
+    with pytest.raises(GridError, match="bad shape: a grid of 25 dimensions: at most 16"):
+        parse_shape("x".join(["1"] * 25))
+    with pytest.raises(GridError, match="a grid has 17 dimensions"):
+        Grid((1,) * 17, ("A",))
 
 
 def test_letters_outside_any_alphabet_are_fine() -> None:
@@ -219,6 +250,39 @@ def test_neighbour_counts_of_a_4x4_and_a_cube() -> None:
     assert len(neighbours((3, 3, 3))[13]) == 26
     assert len(neighbours((3, 3, 3), "orthogonal")[13]) == 6
     assert neighbours((4, 4)) is neighbours((4, 4))  # computed once per shape
+
+
+@given(
+    st.lists(st.integers(1, 3), min_size=1, max_size=3),
+    st.lists(st.integers(0, 3), min_size=1, max_size=MAX_DIMENSIONS - 1),
+    st.sampled_from(["king", "orthogonal"]),
+)
+def test_axes_of_length_1_change_no_neighbour(sizes: list[int], positions: list[int], adjacency: str) -> None:
+    # Axes of length 1 inserted anywhere: the same cells, the same neighbours. The table
+    # is built along the longer axes only (3**16 offsets would take minutes).
+    shape = [*sizes, 1] if len(sizes) == 1 else list(sizes)
+    padded = list(shape)
+    for position in positions[: MAX_DIMENSIONS - len(shape)]:
+        padded.insert(min(position, len(padded)), 1)
+    assert neighbours(tuple(padded), adjacency) == neighbours(tuple(shape), adjacency)
+
+
+def test_a_thin_grid_of_16_dimensions() -> None:
+    assert neighbours((1,) * 15 + (3,)) == ((1,), (0, 2), (1,))
+    assert neighbours((1,) * 16) == ((),)
+
+
+@given(shapes, st.sampled_from(["king", "orthogonal"]))
+def test_adjacency_count_is_the_size_of_the_table(shape: tuple[int, ...], adjacency: str) -> None:
+    assert adjacency_count(shape, adjacency) == sum(map(len, neighbours(shape, adjacency)))
+
+
+def test_too_large_a_neighbour_table_is_refused() -> None:
+    # Every cell of a 2x2x...x2 grid touches every other: 4 billion pairs in 16 dimensions.
+    with pytest.raises(GridError, match=r"a 2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 grid is too large: 4,294,901,760 pairs"):
+        neighbours((2,) * 16)
+    assert adjacency_count((2,) * 16, "orthogonal") <= MAX_ADJACENCIES
+    assert adjacency_count((1000, 1000)) <= MAX_ADJACENCIES
 
 
 def test_unknown_adjacency() -> None:

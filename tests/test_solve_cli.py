@@ -110,6 +110,11 @@ def test_the_grid_from_standard_input(dictionary: str, args: list[str], input: s
         (["ABCD", "--adjacency", "hex"], None, "unknown adjacency 'hex'"),
         (["ABCD", "-m", "0"], None, "--min-length must be at least 1"),
         (["ABCD", "--jobs", "2"], None, "--jobs spreads a --batch"),
+        (["A" + "/" * 25], None, "a run of 25 slashes makes a grid of 26 dimensions: at most 16"),
+        (["A" + "/" * 1200], None, "makes a grid of 1201 dimensions: at most 16"),
+        (["A", "-s", "x".join(["1"] * 25)], None, "bad shape: a grid of 25 dimensions: at most 16"),
+        (["IDXT MHEI ERVN TLLU"], None, "face 'IDXT' has 4 letters, at most 3"),
+        (["ABCD", "--dice", "nope"], None, "unknown dice set 'nope'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(dictionary: str, args: list[str], input: str | None, message: str) -> None:
@@ -135,6 +140,51 @@ def test_find(dictionary: str) -> None:
     assert stdin.exit_code == 0
     bad = runner.invoke(app, ["find", "TAS/ESE", "t4s", "-d", dictionary])
     assert bad.exit_code == 2 and bad.stderr == "boggle-dafsa: 't4s' is not a word: letters only\n"
+
+
+def test_find_a_word_the_grid_cannot_hold(dictionary: str) -> None:
+    # Once an endless search through every path of As for a B.
+    result = runner.invoke(app, ["find", "AAAAA/AAAAA/AAAAA/AAAAA/AAAAA", "A" * 20 + "B", "-d", dictionary])
+    assert result.exit_code == 1
+    assert result.stdout == "AAAAAAAAAAAAAAAAAAAAB: not on the grid; not in the dictionary\n"
+
+
+def test_a_dice_set_gives_the_rules(dictionary: str) -> None:
+    # big: 4 letters or more, big scoring; explicit --scoring and --min-length still win.
+    big = solve(dictionary, "TAS/ESE", "--dice", "big", "--scores")
+    assert big.exit_code == 0, big.output
+    assert big.stdout.splitlines() == ["2\tSTASE", "1\tESTE", "1\tTASE"]
+    assert solve(dictionary, "TAS/ESE", "--dice", "big", "-m", "3").stdout.split()[-3:] == ["SAT", "SET", "TAS"]
+    # A table given explicitly brings its own minimum (classic: 3).
+    classic = solve(dictionary, "TAS/ESE", "--dice", "big", "--scoring", "classic").stdout.split()
+    assert classic == solve(dictionary, "TAS/ESE").stdout.split()
+
+
+def test_a_dice_set_gives_the_dictionary_unless_one_is_given(dictionary: str) -> None:
+    from boggle_dafsa.results import SolveOptions
+
+    options = SolveOptions.from_arguments(None, None, "king", None, False, dice="big")
+    assert (options.scoring.name, options.min_length, options.language) == ("big", 4, "en")
+    assert SolveOptions.from_arguments(3, "letters", "king", None, False, dice="big").min_length == 3
+    # Without -d: the set's dictionary (en), the same words as -d en.
+    by_set = runner.invoke(app, ["solve", "perslatgsineters", "--dice", "en", "-q"])
+    by_name = runner.invoke(app, ["solve", "perslatgsineters", "-d", "en", "-q"])
+    assert by_set.exit_code == 0 and by_set.stdout == by_name.stdout and "PLASTERING" in by_set.stdout
+    # With -d: that dictionary.
+    assert solve(dictionary, "TAS/ESE", "--dice", "en", "-q").stdout.split()[0] == "STASE"
+
+
+def test_help_paragraphs_are_reflowed_whole() -> None:
+    from boggle_dafsa.cli import solve_commands
+
+    for command in (solve_commands.solve, solve_commands.find):
+        for paragraph in (command.__doc__ or "").strip().split("\n\n"):
+            assert "\n" not in paragraph.strip(), paragraph
+    text = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"}).stdout
+    assert max(map(len, text.splitlines())) <= 80
+    assert "each cell once, 3 letters or more by default" in " ".join(text.split())
+    lines = [line.strip() for line in text.splitlines()]
+    assert "once," not in lines and "a" not in lines
 
 
 def test_find_a_word_longer_than_the_recursion_limit(dictionary: str) -> None:
@@ -179,8 +229,9 @@ def test_batch_json_lines_from_standard_input(dictionary: str, batch_file: Path)
     ("args", "content", "message"),
     [
         (["--batch", "{file}"], "TAS/ESE\nAB/C\n", "{file} line 2: row 2 has 1 face"),
-        (["--batch", "{missing}"], None, "{missing}: no such file"),
-        (["--batch", "{file}"], b"TAS\n\xff\xfe\n", "{file}: not UTF-8 text"),
+        (["--batch", "{missing}"], None, "{missing}: no such batch file"),
+        (["--batch", "{folder}"], None, "{folder}: is a directory, not a batch file"),
+        (["--batch", "{file}"], b"TAS\n\x00\x01\n", "{file} line 2: binary file (NUL byte), not a file of grids"),
         (["TAS", "--batch", "{file}"], "TAS\n", "give a GRID or --batch FILE, not both"),
         (["--batch", "{file}", "--jobs", "0"], "TAS\n", "--jobs must be at least 1"),
     ],
@@ -191,11 +242,33 @@ def test_bad_batches(dictionary: str, tmp_path: Path, args: list[str], content: 
         file.write_bytes(content)
     elif content is not None:
         file.write_text(content, encoding="utf-8")
-    names = {"file": str(file), "missing": str(tmp_path / "nothing.txt")}
+    names = {"file": str(file), "missing": str(tmp_path / "nothing.txt"), "folder": str(tmp_path)}
     result = solve(dictionary, *[arg.format(**names) for arg in args])
     assert result.exit_code == 2
     assert result.stderr.startswith("boggle-dafsa: ") and message.format(**names) in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "iso-8859-15"])
+def test_batch_files_are_decoded_as_word_lists_are(dictionary: str, tmp_path: Path, encoding: str) -> None:
+    file = tmp_path / "grids.txt"
+    file.write_bytes("# été\nTÂS/ÉSÉ\n".encode(encoding))
+    result = solve(dictionary, "--batch", str(file))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "# TAS/ESE\t7 words, 8 points"
+    # Standard input is decoded line by line, the same way.
+    piped = solve(dictionary, "--batch", "-", input="# été\nTÂS/ÉSÉ\n".encode(encoding))
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == result.stdout
+
+
+def test_the_library_names_no_option() -> None:
+    from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.results import Rendering, SolveOptions, solve_batch
+
+    with pytest.raises(BoggleError) as caught:
+        list(solve_batch([(1, "TAS")], None, SolveOptions(), Rendering(), jobs=0))  # type: ignore[arg-type]
+    assert str(caught.value) == "the number of processes must be at least 1, not 0"
 
 
 # -- real processes ----------------------------------------------------------------------
@@ -209,10 +282,16 @@ def test_jobs_give_the_same_output_as_one_process(dictionary: str, tmp_path: Pat
     assert one.returncode == two.returncode == 0, two.stderr
     assert one.stdout == two.stdout and one.stdout.count("# ") == 40
     assert one.stderr == two.stderr == "40 grids: 160 words, 176 points\n"
+    # A bad grid: the blocks before it, in order, then its error, whatever --jobs is
+    # (a worker that raised used to lose the good grids of its chunk).
     bad = tmp_path / "bad.txt"
-    bad.write_text("TAS\n" * 50 + "T1\n", encoding="utf-8")
-    failed = run_cli("solve", "--batch", str(bad), "-d", dictionary, "--jobs", "2")
-    assert failed.returncode == 2 and failed.stderr.endswith(f"{bad} line 51: face 2: '1' is not a letter\n")
+    bad.write_text("TAS\n" * 50 + "T1\n" + "SAT\n" * 20, encoding="utf-8")
+    failed_one = run_cli("solve", "--batch", str(bad), "-d", dictionary, "--jobs", "1")
+    failed_two = run_cli("solve", "--batch", str(bad), "-d", dictionary, "--jobs", "2")
+    assert failed_one.returncode == failed_two.returncode == 2
+    assert failed_one.stderr == failed_two.stderr == f"boggle-dafsa: {bad} line 51: face 2: '1' is not a letter\n"
+    assert failed_one.stdout == failed_two.stdout and failed_one.stdout.count("# TAS\t") == 50
+    assert "# SAT" not in failed_two.stdout
 
 
 def test_the_french_grid_of_the_issue() -> None:

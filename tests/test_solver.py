@@ -93,10 +93,20 @@ def french() -> NativeDictionary:
 
 
 @pytest.fixture(scope="module")
-def enable2k(tmp_path_factory: pytest.TempPathFactory, enable2k_path: Path) -> NativeDictionary:
-    """ENABLE2K from ../shared, built once for this module."""
+def enable2k() -> NativeDictionary:
+    """ENABLE2K, the embedded copy: the published boards are checked on every run."""
+    return open_dictionary("enable2k")  # type: ignore[return-value]
+
+
+def test_the_shared_enable2k_list_gives_the_embedded_dictionary(
+    tmp_path: Path, enable2k_path: Path, enable2k: NativeDictionary
+) -> None:
+    # Skipped without ../shared: the embedded copy must be that list, word for word.
     words = enable2k_path.read_text(encoding="utf-8").split()
-    return dictionary_from_words(words, tmp_path_factory.mktemp("enable2k"))
+    built = dictionary_from_words(words, tmp_path)
+    assert len(built) == len(enable2k) == 173_528
+    grid = Grid.parse("perslatgsineters")
+    assert solve(grid, built) == solve(grid, enable2k)
 
 
 def test_unite_and_vert_on_the_french_grid(french: NativeDictionary) -> None:
@@ -343,3 +353,72 @@ def test_find_says_no() -> None:
     assert find(grid, "") is None
     assert find(grid, "AE", adjacency="orthogonal") is None
     assert find(grid, "AE") == (0, 4)
+
+
+class CountingTable(tuple):  # type: ignore[type-arg]
+    """A neighbour table that counts its lookups: the work `find` does, without a clock."""
+
+    lookups = 0
+
+    def __getitem__(self, cell):  # type: ignore[no-untyped-def, override]
+        CountingTable.lookups += 1
+        return super().__getitem__(cell)
+
+
+@pytest.fixture
+def counted_lookups(monkeypatch: pytest.MonkeyPatch) -> type[CountingTable]:
+    from boggle_dafsa import solver
+
+    CountingTable.lookups = 0
+    monkeypatch.setattr(solver, "neighbours", lambda shape, adjacency="king": CountingTable(neighbours(shape, adjacency)))
+    return CountingTable
+
+
+def test_find_refuses_without_searching_when_the_letters_are_missing(counted_lookups: type[CountingTable]) -> None:
+    # A 5x5 grid of A and a word ending in B: once a search over every path of A's.
+    assert find(Grid.parse("AAAAA/AAAAA/AAAAA/AAAAA/AAAAA"), "A" * 20 + "B") is None
+    assert find(Grid.parse("AAA/AAA"), "AAAAB") is None
+    assert find(Grid.parse("AAA/AAA"), "A" * 7) is None  # more A than the grid holds
+    assert find(Grid.parse("QU A/A E"), "QUEUE") is None  # two U, one on the grid
+    assert counted_lookups.lookups == 0
+
+
+def test_find_refuses_letters_that_never_follow_each_other(counted_lookups: type[CountingTable]) -> None:
+    # The two Bs are in opposite corners: BB follows nowhere, whatever the As do.
+    grid = Grid.parse("BAAA/AAAA/AAAA/AAAB")
+    assert find(grid, "A" * 14 + "BB") is None
+    assert counted_lookups.lookups <= len(grid)  # the pairs are listed, nothing is searched
+    # A letter ends a face and begins the next: the pair UE spans QU and E.
+    assert find(Grid.parse("QU E/X X"), "QUE") == (0, 1)
+
+
+def test_find_starts_from_the_rarer_end(counted_lookups: type[CountingTable]) -> None:
+    # 10 As and a B in two far corners: from an A, every path of As is tried before the Bs
+    # fail; from a B (the rarer end, the word reversed), the second B is out of reach at once.
+    grid = Grid.parse("BAAA/AAAA/AAAB")
+    assert find(grid, "A" * 9 + "BAB") is None
+    assert counted_lookups.lookups < 100
+    path = find(grid, "A" * 10 + "B")
+    assert path is not None and path[-1] in (0, 11)
+    assert_valid(grid, Hit("A" * 10 + "B", 0, path))
+    # Multi-letter faces are reversed with the word.
+    faces = Grid.parse("A A/A QU")
+    assert find(faces, "AQU") == (0, 3)
+    assert find(faces, "AUQ") is None
+
+
+@st.composite
+def mostly_a(draw: st.DrawFn) -> Grid:
+    shape = draw(st.sampled_from([(2, 3), (3, 3), (2, 2, 2), (1, 5)]))
+    faces = st.sampled_from(["A", "A", "A", "B", "QU"])
+    return Grid(shape, tuple(draw(st.lists(faces, min_size=math.prod(shape), max_size=math.prod(shape)))))
+
+
+@settings(max_examples=100, deadline=None)
+@given(mostly_a(), st.lists(st.sampled_from(["A", "A", "B", "QU", "U"]), min_size=1, max_size=7).map("".join))
+def test_find_agrees_with_brute_force_when_one_end_is_rare(grid: Grid, word: str) -> None:
+    # Grids of mostly A: the ends of a word are often unequally common, so both directions run.
+    path = find(grid, word)
+    assert (path is not None) == traceable(grid, word)
+    if path is not None:
+        assert_valid(grid, Hit(word, 0, path))

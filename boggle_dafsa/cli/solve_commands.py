@@ -22,17 +22,31 @@ AdjacencyOption = Annotated[
 ]
 
 
+DiceNameOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dice",
+        help="Take the rules of this dice set (fr, en-classic, en, big, or a dice file): its scoring, its minimum length and, without -d, its dictionary.",
+        show_default=False,
+    ),
+]
+
+
 @app.command()
 def solve(
     grid: Annotated[Optional[str], typer.Argument(help=GRID_HELP, show_default=False)] = None,
     dictionary: DictOption = None,
     shape: ShapeOption = None,
     q_is_qu: QuOption = False,
+    dice: DiceNameOption = None,
     min_length: Annotated[
         Optional[int],
-        typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3).", show_default=False),
+        typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3 for classic).", show_default=False),
     ] = None,
-    scoring: Annotated[str, typer.Option("--scoring", help="Score table: classic, big (minimum 4 letters) or letters.")] = "classic",
+    scoring: Annotated[
+        Optional[str],
+        typer.Option("--scoring", help="Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic).", show_default=False),
+    ] = None,
     adjacency: AdjacencyOption = "king",
     scores: Annotated[bool, typer.Option("--scores", help="Print score<TAB>word.")] = False,
     paths: Annotated[bool, typer.Option("--paths", help="Add one path per word, as (row,col) coordinates.")] = False,
@@ -47,26 +61,22 @@ def solve(
 ) -> None:
     """Print every dictionary word that can be traced on GRID, best first.
 
-    Words run through adjacent cells (8 neighbours in 2-D, 26 in 3-D), each cell once,
-    3 letters or more; sorted by score, then length, then alphabetically. The totals go
-    to standard error (--totals: at the end of standard output).
+    Words run through adjacent cells (8 neighbours in 2-D, 26 in 3-D), each cell once, 3 letters or more by default; sorted by score, then length, then alphabetically. The totals go to standard error (--totals: at the end of standard output).
 
-    GRID: IDXTMHEIERVNTLLU is a square read row by row (a run whose length is not a
-    square, like SALUT, is one row); IDXT/MHEI/ERVN/TLLU gives the rows of any rectangle
-    (S/A/L/U/T is a column); faces separated by spaces are how multi-letter faces are
-    written (QU E/S T); // separates the layers of a 3-D grid (AB/CD//EF/GH), or
-    --shape 4x4x4 fills a flat run. Case and accents do not matter. '-' or no GRID:
-    the grid is read from standard input, faces separated by spaces or newlines
-    (-s 4 for 4x4).
+    GRID: IDXTMHEIERVNTLLU is a square read row by row (a run whose length is not a square, like SALUT, is one row). IDXT/MHEI/ERVN/TLLU gives the rows of any rectangle (S/A/L/U/T is a column). Faces separated by spaces are how multi-letter faces are written (QU E/S T). // separates the layers of a 3-D grid (AB/CD//EF/GH), or --shape 4x4x4 fills a flat run. Case and accents do not matter.
+
+    '-' or no GRID: the grid is read from standard input, faces separated by spaces or newlines (-s 4 for 4x4).
     """
+    from ..game import dictionary_spec_for
     from ..results import Rendering, SolveOptions, run_batch, run_solve
 
-    options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu)
+    options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice)
     rendering = Rendering(scores=scores, paths=paths, json=json_output)
+    spec = dictionary_spec_for(dictionary, options.language)
     if batch is not None:
-        run_batch(batch, grid, dictionary, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+        run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
     else:
-        run_solve(grid, load_dictionary(dictionary), options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+        run_solve(grid, load_dictionary(spec), options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
 
 
 @app.command()
@@ -85,6 +95,6 @@ def find(
     """
     from ..results import SolveOptions, run_find
 
-    options = SolveOptions.from_arguments(None, "classic", adjacency, shape, q_is_qu)
+    options = SolveOptions.from_arguments(None, None, adjacency, shape, q_is_qu)
     if not run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output):
         raise typer.Exit(1)
