@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import BoggleError, DiceError, GridError, opening
-from .grid import Grid, format_shape, parse_shape
+from .grid import MAX_FACE_LETTERS, Grid, format_shape, parse_shape
 from .scoring import SCORINGS, Scoring
 from .wordlist import decode
 
@@ -204,6 +204,8 @@ def _parse_die(line: str, where: str, q_is_qu: bool) -> Die:
             raise DiceError(f"{where}: empty face in die {line!r}")
         if not face.isalpha():
             raise DiceError(f"{where}: face {face!r} of die {line!r} is not letters only")
+        if len(face) > MAX_FACE_LETTERS:  # grids refuse longer faces: generated grids must solve
+            raise DiceError(f"{where}: face {face!r} of die {line!r} has {len(face)} letters, at most {MAX_FACE_LETTERS}")
     if len(faces) != FACES_PER_DIE:
         raise DiceError(f"{where}: die {line!r} has {len(faces)} faces, a die has {FACES_PER_DIE}")
     faces = [face.upper() for face in faces]

@@ -32,7 +32,15 @@ def open_dictionary(spec: str | None = None) -> Dictionary:
         spec = os.environ.get(ENV_VARIABLE) or (str(DEFAULT_BUILD) if DEFAULT_BUILD.is_file() else DEFAULT_EMBEDDED)
     # An embedded name wins over a file or folder of that name in the current
     # folder (write ./fr for such a file): `play` and `-d fr` must not depend on the cwd.
-    return open_path(embedded_path(spec) if spec in EMBEDDED else spec)
+    if spec not in EMBEDDED:
+        return open_path(spec)
+    compiled = embedded_path(spec)
+    try:
+        return open_path(compiled)
+    except DictionaryError:
+        # Only a cache: a damaged copy (disk full, a killed process) is compiled again.
+        compiled.unlink(missing_ok=True)
+        return open_path(embedded_path(spec))
 
 
 def open_path(path: str | Path) -> Dictionary:

@@ -136,6 +136,10 @@ def batch_lines(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
             yield number, text
 
 
+#: More processes than this only costs memory and start-up: a batch is CPU-bound.
+MAX_JOBS = 64
+
+
 def solve_batch(
     lines: Iterable[tuple[int, str]],
     dictionary: Dictionary,
@@ -155,8 +159,8 @@ def solve_batch(
     :class:`GridError` naming ``source`` and its line, after the results of the grids
     before it, whatever ``jobs`` is.
     """
-    if jobs < 1:
-        raise BoggleError(f"the number of processes must be at least 1, not {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise BoggleError(f"the number of processes must be between 1 and {MAX_JOBS}, not {jobs}")
     if jobs == 1:
         _worker.update(dictionary=dictionary, options=options, rendering=rendering, source=source)
         yield from _raising_at_first_error(map(_solve_line, lines))
@@ -264,9 +268,9 @@ def run_batch(
 
     if grid_text is not None:
         raise BoggleError("give a GRID or --batch FILE, not both")
-    if jobs < 1:
+    if not 1 <= jobs <= MAX_JOBS:
         # The command-line front end: the option is named.
-        raise BoggleError(f"--jobs must be at least 1, not {jobs}")
+        raise BoggleError(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
     dictionary = open_dictionary(dictionary_spec)
     grids = count = points = 0
     source = batch if batch != "-" else "standard input"

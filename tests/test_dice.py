@@ -136,6 +136,7 @@ def test_defaults_square_shape_and_classic_scoring(tmp_path: Path) -> None:
         ("ABCDEF\n" * 10, r"10 dice make no square grid"),
         ("shape: 2x2\nABCDEF\nA,B,,D,E,F\nABCDEF\nABCDEF\n", r"mine.txt:3: empty face"),
         ("shape: 1x2\nABCDEF\nABC()EF\n", r"mine.txt:3: empty face"),
+        ("shape: 1x2\nABCDEF\nABCDE(QUES)\n", r"mine.txt:3: face .QUES. of die .* has 4 letters, at most 3"),
         ("shape: 1x2\nABCDEF\nABCDE\n", r"mine.txt:3: die 'ABCDE' has 5 faces, a die has 6"),
         ("shape: 1x2\nABCDEFG\nABCDEF\n", r"mine.txt:2: die 'ABCDEFG' has 7 faces"),
         ("shape: 1x2\nABCDEF\nA B C D E 1\n", r"mine.txt:3: face '1' .* is not letters only"),

@@ -6,6 +6,7 @@ import json
 import re
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,64 @@ def test_forced_utf16_list(tmp_path: Path) -> None:
     # Without --encoding, NUL bytes mean a binary file.
     refused = run_cli("build", str(source), "-o", str(out))
     assert refused.returncode == 2 and "binary file" in refused.stderr
+
+
+def test_closed_or_full_standard_streams(tmp_path: Path) -> None:
+    import shlex
+
+    command = f"{shlex.quote(sys.executable)} -c 'from boggle_dafsa.cli import main; main()'"
+    cases = {
+        f"{command} dump -d en >/dev/full": "cannot write the output (No space left on device)",
+        f"{command} solve <&-": "empty grid",
+        f"{command} dump -d en >&-": "standard output is closed",
+    }
+    for script, message in cases.items():
+        result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 2, script
+        assert result.stderr == f"boggle-dafsa: {message}" + result.stderr[len(message) + 14 :], result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_named_pipes_are_neither_read_as_dictionaries_nor_replaced(tmp_path: Path, wordlist: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    looked_up = run_cli("lookup", "CHAT", "-d", str(pipe))
+    assert looked_up.returncode == 2 and "not a regular file" in looked_up.stderr
+    built = run_cli("build", str(wordlist), "-o", str(pipe))
+    assert built.returncode == 2 and "not a regular file" in built.stderr
+    assert not pipe.is_file()
+
+
+def test_build_through_a_symbolic_link_writes_its_target(tmp_path: Path, wordlist: Path) -> None:
+    target = tmp_path / "real.dafsa"
+    link = tmp_path / "link.dafsa"
+    link.symlink_to(target)
+    assert runner.invoke(app, ["build", str(wordlist), "-o", str(link)]).exit_code == 0
+    assert link.is_symlink() and target.is_file()
+
+
+def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> None:
+    # A file whose checksums hold but whose root points past the last cell.
+    import struct
+    import zlib
+
+    from boggle_dafsa.automaton import fileformat
+
+    from boggle_dafsa.build import compile_words
+
+    good = bytearray(compile_words(["AB"]))
+    header_size = struct.unpack_from("<I", good, 12)[0]
+    body = bytearray(good[header_size:])
+    struct.pack_into("<I", body, 4, 999)  # the root's child on A: far outside
+    good[header_size:] = body
+    struct.pack_into("<I", good, 52, zlib.crc32(bytes(body)))
+    struct.pack_into("<I", good, fileformat._HEADER_CRC_OFFSET, fileformat._header_crc(good, header_size))
+    path = tmp_path / "outside.dafsa"
+    path.write_bytes(bytes(good))
+    words = tmp_path / "words.txt"
+    words.write_text("ab\n")
+    for args in (["lookup", "AB"], ["dump"], ["complete", "A"], ["verify", str(words)], ["solve", "AB"]):
+        result = run_cli(*args, "-d", str(path))
+        assert result.returncode == 2, (args, result.stderr)
+        assert "points outside the file" in result.stderr or "damaged" in result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr

@@ -382,3 +382,14 @@ def test_random_lists_round_trip_through_every_format(tmp_path: Path) -> None:
         d = open_path(path)
         assert list(d) == words, format
         assert d.info()["words"] == len(words)
+
+
+@pytest.mark.parametrize("format", ["marisa", "dawg"])
+def test_no_file_is_written_when_its_sidecar_cannot_be(tmp_path: Path, format: str) -> None:
+    from boggle_dafsa.formats import write_dictionary
+
+    target = tmp_path / f"words.{format}"
+    (tmp_path / f"words.{format}.meta.json").mkdir()  # the sidecar's place is taken
+    with pytest.raises(DictionaryError):
+        write_dictionary(["CHAT", "CHIEN"], target, format)
+    assert not target.exists()

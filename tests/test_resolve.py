@@ -51,3 +51,11 @@ def test_unknown_name_is_a_missing_file(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(DictionaryError, match="no such dictionary file"):
         open_dictionary("klingon")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_damaged_compiled_file_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(tmp_path))
+    compiled = embedded_path("en")
+    compiled.write_bytes(compiled.read_bytes()[:1000])  # as if a write had been cut short
+    d = open_dictionary("en")
+    assert "ZOO" in d and compiled.stat().st_size > 1000

@@ -233,7 +233,7 @@ def test_batch_json_lines_from_standard_input(dictionary: str, batch_file: Path)
         (["--batch", "{folder}"], None, "{folder}: is a directory, not a batch file"),
         (["--batch", "{file}"], b"TAS\n\x00\x01\n", "{file} line 2: binary file (NUL byte), not a file of grids"),
         (["TAS", "--batch", "{file}"], "TAS\n", "give a GRID or --batch FILE, not both"),
-        (["--batch", "{file}", "--jobs", "0"], "TAS\n", "--jobs must be at least 1"),
+        (["--batch", "{file}", "--jobs", "0"], "TAS\n", "--jobs must be between 1 and 64"),
     ],
 )
 def test_bad_batches(dictionary: str, tmp_path: Path, args: list[str], content: str | bytes | None, message: str) -> None:
@@ -268,7 +268,7 @@ def test_the_library_names_no_option() -> None:
 
     with pytest.raises(BoggleError) as caught:
         list(solve_batch([(1, "TAS")], None, SolveOptions(), Rendering(), jobs=0))  # type: ignore[arg-type]
-    assert str(caught.value) == "the number of processes must be at least 1, not 0"
+    assert str(caught.value) == "the number of processes must be between 1 and 64, not 0"
 
 
 # -- real processes ----------------------------------------------------------------------

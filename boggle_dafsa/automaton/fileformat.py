@@ -161,7 +161,7 @@ def decode_header(data: bytes | memoryview, source: str, file_size: int) -> Head
         raise DictionaryError(f"{source}: damaged header (alphabet is not UTF-8)") from None
     header = Header(version, width, header_size, _POLICY_BY_CODE[policy_code], alphabet, word_count, state_count,
                     transition_count, final_count, longest_word, root, cell_count, body_crc, digest.hex())
-    if len(alphabet) != alphabet_size or root >= max(cell_count, 1):
+    if len(alphabet) != alphabet_size or root >= cell_count:
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
     if file_size != header.file_size:
         what = "truncated" if file_size < header.file_size else "has trailing bytes"
@@ -184,8 +184,10 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     """
     import tempfile  # only writers need it; it costs readers' start-up several ms
 
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    target = Path(os.path.realpath(path))  # a symbolic link: write where it points
+    if target.exists() and not target.is_file():
+        raise DictionaryError(f"{path}: exists and is not a regular file (a folder, a device, a pipe): not replacing it")
+    folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)

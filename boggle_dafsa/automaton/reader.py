@@ -78,27 +78,33 @@ class NativeDictionary:
         """Follow each character of ``letters`` from ``state``; None if no word continues so."""
         cells = self.cells
         bits = self.letter_bits
-        for letter in letters:
-            bit = bits.get(letter)
-            if bit is None:
-                return None
-            if self.header_cells == 1:
-                head = cells[state]
-                if not head >> bit & 1:
+        try:  # free in CPython 3.11 unless raised
+            for letter in letters:
+                bit = bits.get(letter)
+                if bit is None:
                     return None
-                state = cells[state + 1 + (head & ((1 << bit) - 1)).bit_count()]
-            else:
-                head = self._head(state)
-                if not head >> bit & 1:
-                    return None
-                state = cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()]
+                if self.header_cells == 1:
+                    head = cells[state]
+                    if not head >> bit & 1:
+                        return None
+                    state = cells[state + 1 + (head & ((1 << bit) - 1)).bit_count()]
+                else:
+                    head = self._head(state)
+                    if not head >> bit & 1:
+                        return None
+                    state = cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()]
+        except IndexError:
+            raise self._outside() from None
         return state
 
     def is_word(self, state: int) -> bool:
         """True if the prefix that led to ``state`` is a word."""
-        if self.header_cells == 1:
-            return bool(self.cells[state] & FINAL_FLAG)
-        return bool(self._head(state) >> self._final_bit & 1)
+        try:
+            if self.header_cells == 1:
+                return bool(self.cells[state] & FINAL_FLAG)
+            return bool(self._head(state) >> self._final_bit & 1)
+        except IndexError:
+            raise self._outside() from None
 
     def _head(self, state: int) -> int:
         # The header bitset of a state, whatever its width.
@@ -107,17 +113,24 @@ class NativeDictionary:
             head |= self.cells[state + i] << (32 * i)
         return head
 
+    def _outside(self) -> DictionaryError:
+        # Checksums only catch accidents: a file can be consistent yet point outside itself.
+        return DictionaryError(f"{self.path}: damaged dictionary (a transition points outside the file): rebuild it")
+
     def children(self, state: int) -> Iterator[tuple[str, int]]:
         """The (letter, child) pairs of ``state``, in letter order."""
-        head = self._head(state)
-        child = state + self.header_cells
-        letters = head & ~(1 << self._final_bit)
-        alphabet = self.alphabet
-        while letters:
-            low = letters & -letters
-            yield alphabet[low.bit_length() - 1], self.cells[child]
-            child += 1
-            letters ^= low
+        try:
+            head = self._head(state)
+            child = state + self.header_cells
+            letters = head & ~(1 << self._final_bit)
+            alphabet = self.alphabet
+            while letters:
+                low = letters & -letters
+                yield alphabet[low.bit_length() - 1], self.cells[child]
+                child += 1
+                letters ^= low
+        except IndexError:
+            raise self._outside() from None
 
     # -- the set of words ---------------------------------------------------------------
 

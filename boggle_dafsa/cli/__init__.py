@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import typer
@@ -23,8 +25,14 @@ def main() -> None:
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
     args = sys.argv[1:]
+    if sys.stdin is None:  # started with stdin closed: read as empty input
+        sys.stdin = open(os.devnull)
+    if sys.stdout is None:
+        print(f"{PROGRAM}: standard output is closed", file=sys.stderr)
+        sys.exit(2)
     try:
         code = app_for(args)(args=args, prog_name=PROGRAM, standalone_mode=False)
+        sys.stdout.flush()
     except NoArgsIsHelpError as help_request:
         print(help_request.format_message())
         code = 2
@@ -37,7 +45,18 @@ def main() -> None:
     except typer.Abort:
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
         code = 130
+    except OSError as error:
+        # What is left of OSError here is writing our output: a full disk, a closed pipe.
+        if error.errno not in _OUTPUT_ERRORS:
+            raise
+        print(f"{PROGRAM}: cannot write the output ({error.strerror})", file=sys.stderr)
+        # The interpreter flushes stdout once more on exit: let that flush go nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 2
     sys.exit(code if isinstance(code, int) else 0)
+
+
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EPIPE}
 
 
 def app_for(args: list[str]) -> typer.Typer:

@@ -12,6 +12,7 @@ The extension of the file plays no part.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from ..automaton.fileformat import MAGIC as NATIVE_MAGIC
@@ -29,9 +30,13 @@ def detect_format(path: str | Path) -> str:
 
     Raises :class:`DictionaryError` if the file is missing, unreadable or none of them.
     """
-    with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        head = stream.read(_HEAD_SIZE)
+    with opening(path, DictionaryError, "dictionary file"):
+        # Checked before opening: opening a named pipe for reading would wait forever.
+        if not stat.S_ISREG(os.stat(path).st_mode) and not os.path.isdir(path):
+            raise DictionaryError(f"{path}: not a regular file (a dictionary must be a file it can map)")
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            head = stream.read(_HEAD_SIZE)
     if size == 0:
         raise DictionaryError(f"{path}: empty file, not a dictionary")
     if head.startswith(NATIVE_MAGIC[:4]):

@@ -80,13 +80,19 @@ def describe(words: list[str], format: str, data: bytes, policy: Policy, source_
 
 
 def write_with_sidecar(path: str | Path, data: bytes, sidecar: Sidecar) -> None:
-    """Write a foreign dictionary file and then its sidecar, each atomically.
+    """Write a foreign dictionary's sidecar and then the file itself, each atomically.
 
-    Should the second write fail, the file and an older sidecar disagree on the file's
-    digest, and opening says so: they are never silently mismatched.
+    The sidecar goes first: if it cannot be written, nothing is. Should the file's own
+    write fail next, the new sidecar is removed again; any file left at ``path`` then
+    disagrees with no sidecar rather than with a wrong one.
     """
-    write_atomically(path, data)
-    write_atomically(sidecar_path(path), sidecar.to_json().encode("utf-8"))
+    meta = sidecar_path(path)
+    write_atomically(meta, sidecar.to_json().encode("utf-8"))
+    try:
+        write_atomically(path, data)
+    except BaseException:
+        meta.unlink(missing_ok=True)
+        raise
 
 
 def read_sidecar(path: str | Path, format: str) -> Sidecar | None:
