@@ -101,7 +101,7 @@ def score(
     grid: Annotated[str, typer.Argument(help="The grid, in the syntax `solve` reads.")],
     player_files: Annotated[list[str], typer.Argument(help="One file of words per player, named after the player.")],
     dictionary: DictOption = None,
-    dice_name: Annotated[Optional[str], typer.Option("--dice", help="Take scoring and minimum length from this dice set.", show_default=False)] = None,
+    dice_name: Annotated[Optional[str], typer.Option("--dice", help="Take scoring, minimum length and (without -d) the dictionary from this dice set.", show_default=False)] = None,
     scoring: Annotated[Optional[str], typer.Option("--scoring", help="Score table: classic, big, letters (default: the dice set's, else classic).", show_default=False)] = None,
     min_length: Annotated[Optional[int], typer.Option("--min-length", help="Shortest word that counts (default: the scoring's).", show_default=False)] = None,
     json_output: JsonOption = False,
