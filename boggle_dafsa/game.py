@@ -9,7 +9,6 @@ The ``render_*`` functions turn results into text; the ``*_json`` ones into JSON
 from __future__ import annotations
 
 import math
-import os
 import shlex
 import signal
 import textwrap
@@ -249,45 +248,6 @@ def check_seconds(seconds: float) -> None:
         raise BoggleError(
             f"the time limit (--time) must be between 0 (untimed) and {MAX_SECONDS} seconds (24 h), not {seconds:g}"
         )
-
-
-def dictionary_spec_for(spec: str | None, language: str | None) -> str | None:
-    """The dictionary to play with: ``spec`` (``-d``) if given, else $BOGGLE_DAFSA_DICT, else
-    the embedded dictionary of the dice set's ``language``, else (None) the default one."""
-    from .resolve import ENV_VARIABLE
-
-    return spec or os.environ.get(ENV_VARIABLE) or language
-
-
-@dataclass(frozen=True)
-class Rules:
-    """What a command plays by: the score table, the shortest word, the dictionary's language."""
-
-    scoring: Scoring
-    min_length: int
-    language: str | None = None
-
-
-def resolve_rules(dice: str | None = None, scoring: str | None = None, min_length: int | None = None) -> Rules:
-    """The rules of dice set ``dice`` (default: classic scoring), overridden by ``scoring``
-    (a table name) and ``min_length`` when given."""
-    from .dice import load_dice
-    from .scoring import get_scoring
-
-    dice_set = load_dice(dice) if dice else None
-    table = dice_set.scoring if dice_set else CLASSIC
-    if scoring:
-        try:
-            table = get_scoring(scoring)
-        except KeyError as error:
-            raise BoggleError(str(error.args[0])) from None
-    if min_length is not None and min_length < 1:
-        raise BoggleError(f"--min-length must be at least 1, not {min_length}")
-    return Rules(
-        scoring=table,
-        min_length=table.min_length if min_length is None else min_length,
-        language=dice_set.language if dice_set else None,
-    )
 
 
 class _TimeUp(Exception):

@@ -43,6 +43,12 @@ def open_dictionary(spec: str | None = None) -> Dictionary:
         return open_path(embedded_path(spec))
 
 
+def dictionary_spec_for(spec: str | None, language: str | None) -> str | None:
+    """The dictionary to play with: ``spec`` (``-d``) if given, else $BOGGLE_DAFSA_DICT, else
+    the embedded dictionary of the dice set's ``language``, else (None) the default one."""
+    return spec or os.environ.get(ENV_VARIABLE) or language
+
+
 def open_path(path: str | Path) -> Dictionary:
     """Open a dictionary file of any supported format (detected from its bytes)."""
     from .formats import open_path as open_any_format

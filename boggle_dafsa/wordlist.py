@@ -6,7 +6,6 @@ by semicolons or commas; UTF-8 or ISO-8859-15 (detected); unsorted, with duplica
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from collections import Counter
@@ -50,6 +49,8 @@ class WordList:
 
 def digest_words(sorted_words: Iterable[str]) -> str:
     """SHA-256 hex digest of the words joined by newlines, each followed by one (UTF-8)."""
+    import hashlib  # a few ms to import: readers of dice and batch files never need it
+
     hasher = hashlib.sha256()
     for word in sorted_words:
         hasher.update(word.encode("utf-8"))

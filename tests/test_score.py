@@ -197,7 +197,7 @@ def test_unreadable_player_files(dictionary, tmp_path: Path, make, message: str)
         (["ABC/DE"], "row 2 has 2 faces"),
         ([GRID, "--scoring", "fancy"], "unknown scoring 'fancy'"),
         ([GRID, "--dice", "klingon"], "unknown dice set 'klingon'"),
-        ([GRID, "--min-length", "0"], "--min-length must be at least 1"),
+        ([GRID, "--min-length", "0"], "(--min-length) must have at least 1 letter"),
     ],
 )
 def test_bad_score_options(dictionary, players: list[str], args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]

@@ -108,7 +108,7 @@ def test_the_grid_from_standard_input(dictionary: str, args: list[str], input: s
         (["ABCD", "-s", "4y4"], None, "bad shape '4y4'"),
         (["ABCD", "--scoring", "huge"], None, "unknown scoring 'huge'"),
         (["ABCD", "--adjacency", "hex"], None, "unknown adjacency 'hex'"),
-        (["ABCD", "-m", "0"], None, "--min-length must be at least 1"),
+        (["ABCD", "-m", "0"], None, "(--min-length) must have at least 1 letter"),
         (["ABCD", "--jobs", "2"], None, "--jobs spreads a --batch"),
         (["A" + "/" * 25], None, "a run of 25 slashes makes a grid of 26 dimensions: at most 16"),
         (["A" + "/" * 1200], None, "makes a grid of 1201 dimensions: at most 16"),

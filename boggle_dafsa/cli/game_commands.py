@@ -48,7 +48,7 @@ def generate(
 ) -> None:
     """Roll random grids, one a line, in the syntax `solve` reads (the seed goes to stderr if not given)."""
     from ..dice import GridQuality, generate_grids, load_dice, random_seed
-    from ..game import dictionary_spec_for
+    from ..resolve import dictionary_spec_for
 
     dice_set = load_dice(dice_name)
     quality = None
@@ -78,7 +78,8 @@ def play(
     Standard input may be a pipe (one word a line), so games can be scripted.
     """
     from ..dice import load_dice, random_seed
-    from ..game import Game, check_seconds, dictionary_spec_for, render_grid, render_report, report_json, run_console
+    from ..game import Game, check_seconds, render_grid, render_report, report_json, run_console
+    from ..resolve import dictionary_spec_for
 
     check_seconds(seconds)
     dice_set = load_dice(dice_name)
@@ -109,15 +110,15 @@ def score(
     """Score several players on one grid: a word found by two players or more scores 0 for everyone."""
     from ..game import (
         Judge,
-        dictionary_spec_for,
         player_names,
         read_player_words,
         render_score_sheet,
-        resolve_rules,
         score_players,
         score_sheet_json,
     )
     from ..grid import Grid
+    from ..resolve import dictionary_spec_for
+    from ..scoring import resolve_rules
 
     rules = resolve_rules(dice_name, scoring, min_length)
     words = load_dictionary(dictionary_spec_for(dictionary, rules.language))

@@ -67,7 +67,7 @@ def solve(
 
     '-' or no GRID: the grid is read from standard input, faces separated by spaces or newlines (-s 4 for 4x4).
     """
-    from ..game import dictionary_spec_for
+    from ..resolve import dictionary_spec_for
     from ..results import Rendering, SolveOptions, run_batch, run_solve
 
     options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice)
