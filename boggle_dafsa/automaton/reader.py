@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import mmap
 import os
-import weakref
 import zlib
 from array import array
 from collections.abc import Iterator
@@ -23,9 +22,6 @@ from .fileformat import _LITTLE_ENDIAN, FIXED_SIZE, Header, decode_header
 #: The final flag in a one-cell state header (alphabets of up to 31 letters).
 FINAL_FLAG = 1 << 31
 
-# Dictionaries opened by this process, so that an error deep in a search can be
-# blamed on a damaged file rather than reported as a bug (see `find_damaged`).
-_OPENED: weakref.WeakSet[NativeDictionary] = weakref.WeakSet()
 
 
 class NativeDictionary:
@@ -60,7 +56,6 @@ class NativeDictionary:
         #: Bit index of each letter in a state header.
         self.letter_bits: dict[str, int] = {letter: bit for bit, letter in enumerate(self.alphabet)}
         self._final_bit = 32 * self.header_cells - 1
-        _OPENED.add(self)
 
     @classmethod
     def open(cls, path: str | Path) -> NativeDictionary:
@@ -231,14 +226,3 @@ class NativeDictionary:
 
     def __repr__(self) -> str:
         return f"NativeDictionary({self.path!r}, words={len(self)})"
-
-
-def find_damaged() -> NativeDictionary | None:
-    """A dictionary opened by this process whose cells fail their checksum, if any."""
-    for dictionary in list(_OPENED):
-        try:
-            if not dictionary._map.closed and not dictionary.body_intact():
-                return dictionary
-        except ValueError:
-            continue
-    return None

@@ -61,17 +61,6 @@ class UserErrorGroup(TyperGroup):
         except BoggleError as error:
             print(f"{PROGRAM}: {error}", file=sys.stderr)
             raise typer.Exit(error.exit_code) from None
-        except (IndexError, RecursionError):
-            # Opening checks only the header (that is what keeps it O(1)); cells damaged
-            # after that show up here, deep in a search. Blame the file only if its
-            # checksum says so: anything else is a bug and keeps its traceback.
-            from ..automaton.reader import find_damaged
-
-            damaged = find_damaged()
-            if damaged is None:
-                raise
-            print(f"{PROGRAM}: {damaged.path}: damaged dictionary (checksum mismatch): rebuild it", file=sys.stderr)
-            raise typer.Exit(2) from None
         except BrokenPipeError:
             # `dump | head` closes the pipe early: not an error. Point stdout at /dev/null
             # so that the interpreter's final flush does not complain either.
