@@ -8,15 +8,16 @@ States are opaque, hashable values: only ``root``, ``step`` and ``is_word`` give
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from .normalize import Policy
 
-State = Hashable
+#: What a state is depends on the format: a cell index (native), a unit index (dawg), a prefix (marisa).
+State = TypeVar("State", bound=Hashable)
 
 
 @runtime_checkable
-class Dictionary(Protocol):
+class Dictionary(Protocol[State]):
     """A read-only set of words with a letter-by-letter cursor.
 
     Words given to ``in``, ``has_prefix`` and ``complete`` must already be

@@ -367,10 +367,10 @@ def _split_nested(text: str, depth: int, location: tuple[int, ...]) -> tuple[tup
     Returns the shape the text spells and its raw faces in row-major order.
     """
     if depth == 0:
-        faces = _split_faces(text.strip())
-        if not faces:
+        row = _split_faces(text.strip())
+        if not row:
             raise GridError(f"{_describe(location)} is empty")
-        return (len(faces),), faces
+        return (len(row),), row
     parts = re.split(rf"(?<!/)/{{{depth}}}(?!/)", text)
     shapes: list[tuple[int, ...]] = []
     faces: list[str] = []

@@ -138,7 +138,7 @@ def _search_generic(
             continue
         # Each entry: (cell, automaton state after its face, word so far, path so far).
         # Pushed in reverse so that neighbours are explored in increasing order.
-        stack = [(start, state, face, (start,))]
+        stack: list[tuple[int, Any, str, tuple[int, ...]]] = [(start, state, face, (start,))]
         while stack:
             cell, state, word, path = stack.pop()
             if len(word) >= min_length and word not in found and is_word(state):

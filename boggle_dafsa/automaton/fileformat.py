@@ -8,6 +8,7 @@ each child, in letter order. Stepping by letter ``i`` is a bit test and a popcou
 
 from __future__ import annotations
 
+import mmap
 import os
 import struct
 import zlib
@@ -22,6 +23,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .builder import Automaton
+
+#: Anything the header can be read from: bytes, or the file mapped in memory.
+Buffer = bytes | bytearray | memoryview | mmap.mmap
 
 MAGIC = b"\x89DAFSA\r\n"
 VERSION = 1
@@ -135,7 +139,7 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
     return bytes(header) + body
 
 
-def decode_header(data: bytes | memoryview, source: str, file_size: int) -> Header:
+def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     """Parse and check the header at the start of ``data`` (a file of ``file_size`` bytes).
 
     Raises :class:`DictionaryError` for anything that is not a whole, intact header of
@@ -169,7 +173,7 @@ def decode_header(data: bytes | memoryview, source: str, file_size: int) -> Head
     return header
 
 
-def _header_crc(data: bytes | memoryview, header_size: int) -> int:
+def _header_crc(data: Buffer, header_size: int) -> int:
     # The CRC of the header with its own CRC field counted as zero.
     header = bytearray(data[:header_size])
     struct.pack_into("<I", header, _HEADER_CRC_OFFSET, 0)

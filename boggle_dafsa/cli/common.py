@@ -12,6 +12,8 @@ from typer.core import TyperGroup
 from ..errors import BoggleError
 
 if TYPE_CHECKING:
+    from typer._click import Context as ClickContext  # the click typer 0.26-0.28 vendors
+
     from ..dictionary import Dictionary
 
 PROGRAM = "boggle-dafsa"
@@ -55,7 +57,7 @@ class UserErrorGroup(TyperGroup):
     typer's test runner sees the same behaviour as the installed script.
     """
 
-    def invoke(self, ctx: typer.Context) -> object:
+    def invoke(self, ctx: ClickContext) -> object:
         try:
             return super().invoke(ctx)
         except BoggleError as error:

@@ -238,7 +238,7 @@ class _DictionaryBuilder:
         self.is_used[offset] = 1
         return offset
 
-    def find_good_offset(self, index: int, child_labels: bytes) -> int:
+    def find_good_offset(self, index: int, child_labels: bytes | bytearray) -> int:
         num_units = len(self.units)
         if self.unfixed_index >= num_units:
             return num_units | (index & 0xFF)

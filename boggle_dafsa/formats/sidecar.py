@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..automaton.fileformat import write_atomically
+from ..automaton.fileformat import Buffer, write_atomically
 from ..errors import DictionaryError
 from ..normalize import Policy
 
@@ -58,7 +58,7 @@ def sidecar_path(path: str | Path) -> Path:
     return path.with_name(path.name + SUFFIX)
 
 
-def file_sha256(data: bytes | memoryview) -> str:
+def file_sha256(data: Buffer) -> str:
     """SHA-256 hex digest of a dictionary file's bytes."""
     return hashlib.sha256(data).hexdigest()
 
@@ -134,7 +134,7 @@ def read_sidecar(path: str | Path, format: str) -> Sidecar | None:
     return sidecar
 
 
-def check_file(path: str | Path, data: bytes | memoryview, sidecar: Sidecar) -> None:
+def check_file(path: str | Path, data: Buffer, sidecar: Sidecar) -> None:
     """Raise :class:`DictionaryError` unless ``data`` is the file the sidecar describes."""
     if len(data) != sidecar.file_bytes:
         raise DictionaryError(
