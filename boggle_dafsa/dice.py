@@ -311,9 +311,9 @@ class GridQuality:
     def __str__(self) -> str:
         wanted = []
         if self.min_words:
-            wanted.append(f"{self.min_words} words")
+            wanted.append(f"{self.min_words} word{'s' if self.min_words > 1 else ''}")
         if self.min_score:
-            wanted.append(f"{self.min_score} points")
+            wanted.append(f"{self.min_score} point{'s' if self.min_score > 1 else ''}")
         return " and ".join(wanted) or "any number of words"
 
 

@@ -218,9 +218,13 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
     if text is not None and text != "-":
         return options.parse(text, dictionary)
+    from .wordlist import decode
+
     if sys.stdin.isatty():
         print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
-    return options.parse(sys.stdin.read(), dictionary, worddle=True)
+    # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
+    text, _ = decode(sys.stdin.buffer.read(), "standard input")
+    return options.parse(text, dictionary, worddle=True)
 
 
 def run_solve(

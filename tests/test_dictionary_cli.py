@@ -257,3 +257,18 @@ def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> 
         assert result.returncode == 2, (args, result.stderr)
         assert "points outside the file" in result.stderr or "damaged" in result.stderr
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_a_latin_9_grid_on_standard_input(tmp_path: Path) -> None:
+    import subprocess
+
+    words = tmp_path / "w.txt"
+    words.write_text("acte\nété\n", encoding="utf-8")
+    dictionary = tmp_path / "d.dafsa"
+    assert run_cli("build", str(words), "-o", str(dictionary), "-q").returncode == 0
+    result = subprocess.run(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "solve", "-s", "2", "-d", str(dictionary), "-q"],
+        input="a c\nt \xe9\n".encode("iso-8859-15"), capture_output=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().split() == ["ACTE"]
