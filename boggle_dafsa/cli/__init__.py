@@ -16,7 +16,7 @@ PROGRAM = "boggle-dafsa"
 app = typer.Typer(cls=UserErrorGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=HELP)
 
 # Each module registers its commands on `app`; imported for that side effect.
-from . import dictionary_commands, game_commands, solve_commands  # noqa: E402,F401
+from . import dictionary_commands, game_commands, serve, solve_commands  # noqa: E402,F401
 
 
 def main() -> None:

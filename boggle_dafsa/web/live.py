@@ -1,0 +1,71 @@
+"""A real server in a child process, and a headless Chromium: for end-to-end tests and scripts.
+
+Both the browser tests and ``scripts/web_screenshots.py``/``scripts/bench_web.py`` drive the
+same things: ``boggle-dafsa serve`` started exactly as a user starts it (on 127.0.0.1, on a
+free port), and Debian's Chromium (never a browser downloaded by Playwright).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+#: Where Debian's ``chromium`` package puts the browser.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+_ADDRESS = re.compile(r"serving on (http://\S+)")
+
+
+def chromium_path() -> str | None:
+    """The Chromium to drive: ``$BOGGLE_DAFSA_CHROMIUM``, else Debian's, else None."""
+    configured = os.environ.get("BOGGLE_DAFSA_CHROMIUM")
+    for candidate in (configured, CHROMIUM, shutil.which("chromium")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """A headless Chromium browser from Playwright's sync API, on the system's binary."""
+    path = chromium_path()
+    if path is None:
+        raise RuntimeError(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    return playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+
+
+@contextmanager
+def live_server(*arguments: str) -> Iterator[str]:
+    """Run ``boggle-dafsa serve --port 0 ARGUMENTS...`` and yield its address; stop it with Ctrl-C (SIGINT)."""
+    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", "0", *arguments]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # the first line says where, once the socket listens
+        match = _ADDRESS.search(line)
+        if match is None:
+            process.kill()
+            _out, err = process.communicate(timeout=10)
+            raise RuntimeError(f"the server did not start: {line.strip()} {err.strip()}")
+        yield match.group(1)
+    finally:
+        if process.poll() is None:
+            process.send_signal(2)  # SIGINT, as Ctrl-C
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

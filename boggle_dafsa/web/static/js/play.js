@@ -1,0 +1,157 @@
+// The Play page: a timed solo game on a rolled grid (dice set and seed in the URL), each
+// word judged by the server at once, then the report with every missed word and its path.
+import { Board, formatClock } from "./board.js";
+import { api, fillDice, fillDictionaries, setQuery, showError, WordTable } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+
+let board = null;
+let words = []; // every word sent, as typed: the server replays them to judge the last one
+let queue = Promise.resolve(); // words are judged one after the other, in order
+let deadline = null;
+let ticker = null;
+let over = false;
+
+function game() {
+  // The seed goes as text: seeds reach 2**64, past what a JavaScript number holds exactly.
+  return { dice: $("dice").value, seed: $("seed").value, dict: $("dict").value || null };
+}
+
+function remember() {
+  const { dice, seed, dict } = game();
+  setQuery({ dice, seed, dict, time: $("time").value });
+}
+
+async function newSeed() {
+  const rolled = await api(`/api/roll?dice=${encodeURIComponent($("dice").value)}`);
+  $("seed").value = String(rolled.seed);
+  remember();
+}
+
+async function start() {
+  showError($("error"), null);
+  const seconds = Number($("time").value);
+  if (!(seconds >= 1 && seconds <= 3600)) return showError($("error"), "a game lasts 1 to 3600 seconds");
+  if ($("seed").value === "") await newSeed();
+  remember();
+  const answer = await api("/api/play", { ...game(), words: [] });
+  board = new Board($("board"), answer.shape, answer.faces);
+  board.onTrace = (traced) => { $("word").value = traced; };
+  board.onSubmit = (word) => submit(word);
+  words = [];
+  over = false;
+  $("verdicts").replaceChildren();
+  $("report").hidden = true;
+  $("score").textContent = "0";
+  $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = true; });
+  $("entry").hidden = false;
+  $("stop").hidden = false;
+  $("word").focus();
+  deadline = Date.now() + seconds * 1000;
+  tick();
+  ticker = setInterval(tick, 250);
+  document.body.dataset.state = "playing";
+}
+
+function tick() {
+  const left = (deadline - Date.now()) / 1000;
+  $("clock").textContent = formatClock(left);
+  $("clock").classList.toggle("low", left <= 10);
+  if (left <= 0) finish();
+}
+
+function submit(raw) {
+  raw = raw.trim();
+  $("word").value = "";
+  if (!raw || over) return;
+  words.push(raw);
+  const sent = [...words];
+  queue = queue.then(async () => {
+    try {
+      const answer = await api("/api/play", { ...game(), words: sent });
+      const verdict = answer.verdicts[answer.verdicts.length - 1];
+      showVerdict(verdict);
+      $("score").textContent = String(answer.score);
+    } catch (error) {
+      showError($("error"), error);
+    }
+  });
+}
+
+function showVerdict(verdict) {
+  const item = document.createElement("li");
+  const shown = verdict.word || verdict.input;
+  if (verdict.accepted) {
+    item.className = "accepted";
+    item.textContent = `${shown}: +${verdict.points}`;
+    if (verdict.path) board.highlight(verdict.path);
+  } else {
+    item.className = "refused";
+    item.textContent = `${shown}: ${verdict.reason}`;
+  }
+  $("verdicts").prepend(item);
+}
+
+async function finish() {
+  if (over) return;
+  over = true;
+  clearInterval(ticker);
+  $("clock").textContent = "0:00";
+  $("entry").hidden = true;
+  $("stop").hidden = true;
+  board.onTrace = null;
+  board.resetTrail();
+  await queue; // the words already sent are judged first
+  try {
+    const seconds = Number($("time").value);
+    const answer = await api("/api/play", { ...game(), words, end: true, time: seconds });
+    showReport(answer);
+  } catch (error) {
+    showError($("error"), error);
+  }
+  $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = false; });
+  document.body.dataset.state = "over";
+}
+
+function showReport(answer) {
+  const report = answer.report;
+  const paths = new Map(answer.solution.words.map((hit) => [hit.word, hit.path]));
+  const entry = (hit) => ({ word: hit.word, points: hit.points, path: paths.get(hit.word) });
+  const percent = (part, whole) => (whole ? ` (${Math.round((100 * part) / whole)}%)` : "");
+  $("summary").textContent =
+    `You found ${report.found.length} of ${report.total.words} words${percent(report.found.length, report.total.words)} ` +
+    `and ${report.score} of ${report.total.points} points${percent(report.score, report.total.points)}.`;
+  const point = (item) => board.highlight(item.path);
+  new WordTable($("missed"), { onPoint: point }).show(report.missed.map(entry));
+  new WordTable($("found"), { onPoint: point }).show(report.found.map(entry));
+  $("report").hidden = false;
+}
+
+async function main() {
+  $("setup").addEventListener("submit", (event) => {
+    event.preventDefault();
+    start().catch((error) => showError($("error"), error));
+  });
+  $("entry").addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit($("word").value);
+  });
+  $("stop").addEventListener("click", finish);
+  $("new").addEventListener("click", () => newSeed().catch((error) => showError($("error"), error)));
+  try {
+    await Promise.all([
+      fillDice($("dice"), params.get("dice")),
+      fillDictionaries($("dict"), params.get("dict"), "the dice set's own"),
+    ]);
+    if (params.get("time")) $("time").value = params.get("time");
+    if (params.get("seed")) $("seed").value = params.get("seed");
+    else await newSeed();
+    remember();
+  } catch (error) {
+    showError($("error"), error);
+  }
+  document.body.dataset.ready = "true";
+}
+
+main();

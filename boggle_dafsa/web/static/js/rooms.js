@@ -1,0 +1,216 @@
+// Rooms: open a room, share its link, play the server's grid on the server's clock over a
+// WebSocket; at the end, everybody sees the table where shared words score 0.
+import { Board, formatClock } from "./board.js";
+import { api, fillDice, fillDictionaries, showError, WordTable } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const match = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]+)\/?$/);
+const roomId = match ? match[1] : null;
+const storageKey = `boggle-dafsa:room:${roomId}`;
+
+let socket = null;
+let joined = false;
+let fatal = false;
+let board = null;
+let boardGrid = null;
+let deadline = null;
+let ticker = null;
+let status = null;
+let myName = null;
+
+function stored() {
+  try {
+    return JSON.parse(localStorage.getItem(storageKey) || "null");
+  } catch (error) {
+    return null;
+  }
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/ws/rooms/${roomId}`);
+  socket.addEventListener("open", () => {
+    const me = stored();
+    if (me) send({ type: "join", name: me.name, token: me.token });
+    else $("join").hidden = false;
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch (error) {
+      return;
+    }
+    receive(message);
+  });
+  socket.addEventListener("close", () => {
+    joined = false;
+    if (!fatal) setTimeout(connect, 1000); // the room lives on the server: come back to it
+  });
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "joined":
+      joined = true;
+      myName = message.name;
+      localStorage.setItem(storageKey, JSON.stringify({ name: message.name, token: message.token }));
+      $("join").hidden = true;
+      $("you").hidden = false;
+      showError($("error"), null);
+      break;
+    case "state":
+      showState(message);
+      break;
+    case "verdict":
+      showVerdict(message);
+      $("score").textContent = String(message.score);
+      break;
+    case "over":
+      showResults(message);
+      break;
+    case "error":
+      showError($("error"), message.error);
+      if (message.fatal) fatal = true;
+      if (!joined && !message.fatal) {
+        localStorage.removeItem(storageKey); // a name taken, a token refused: ask again
+        $("join").hidden = false;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+function showState(state) {
+  status = state.status;
+  document.body.dataset.status = state.status;
+  const what = `${state.title}, ${state.dictionary} dictionary, words of ${state.min_length}+ letters, ${state.seconds} s`;
+  const label = { waiting: "Waiting for a player to start", playing: "Playing", over: "Game over" }[state.status];
+  $("status").textContent = `${label} — ${what}`;
+  $("players").replaceChildren(...state.players.map((player) => {
+    const item = document.createElement("li");
+    item.textContent = `${player.name}: ${player.words} word${player.words === 1 ? "" : "s"}${player.connected ? "" : " (away)"}`;
+    if (!player.connected) item.className = "away";
+    return item;
+  }));
+  if (state.faces && state.grid !== boardGrid) {
+    board = new Board($("board"), state.shape, state.faces);
+    boardGrid = state.grid;
+  }
+  if (board) {
+    const playing = state.status === "playing" && joined;
+    board.onTrace = playing ? (traced) => { $("word").value = traced; } : null;
+    board.onSubmit = playing ? (word) => submit(word) : null;
+  }
+  $("start").hidden = !(joined && state.status === "waiting");
+  $("entry").hidden = !(joined && state.status === "playing");
+  clearInterval(ticker);
+  if (state.status === "playing" && state.remaining !== null) {
+    deadline = Date.now() + state.remaining * 1000;
+    tick();
+    ticker = setInterval(tick, 250);
+  } else {
+    $("clock").textContent = state.status === "over" ? "0:00" : formatClock(state.seconds);
+  }
+  if (state.you) {
+    if (state.status !== "over") $("score").textContent = String(state.you.score); // then: the final table's
+    if (!$("verdicts").childElementCount) {
+      // Back after a reload: the words found so far.
+      for (const word of [...state.you.found].reverse()) showVerdict({ ...word, accepted: true, quiet: true });
+    }
+  }
+}
+
+function tick() {
+  const left = (deadline - Date.now()) / 1000;
+  $("clock").textContent = formatClock(left);
+  $("clock").classList.toggle("low", left <= 10);
+}
+
+function submit(raw) {
+  raw = raw.trim();
+  $("word").value = "";
+  if (raw && status === "playing") send({ type: "word", word: raw });
+}
+
+function showVerdict(verdict) {
+  const item = document.createElement("li");
+  const shown = verdict.word || verdict.input;
+  if (verdict.accepted) {
+    item.className = "accepted";
+    item.textContent = `${shown}: +${verdict.points}`;
+    if (verdict.path && board && !verdict.quiet) board.highlight(verdict.path);
+  } else {
+    item.className = "refused";
+    item.textContent = `${shown}: ${verdict.reason}`;
+  }
+  $("verdicts").prepend(item);
+}
+
+function showResults(result) {
+  const sheet = result.sheet;
+  const names = sheet.players.map((player) => player.name);
+  const paths = new Map(result.solution.words.map((hit) => [hit.word, hit.path]));
+  const point = (entry) => board && board.highlight(entry.path);
+  const rows = sheet.table.map((row) => ({
+    word: row.word,
+    points: row.points,
+    path: paths.get(row.word),
+    extra: names.map((name) => (!row.found_by.includes(name) ? "·" : row.found_by.length > 1 ? "0 (=)" : String(row.points))),
+  }));
+  new WordTable($("table"), { onPoint: point, extraColumns: names }).show(rows);
+  $("final").textContent = sheet.players.map((player) => `${player.name} ${player.score}`).join(" · ");
+  const me = sheet.players.find((player) => player.name === myName);
+  if (me) {
+    $("you").firstChild.textContent = "Your final score: ";
+    $("score").textContent = String(me.score);
+  }
+  const found = new Set(sheet.table.map((row) => row.word));
+  const missed = result.solution.words.filter((hit) => !found.has(hit.word));
+  new WordTable($("missed"), { onPoint: point }).show(missed.map((hit) => ({ word: hit.word, points: hit.points ?? hit.score, path: hit.path })));
+  $("results").hidden = false;
+  $("entry").hidden = true;
+}
+
+async function lobby() {
+  $("lobby").hidden = false;
+  const params = new URLSearchParams(location.search);
+  await Promise.all([fillDice($("dice"), params.get("dice")), fillDictionaries($("dict"), params.get("dict"), "the dice set's own")]);
+  if (params.get("time")) $("seconds").value = params.get("time");
+  $("create").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const room = await api("/api/rooms", { dice: $("dice").value, dict: $("dict").value || null, seconds: Number($("seconds").value) });
+      location.href = `/rooms/${room.room}`;
+    } catch (error) {
+      showError($("error"), error);
+    }
+  });
+}
+
+function room() {
+  $("room").hidden = false;
+  $("room-id").textContent = roomId;
+  $("share").textContent = location.href;
+  const me = stored();
+  if (me) $("name").value = me.name;
+  $("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "join", name: $("name").value, token: (stored() || {}).token || null });
+  });
+  $("start").addEventListener("click", () => send({ type: "start" }));
+  $("entry").addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit($("word").value);
+  });
+  connect();
+}
+
+if (roomId) room();
+else lobby().catch((error) => showError($("error"), error));
+document.body.dataset.ready = "true";
