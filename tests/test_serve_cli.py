@@ -1,0 +1,70 @@
+"""`boggle-dafsa serve` as a user runs it: a real uvicorn on 127.0.0.1, stopped by Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
+pytest.importorskip("uvicorn", reason="the [web] extra is not installed (pip install '.[web]')")
+
+from conftest import run_cli
+
+from boggle_dafsa.web.live import live_server
+
+
+def test_serve_answers_on_the_address_it_prints_and_stops_on_ctrl_c() -> None:
+    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--port", "0", "-d", "en"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("boggle-dafsa: serving on http://127.0.0.1:"), line
+        url = line.split()[3]
+        with urllib.request.urlopen(url + "api/dictionaries", timeout=30) as response:
+            listed = json.load(response)
+        assert [entry["name"] for entry in listed if entry["default"]] == ["en"]
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert b"solve.js" in response.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert "Traceback" not in err and "stopped" in err
+
+
+def test_the_live_server_helper_serves_the_api() -> None:
+    with live_server() as url:
+        with urllib.request.urlopen(url + "api/solve?grid=IDXT/MHEI/ERVN/TLLU", timeout=60) as response:
+            assert json.load(response)["totals"] == {"words": 71, "points": 99}
+
+
+def test_a_bad_dictionary_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.dafsa"
+    bad.write_bytes(b"garbage, not a dictionary")
+    result = run_cli("serve", "--port", "0", "-d", str(bad))
+    assert result.returncode == 2
+    assert result.stderr.startswith("boggle-dafsa: ") and result.stderr.count("\n") == 1, result.stderr
+    result = run_cli("serve", "--port", "0", "-d", str(tmp_path / "missing.dafsa"))
+    assert result.returncode == 2 and "missing.dafsa" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_busy_port_is_one_line_and_exit_2() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run_cli("serve", "--port", str(port))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"boggle-dafsa: cannot listen on 127.0.0.1:{port}") and result.stderr.count("\n") == 1
+    result = run_cli("serve", "--port", "70000")
+    assert result.returncode == 2 and "between 0 and 65535" in result.stderr
+    result = run_cli("serve", "--host", "no such host.invalid", "--port", "0")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "cannot listen" in result.stderr

@@ -1,0 +1,207 @@
+"""End-to-end: the three pages in a real headless Chromium against a real `boggle-dafsa serve`.
+
+They need Debian's ``chromium`` package (/usr/bin/chromium) and the ``playwright`` Python
+package (its driver only: never ``playwright install``); without them they are skipped,
+saying which is missing. ``.ci/run`` installs both. Timers are short (a few seconds) but
+every wait is generous: the machine may be loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)")
+
+from boggle_dafsa.web.live import chromium_path, launch_chromium, live_server
+
+if chromium_path() is None:
+    pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import Page, sync_playwright
+
+#: Generous: a loaded 2-core machine runs the server, the browser and the tests.
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with live_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def get_json(url: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)
+
+
+def new_page(browser: Any, errors: list[str]) -> Page:
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def highlighted(page: Page) -> list[tuple[int, int]]:
+    """(order, cell index) of every highlighted cell, in order."""
+    cells = page.eval_on_selector_all(
+        "#board .cell.on", "cells => cells.map(c => [Number(c.dataset.order), Number(c.dataset.index)])"
+    )
+    return sorted((order, index) for order, index in cells)
+
+
+def points(entry: dict[str, Any]) -> int:
+    # `solve --json` says "score" today and "points" once its schema is shared with the games.
+    return int(entry.get("points", entry.get("score", -1)))
+
+
+def indices(path: list[list[int]], columns: int) -> list[tuple[int, int]]:
+    return [(step + 1, row * columns + col) for step, (row, col) in enumerate(path)]
+
+
+def test_solve_page_highlights_exactly_the_path_of_the_word_pointed_at(server: str, browser: Any) -> None:
+    grid = "IDXT/MHEI/ERVN/TLLU"
+    expected = get_json(server + "api/solve?" + urllib.parse.urlencode({"grid": grid, "dict": "fr"}))
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "?" + urllib.parse.urlencode({"grid": grid, "dict": "fr"}))
+    page.wait_for_selector("table.words tbody tr")
+    assert page.inner_text("#totals") == "71 words, 99 points"
+    rows = page.locator("table.words tbody tr")
+    assert rows.count() == len(expected["words"])
+    paths = {entry["word"]: entry["path"] for entry in expected["words"]}
+    for position in (0, 1, 7, rows.count() - 1):
+        row = rows.nth(position)
+        row.hover()
+        word = row.get_attribute("data-word")
+        assert highlighted(page) == indices(paths[word], 4), word
+        # The order is drawn: one arrow between each two cells of the path.
+        assert page.locator("#board svg.trail line").count() == len(paths[word]) - 1
+    # Sorting: alphabetical, then by length.
+    page.click("th button[data-sort=word]")
+    words = page.eval_on_selector_all("table.words tbody tr", "rows => rows.map(r => r.dataset.word)")
+    assert words == sorted(paths)
+    page.click("th button[data-sort=length]")
+    lengths = page.eval_on_selector_all("table.words tbody tr", "rows => rows.map(r => r.dataset.word.length)")
+    assert lengths == sorted(lengths, reverse=True)
+    # The state is in the URL: the link reopens the same view.
+    assert "grid=IDXT%2FMHEI%2FERVN%2FTLLU" in page.url and "dict=fr" in page.url
+    # A bad grid is an error line, not a broken page.
+    page.fill("#grid", "AB1")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('error').textContent.includes('not a letter')")
+    assert errors == []
+
+
+def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
+    seed = 42
+    solution = get_json(server + "api/solve?grid=IEFA/AEFE/MHAL/ETTE&dict=fr")
+    by_word = {entry["word"]: entry for entry in solution["words"]}
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + f"play?dice=fr&seed={seed}&time=8")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.textContent).join('')") == "IEFAAEFEMHALETTE"
+    # Typed words: one good, one that is no word, the good one again.
+    for word in ("halte", "xyzt", "Halte"):
+        page.fill("#word", word)
+        page.press("#word", "Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 3")
+    verdicts = page.eval_on_selector_all("#verdicts li", "items => items.map(i => i.textContent)")
+    assert verdicts == ["HALTE: already found", "XYZT: not a word", "HALTE: +2"]
+    # A traced word: tap its cells, then its last cell again to send it.
+    latte = by_word["LATTE"]["path"]
+    for row, col in latte:
+        page.click(f"#board .cell[data-index='{row * 4 + col}']")
+    assert page.input_value("#word") == "LATTE"
+    page.click(f"#board .cell[data-index='{latte[-1][0] * 4 + latte[-1][1]}']")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 4")
+    assert page.inner_text("#verdicts li:first-child") == "LATTE: +2"
+    assert page.inner_text("#score") == "4"
+    # The clock runs out: the report.
+    page.wait_for_selector("#report:not([hidden])")
+    total = solution["totals"]
+    assert page.inner_text("#summary").startswith(f"You found 2 of {total['words']} words")
+    assert f"4 of {total['points']} points" in page.inner_text("#summary")
+    missed = page.locator("#missed tbody tr")
+    assert missed.count() == total["words"] - 2
+    row = missed.nth(3)
+    row.hover()
+    assert highlighted(page) == indices(by_word[row.get_attribute("data-word")]["path"], 4)
+    assert page.locator("#found tbody tr").count() == 2
+    assert errors == []
+
+
+def test_two_players_in_one_room_share_a_word_and_it_scores_zero(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    alice = new_page(browser, errors)
+    alice.goto(server + "rooms?time=6")
+    alice.wait_for_selector("#create")
+    alice.select_option("#dice", "fr")
+    alice.click("#create button")
+    alice.wait_for_url("**/rooms/*")
+    room_url = alice.url
+    bob = new_page(browser, errors)
+    bob.goto(room_url)
+    for page, name in ((alice, "alice"), (bob, "bob")):
+        page.wait_for_selector("#join:not([hidden])")
+        page.fill("#name", name)
+        page.click("#join button")
+        page.wait_for_selector("#start:not([hidden])")
+    # Bob reloads his page: he is still bob, no new name asked.
+    bob.reload()
+    bob.wait_for_selector("#start:not([hidden])")
+    assert bob.is_hidden("#join")
+    alice.wait_for_function("document.getElementById('players').textContent.includes('bob: 0 words') && !document.getElementById('players').textContent.includes('away')")
+    alice.click("#start")
+    for page in (alice, bob):
+        page.wait_for_selector("#entry:not([hidden])")
+    faces = alice.eval_on_selector_all("#board .cell .face", "cells => cells.map(c => c.textContent)")
+    grid = "/".join(" ".join(faces[i : i + 4]) for i in range(0, 16, 4))
+    solution = get_json(server + "api/solve?" + urllib.parse.urlencode({"grid": grid, "dict": "fr"}))
+    assert len(solution["words"]) >= 2, "a French grid without two words: astonishing, but not a web bug"
+    shared, alone = solution["words"][0], solution["words"][-1]
+    for page in (alice, bob):
+        page.fill("#word", shared["word"].lower())
+        page.press("#word", "Enter")
+    alice.fill("#word", alone["word"])
+    alice.press("#word", "Enter")
+    alice.wait_for_function("document.querySelectorAll('#verdicts li.accepted').length === 2")
+    bob.wait_for_function("document.querySelectorAll('#verdicts li.accepted').length === 1")
+    # The server's clock ends the game for both; both see the same table.
+    for page in (alice, bob):
+        page.wait_for_selector("#results:not([hidden])")
+    for page in (alice, bob):
+        cells = page.eval_on_selector(
+            f"#table tbody tr[data-word='{shared['word']}']", "row => [...row.cells].map(c => c.textContent)"
+        )
+        assert cells[-2:] == ["0 (=)", "0 (=)"]
+        cells = page.eval_on_selector(
+            f"#table tbody tr[data-word='{alone['word']}']", "row => [...row.cells].map(c => c.textContent)"
+        )
+        assert cells[-2:] == [str(points(alone)), "·"]
+        assert page.inner_text("#final") == f"alice {points(alone)} · bob 0"
+    bob.hover(f"#table tbody tr[data-word='{shared['word']}']")
+    assert highlighted(bob) == indices(shared["path"], 4)
+    assert errors == []
