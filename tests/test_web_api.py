@@ -132,6 +132,7 @@ def test_roll_refuses_bad_input(client: TestClient, params: dict[str, Any], stat
         ({"grid": "QEST/ABCD/EFGH/IJKL", "dict": "en", "qu": "true", "min_length": 4}, ["QEST/ABCD/EFGH/IJKL", "-d", "en", "--qu", "-m", "4"]),
         ({"grid": GRID, "adjacency": "orthogonal", "dice": "big"}, [GRID, "-d", "fr", "--adjacency", "orthogonal", "--dice", "big"]),
         ({"grid": "ABC/DEF/GHI//JKL/MNO/PQR", "dict": "en"}, ["ABC/DEF/GHI//JKL/MNO/PQR", "-d", "en"]),
+        ({"grid": "ETAONRISL" * 9}, ["ETAONRISL" * 9, "-d", "fr"]),  # 81 cells: solved in a worker thread
     ],
 )
 def test_solve_returns_what_solve_json_prints(client: TestClient, params: dict[str, Any], arguments: list[str]) -> None:
@@ -496,3 +497,21 @@ def test_newcomers_cannot_join_a_finished_game_but_players_see_the_table() -> No
         assert "over" in receive_until(socket, "error")["error"]
         socket.send_json({"type": "join", "name": "alice", "token": token})
         assert receive_until(socket, "over") == over
+
+
+def test_pages_per_player_are_bounded_and_idle_sockets_closed() -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    client = fast_client(pages_per_player=1, join_seconds=1)
+    room = client.post("/api/rooms", json={}).json()
+    url = f"/ws/rooms/{room['room']}"
+    with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+        first.send_json({"type": "join", "name": "alice"})
+        token = receive_until(first, "joined")["token"]
+        second.send_json({"type": "join", "name": "alice", "token": token})
+        assert "pages open" in receive_until(second, "error")["error"]
+    with client.websocket_connect(url) as idle:  # never joins
+        message = receive_until(idle, "error")
+        assert message["fatal"] and "no join" in message["error"]
+        with pytest.raises(WebSocketDisconnect):
+            idle.receive_json()

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..errors import BoggleError
@@ -26,6 +27,8 @@ from .rooms import OVER, PLAYING, Room, RoomError, RoomRegistry
 from .settings import DictionaryCatalog, Limits
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: Grids of up to this many cells are solved on the event loop itself (see ``solve``).
+INLINE_CELLS = 64
 #: The largest seed: dice are rolled by a 64-bit generator.
 MAX_SEED = (1 << 64) - 1
 
@@ -156,6 +159,8 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
     app.state.rooms = registry
     app.state.limits = limits
     app.add_middleware(SizeLimit, limits=limits)  # type: ignore[arg-type]
+    # Routes return JSONResponse themselves: FastAPI's generic encoder would walk every
+    # word and path again, and costs four times the solve on a 4x4 grid.
 
     @app.exception_handler(BoggleError)
     async def user_error(_request: Request, error: BoggleError) -> JSONResponse:
@@ -200,27 +205,27 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
     # -- the API -------------------------------------------------------------------------
 
     @app.get("/api/dictionaries", summary="The dictionaries this server offers")
-    def dictionaries_list() -> list[dict[str, object]]:
-        return catalog.describe()
+    def dictionaries_list() -> JSONResponse:
+        return JSONResponse(catalog.describe())
 
     @app.get("/api/dice", summary="The dice sets, with their rules and dice")
-    def dice_list() -> list[dict[str, object]]:
+    def dice_list() -> JSONResponse:
         from ..dice import builtin_sets, dice_set_json
 
-        return [dice_set_json(s) for s in builtin_sets()]
+        return JSONResponse([dice_set_json(s) for s in builtin_sets()])
 
     @app.get("/api/roll", summary="Roll a grid from a dice set")
     def roll(
         dice: Annotated[str, Query(max_length=32, description="A dice set of `/api/dice`.")] = "fr",
         seed: Annotated[int | None, Query(ge=0, le=MAX_SEED, description="Same seed, same grid (default: random).")] = None,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         from ..dice import SplitMix64, random_seed, roll_grid
 
         chosen = dice_set(dice)
         seed = random_seed() if seed is None else seed
         grid = roll_grid(chosen, SplitMix64(seed))
         language = chosen.language if chosen.language in catalog else None
-        return {
+        return JSONResponse({
             "dice": chosen.name,
             "title": chosen.title,
             "seed": seed,
@@ -230,10 +235,10 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
             "scoring": chosen.scoring.name,
             "min_length": chosen.min_length,
             "dictionary": language or catalog.default,
-        }
+        })
 
     @app.get("/api/solve", summary="Every word on a grid: what `boggle-dafsa solve GRID --json` prints")
-    def solve(
+    async def solve(
         grid: Annotated[str, Query(min_length=1, max_length=limits.grid_chars, description="The grid in the GRID syntax of `solve`, e.g. IDXT/MHEI/ERVN/TLLU.")],
         dict: Annotated[str | None, Query(max_length=64, description="A dictionary of `/api/dictionaries`.")] = None,
         dice: Annotated[str | None, Query(max_length=32, description="Take the scoring and minimum length of this dice set.")] = None,
@@ -241,20 +246,31 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
         min_length: Annotated[int | None, Query(ge=1, le=64)] = None,
         adjacency: Annotated[str, Query(max_length=32, description="king or orthogonal.")] = "king",
         qu: Annotated[bool, Query(description="Read a lone Q as the QU face.")] = False,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         from ..results import SolveOptions
 
         if dice is not None:
             dice_set(dice)  # only built-in sets
-        _name, words = catalog.get(dict)
+        # Small grids are solved on the event loop (a millisecond: cheaper than a thread hop,
+        # and no two threads fight over the GIL); opening a dictionary for the first time
+        # (a second) and big grids (up to 0.1 s) go to a worker thread, so that rooms' clocks
+        # and other requests are not held up.
+        if catalog.is_open(dict):
+            _name, words = catalog.get(dict)
+        else:
+            _name, words = await run_in_threadpool(catalog.get, dict)
         options = SolveOptions.from_arguments(min_length, scoring, adjacency, None, qu, dice)
         parsed = options.parse(grid, words)
         if len(parsed) > limits.cells:
             raise BoggleError(f"the grid has {len(parsed)} cells; this server solves grids of {limits.cells} at most")
-        return solution_payload(parsed, options.solve(parsed, words))
+        if len(parsed) <= INLINE_CELLS:
+            hits = options.solve(parsed, words)
+        else:
+            hits = await run_in_threadpool(options.solve, parsed, words)
+        return JSONResponse(solution_payload(parsed, hits))
 
     @app.post("/api/play", summary="Judge the words of a solo game; with end, the report and the solution")
-    def play(request: Annotated[PlayRequest, Body()]) -> dict[str, Any]:
+    def play(request: Annotated[PlayRequest, Body()]) -> JSONResponse:
         from ..game import EndReason, Game
 
         chosen = dice_set(request.dice)
@@ -276,10 +292,10 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
         if request.end:
             answer["report"] = report_payload(game.report(EndReason.TIME_UP, seconds=request.time))
             answer["solution"] = solution_payload(game.grid, game.hits)
-        return answer
+        return JSONResponse(answer)
 
     @app.post("/api/rooms", status_code=201, summary="Open a room: the server rolls the grid and owns the clock")
-    def create_room(request: Annotated[RoomRequest, Body()]) -> dict[str, Any]:
+    def create_room(request: Annotated[RoomRequest, Body()]) -> JSONResponse:
         from ..dice import random_seed
 
         if not limits.min_seconds <= request.seconds <= limits.max_seconds:
@@ -288,11 +304,11 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
         name, words = catalog.for_language(request.dictionary, chosen.language)
         seed = random_seed() if request.seed is None else request.seed
         room = registry.make_room(lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits))
-        return room.state()
+        return JSONResponse(room.state(), status_code=201)
 
     @app.get("/api/rooms/{room_id}", summary="A room's public state")
-    def room_state(room_id: str) -> dict[str, Any]:
-        return registry.get(room_id).state()
+    def room_state(room_id: str) -> JSONResponse:
+        return JSONResponse(registry.get(room_id).state())
 
     # -- rooms: the WebSocket ------------------------------------------------------------
 
@@ -326,7 +342,15 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
         player = None
         try:
             while True:
-                message = await socket.receive()
+                if player is None:  # a socket that never joins does not hold a connection for ever
+                    try:
+                        message = await asyncio.wait_for(socket.receive(), timeout=limits.join_seconds)
+                    except asyncio.TimeoutError:
+                        await send(socket, {"type": "error", "error": "no join: closing", "fatal": True})
+                        await socket.close(code=1008)
+                        return
+                else:
+                    message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 data = _decode_message(message, limits)

@@ -116,6 +116,8 @@ class Room:
         if player is not None:
             if not isinstance(token, str) or not secrets.compare_digest(token, player.token):
                 raise RoomError(f"the name {name!r} is taken in this room: choose another")
+            if len(player.connections) >= self.limits.pages_per_player:
+                raise RoomError(f"{name!r} has {self.limits.pages_per_player} pages open in this room already")
             return player
         if self.status == OVER:
             raise RoomError("this game is over: create a new room to play")

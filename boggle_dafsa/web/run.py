@@ -60,6 +60,7 @@ def serve(
             log_level="warning",
             access_log=False,
             ws_max_size=limits.message_bytes,
+            limit_concurrency=limits.connections,
             timeout_graceful_shutdown=3,
             lifespan="off",
         )

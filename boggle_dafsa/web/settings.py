@@ -38,6 +38,12 @@ class Limits:
     max_seconds: int = 3600
     #: A room nobody touched for this long is closed when a new one is needed.
     room_idle_seconds: int = 3600
+    #: Open connections (HTTP and WebSocket) the server accepts at once (uvicorn answers 503 past it).
+    connections: int = 512
+    #: Pages open at once for one player (a phone and a laptop, a few tabs).
+    pages_per_player: int = 4
+    #: A WebSocket that has not joined its room after this long is closed.
+    join_seconds: int = 120
 
 
 class DictionaryCatalog:
@@ -102,6 +108,10 @@ class DictionaryCatalog:
             if name not in self._opened:
                 self._opened[name] = open_dictionary(self._entries[name][0])
             return name, self._opened[name]
+
+    def is_open(self, name: str | None) -> bool:
+        """True if ``name`` (None: the default) is open already, so that :meth:`get` returns at once."""
+        return (name or self.default) in self._opened
 
     def for_language(self, name: str | None, language: str | None) -> tuple[str, Dictionary]:
         """The dictionary to play a dice set with: ``name`` if given, else the set's
