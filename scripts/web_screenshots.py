@@ -1,0 +1,110 @@
+"""Screenshots of the three web pages for the README, taken in headless Chromium against a live server.
+
+    python scripts/web_screenshots.py                 # starts `boggle-dafsa serve` itself
+    python scripts/web_screenshots.py --url http://127.0.0.1:8000/   # or uses a running server
+
+Writes docs/web/solve.png, play.png and rooms.png (960 pixels wide). Needs the [web] extra,
+playwright (its driver only) and Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.request
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+from boggle_dafsa.web.live import launch_chromium, live_server
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "web"
+VIEWPORT = {"width": 960, "height": 800}
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)
+
+
+def new_page(browser: Any) -> Page:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(60_000)
+    return page
+
+
+def solve_page(browser: Any, url: str) -> None:
+    page = new_page(browser)
+    page.goto(url + "?grid=IDXT/MHEI/ERVN/TLLU&dict=fr")
+    page.wait_for_selector("table.words tbody tr")
+    page.hover("table.words tbody tr:nth-child(1)")
+    page.screenshot(path=str(OUT / "solve.png"))
+
+
+def play_page(browser: Any, url: str) -> None:
+    page = new_page(browser)
+    page.goto(url + "play?dice=fr&seed=42&time=120")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    for word in ("halte", "latte", "métal", "xyzt", "halte", "thème"):
+        page.fill("#word", word)
+        page.press("#word", "Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 6")
+    page.click("#stop")
+    page.wait_for_selector("#report:not([hidden])")
+    page.hover("#missed tbody tr:nth-child(1)")
+    page.evaluate("window.scrollTo(0, 0)")  # hovering scrolled the row into view
+    page.screenshot(path=str(OUT / "play.png"))
+
+
+def rooms_page(browser: Any, url: str) -> None:
+    room = post(url + "api/rooms", {"dice": "fr", "seed": 42, "seconds": 4})["room"]
+    pages = []
+    for name, words in (("alice", ["halte", "latte", "thème"]), ("bob", ["halte", "métal", "fêla"])):
+        page = new_page(browser)
+        page.goto(url + f"rooms/{room}")
+        page.wait_for_selector("#join:not([hidden])")
+        page.fill("#name", name)
+        page.click("#join button")
+        page.wait_for_selector("#start:not([hidden])")
+        pages.append((page, words))
+    pages[0][0].click("#start")
+    for page, words in pages:
+        page.wait_for_selector("#entry:not([hidden])")
+        for word in words:
+            page.fill("#word", word)
+            page.press("#word", "Enter")
+    for page, _words in pages:
+        page.wait_for_selector("#results:not([hidden])")
+    page = pages[0][0]
+    page.hover("#table tbody tr:nth-child(1)")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(OUT / "rooms.png"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a running server (default: start one on a free port)")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    with (nullcontext(args.url.rstrip("/") + "/") if args.url else live_server()) as url, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            solve_page(browser, url)
+            play_page(browser, url)
+            rooms_page(browser, url)
+        finally:
+            browser.close()
+    for name in ("solve", "play", "rooms"):
+        path = OUT / f"{name}.png"
+        print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size:,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
