@@ -35,15 +35,14 @@ def test_serve_answers_on_the_address_it_prints_and_stops_on_ctrl_c() -> None:
             assert b"solve.js" in response.read()
     finally:
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        _out, err = process.communicate(timeout=30)
     assert process.returncode == 0
     assert "Traceback" not in err and "stopped" in err
 
 
 def test_the_live_server_helper_serves_the_api() -> None:
-    with live_server() as url:
-        with urllib.request.urlopen(url + "api/solve?grid=IDXT/MHEI/ERVN/TLLU", timeout=60) as response:
-            assert json.load(response)["totals"] == {"words": 71, "points": 99}
+    with live_server() as url, urllib.request.urlopen(url + "api/solve?grid=IDXT/MHEI/ERVN/TLLU", timeout=60) as response:
+        assert json.load(response)["totals"] == {"words": 71, "points": 99}
 
 
 def test_a_bad_dictionary_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
 pytest.importorskip("httpx", reason="the test client needs httpx")
 
+from conftest import run_cli
 from fastapi.testclient import TestClient
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,8 +25,6 @@ from boggle_dafsa.results import result_json
 from boggle_dafsa.solver import solve
 from boggle_dafsa.web.app import create_app
 from boggle_dafsa.web.settings import Limits
-
-from conftest import run_cli
 
 GRID = "IDXT/MHEI/ERVN/TLLU"
 
@@ -154,7 +153,7 @@ def test_solve_matches_the_library_on_random_grids(faces: list[str]) -> None:
         cells = [grid.index(cell) for cell in entry["path"]]
         assert "".join(grid.faces[cell] for cell in cells) == entry["word"]
         assert len(set(cells)) == len(cells)
-        assert all(b in grid.neighbours()[a] for a, b in zip(cells, cells[1:]))
+        assert all(b in grid.neighbours()[a] for a, b in itertools.pairwise(cells))
 
 
 @pytest.mark.parametrize(

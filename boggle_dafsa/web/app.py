@@ -15,11 +15,11 @@ from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from starlette.exceptions import HTTPException
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from ..errors import BoggleError
 from .payloads import report_payload, solution_payload, verdict_payload
@@ -315,7 +315,7 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
     async def send(socket: WebSocket, message: dict[str, Any]) -> None:
         try:
             await socket.send_json(message)
-        except Exception:  # a page that just went away: its disconnect is handled by its own loop
+        except Exception:  # noqa: BLE001,S110 - a page that just went away: its own loop handles its disconnect
             pass
 
     async def broadcast(room: Room) -> None:
