@@ -514,3 +514,46 @@ def test_pages_per_player_are_bounded_and_idle_sockets_closed() -> None:
         assert message["fatal"] and "no join" in message["error"]
         with pytest.raises(WebSocketDisconnect):
             idle.receive_json()
+
+
+# -- whatever comes in, the server answers --------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=120)
+
+
+@given(grid=TEXT, dictionary=st.none() | TEXT, scoring=st.none() | TEXT)
+def test_solve_answers_any_query_with_words_or_one_error_line(grid: str, dictionary: str | None, scoring: str | None) -> None:
+    client = TestClient(create_app())
+    params = {"grid": grid, "dict": dictionary, "scoring": scoring}
+    response = client.get("/api/solve", params={k: v for k, v in params.items() if v is not None})
+    assert response.status_code in (200, 400, 422), response.text
+    if response.status_code == 200:
+        assert set(response.json()) == {"grid", "shape", "words", "totals"}
+    else:
+        error_of(response)
+
+
+@given(body=JSON_VALUES)
+def test_play_answers_any_json_body(body: Any) -> None:
+    client = TestClient(create_app())
+    response = client.post("/api/play", json=body)
+    assert response.status_code in (200, 400, 422), response.text
+    if response.status_code != 200:
+        error_of(response)
+
+
+@given(messages=st.lists(JSON_VALUES | st.fixed_dictionaries({"type": st.sampled_from(["join", "start", "word", "ping"])}, optional={"name": JSON_VALUES, "word": JSON_VALUES, "token": JSON_VALUES}), max_size=6))
+def test_room_sockets_answer_any_messages(messages: list[Any]) -> None:
+    client = fast_client()
+    room = client.post("/api/rooms", json={"seconds": 600}).json()
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as socket:
+        for message in messages:
+            socket.send_text(json.dumps(message))
+        socket.send_json({"type": "ping"})
+        receive_until(socket, "pong", limit=200)  # every message before it was answered, none killed the socket
+    assert client.get(f"/api/rooms/{room['room']}").status_code == 200

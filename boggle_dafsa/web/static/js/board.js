@@ -34,6 +34,7 @@ export class Board {
       cell.dataset.index = String(index);
       cell.dataset.row = String(Math.floor(index / this.columns));
       cell.dataset.col = String(index % this.columns);
+      cell.setAttribute("aria-label", `row ${Math.floor(index / this.columns) + 1}, column ${(index % this.columns) + 1}: ${displayFace(face)}`);
       const label = document.createElement("span");
       label.className = "face";
       label.textContent = displayFace(face);
