@@ -23,7 +23,7 @@ def serve(
     try:
         from ..web.run import serve as run_server
     except ImportError as error:
-        fail(f"the web server needs the [web] extra ({error.name} is missing): pip install 'boggle-dafsa[web]'")
+        fail(f"the web server needs the [web] extra ({error.name} is missing): pip install '.[web]' in the repository")
 
     def announce(url: str) -> None:
         typer.echo(f"boggle-dafsa: serving on {url} (Ctrl-C to stop)")

@@ -1,11 +1,18 @@
-"""Running the web application under uvicorn on an address of the user's choice."""
+"""Running the web application under uvicorn on an address of the user's choice.
+
+Importing this module imports the whole web stack, so that a missing ``[web]`` extra
+shows at once (``boggle-dafsa serve`` reports it in one line).
+"""
 
 from __future__ import annotations
 
 import socket
 from collections.abc import Callable
 
+import uvicorn
+
 from ..errors import BoggleError
+from .app import create_app
 from .settings import Limits
 
 
@@ -47,10 +54,6 @@ def serve(
     """Serve the application on ``host``:``port`` until interrupted; ``announce(url)`` is
     called once the socket listens. Raises :class:`BoggleError` for a bad dictionary or
     an address that cannot be used."""
-    import uvicorn
-
-    from .app import create_app
-
     limits = limits or Limits()
     app = create_app(dictionaries, limits)
     sock = listen(host, port)
