@@ -557,3 +557,13 @@ def test_room_sockets_answer_any_messages(messages: list[Any]) -> None:
         socket.send_json({"type": "ping"})
         receive_until(socket, "pong", limit=200)  # every message before it was answered, none killed the socket
     assert client.get(f"/api/rooms/{room['room']}").status_code == 200
+
+
+def test_the_openapi_examples_are_real_answers(client: TestClient) -> None:
+    from boggle_dafsa.web.app import ROLL_EXAMPLE, SOLVE_EXAMPLE
+
+    solved = client.get("/api/solve", params={"grid": SOLVE_EXAMPLE["grid"]}).json()
+    assert solved["words"][0] == SOLVE_EXAMPLE["words"][0] and solved["totals"] == SOLVE_EXAMPLE["totals"]
+    assert client.get("/api/roll", params={"dice": "fr", "seed": 42}).json() == ROLL_EXAMPLE
+    spec = client.get("/api/openapi.json").json()
+    assert spec["paths"]["/api/solve"]["get"]["responses"]["200"]["content"]["application/json"]["example"] == SOLVE_EXAMPLE

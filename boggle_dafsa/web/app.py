@@ -112,6 +112,23 @@ def _one_line(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def _example(value: Any) -> dict[int | str, dict[str, Any]]:
+    """An OpenAPI ``responses`` entry: routes return JSONResponse, so the schema is shown by example."""
+    return {200: {"description": "Success", "content": {"application/json": {"example": value}}}}
+
+
+SOLVE_EXAMPLE = {
+    "grid": "IDXT/MHEI/ERVN/TLLU",
+    "shape": [4, 4],
+    "words": [{"word": "VULNERE", "score": 5, "path": [[2, 2], [3, 3], [3, 2], [2, 3], [1, 2], [2, 1], [2, 0]]}],
+    "totals": {"words": 71, "points": 99},
+}
+ROLL_EXAMPLE = {
+    "dice": "fr", "title": "French 4x4", "seed": 42, "grid": "IEFA/AEFE/MHAL/ETTE", "shape": [4, 4],
+    "faces": list("IEFAAEFEMHALETTE"), "scoring": "classic", "min_length": 3, "dictionary": "fr",
+}
+
+
 class PlayRequest(BaseModel):
     """A solo game so far: its grid (dice set and seed) and every word submitted, in order."""
 
@@ -214,7 +231,7 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
 
         return JSONResponse([dice_set_json(s) for s in builtin_sets()])
 
-    @app.get("/api/roll", summary="Roll a grid from a dice set")
+    @app.get("/api/roll", summary="Roll a grid from a dice set", responses=_example(ROLL_EXAMPLE))
     def roll(
         dice: Annotated[str, Query(max_length=32, description="A dice set of `/api/dice`.")] = "fr",
         seed: Annotated[int | None, Query(ge=0, le=MAX_SEED, description="Same seed, same grid (default: random).")] = None,
@@ -237,7 +254,11 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
             "dictionary": language or catalog.default,
         })
 
-    @app.get("/api/solve", summary="Every word on a grid: what `boggle-dafsa solve GRID --json` prints")
+    @app.get(
+        "/api/solve",
+        summary="Every word on a grid: what `boggle-dafsa solve GRID --json` prints",
+        responses=_example(SOLVE_EXAMPLE),
+    )
     async def solve(
         grid: Annotated[str, Query(min_length=1, max_length=limits.grid_chars, description="The grid in the GRID syntax of `solve`, e.g. IDXT/MHEI/ERVN/TLLU.")],
         dict: Annotated[str | None, Query(max_length=64, description="A dictionary of `/api/dictionaries`.")] = None,
