@@ -19,7 +19,7 @@ from boggle_dafsa.grid import Grid, neighbours
 from boggle_dafsa.normalize import Policy, normalize
 from boggle_dafsa.resolve import open_dictionary
 from boggle_dafsa.scoring import BIG, CLASSIC, LETTERS, Scoring
-from boggle_dafsa.solver import Hit, _search_generic, find, solve, sort_key, totals
+from boggle_dafsa.solver import Hit, find, solve, sort_key, totals
 from boggle_dafsa.testing import dictionary_from_words
 
 
@@ -142,7 +142,7 @@ def test_published_enable2k_boards(enable2k: NativeDictionary, text: str, words:
 
 def test_the_generic_kernel_gives_the_same_board(enable2k: NativeDictionary) -> None:
     grid = Grid.parse("perslatgsineters")
-    cursor_only = _search_generic(grid.faces, neighbours(grid.shape), enable2k, 3)
+    cursor_only = {hit.word: hit.path for hit in solve(grid, enable2k, kernel="generic")}
     assert {hit.word: hit.path for hit in solve(grid, enable2k)} == cursor_only
 
 
@@ -245,11 +245,16 @@ def test_the_other_formats_plug_in(tmp_path: Path, french: NativeDictionary) -> 
         assert [(hit.word, hit.score) for hit in solve(grid, open_path(path))] == [(h.word, h.score) for h in expected]
 
 
-def test_the_kernel_reads_the_final_flag_of_the_format() -> None:
+def test_the_layout_carries_the_final_flag_of_the_format(tmp_path: Path) -> None:
     from boggle_dafsa.automaton.reader import FINAL_FLAG
-    from boggle_dafsa import solver
 
-    assert solver._FINAL == FINAL_FLAG
+    dictionary = dictionary_from_words(["ab", "abc"], tmp_path)
+    layout = dictionary.layout()
+    assert layout is not None and layout.final_flag == FINAL_FLAG
+    for prefix in ("a", "ab", "abc"):
+        state = dictionary.step(dictionary.root, prefix.upper())
+        assert state is not None
+        assert bool(layout.cells[state] & layout.final_flag) == dictionary.is_word(state)
 
 
 # -- corners ------------------------------------------------------------------------------
@@ -299,6 +304,7 @@ def test_a_large_alphabet_uses_the_cursor(tmp_path: Path) -> None:
     words = [a + b + c for a, b, c in zip(letters, letters[1:], letters[2:])]
     dictionary = dictionary_from_words(words, tmp_path)
     assert dictionary.header_cells == 2
+    assert dictionary.layout() is None
     grid = Grid.parse("ΛΜΝ/ABC")
     assert [hit.word for hit in solve(grid, dictionary)] == ["ABC", "ΛΜΝ"]
 
@@ -367,10 +373,10 @@ class CountingTable(tuple):  # type: ignore[type-arg]
 
 @pytest.fixture
 def counted_lookups(monkeypatch: pytest.MonkeyPatch) -> type[CountingTable]:
-    from boggle_dafsa import solver
+    from boggle_dafsa.solver import trace
 
     CountingTable.lookups = 0
-    monkeypatch.setattr(solver, "neighbours", lambda shape, adjacency="king": CountingTable(neighbours(shape, adjacency)))
+    monkeypatch.setattr(trace, "neighbours", lambda shape, adjacency="king": CountingTable(neighbours(shape, adjacency)))
     return CountingTable
 
 

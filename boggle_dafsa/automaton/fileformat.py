@@ -16,12 +16,14 @@ from array import array
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DictionaryError
 from ..normalize import Policy
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .builder import Automaton
 
 #: Anything the header can be read from: bytes, or the file mapped in memory.
@@ -36,6 +38,8 @@ _HEADER_CRC_OFFSET = FIXED_SIZE - 4
 _POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1}
 _POLICY_BY_CODE = {code: policy for policy, code in _POLICY_CODES.items()}
 _CELL_MAX = 0xFFFFFFFF
+#: The final flag of a one-cell state header (alphabets of up to 31 letters): its top bit.
+FINAL_FLAG = 1 << 31
 
 
 def header_cells_for(alphabet_size: int) -> int:
@@ -66,6 +70,48 @@ class Header:
     def file_size(self) -> int:
         """The exact size in bytes of a file with this header."""
         return self.header_size + 4 * self.cell_count
+
+
+@dataclass(frozen=True)
+class NativeLayout:
+    """Everything a solver kernel needs to walk a native file's cells itself.
+
+    Only one-cell state headers (alphabets of up to 31 letters) have this layout: a
+    state ``s`` is the cell ``cells[s]``, a bitset of its letters (letter ``i`` at bit
+    ``i``) with :attr:`final_flag` set when its prefix is a word, followed by the index
+    of each child, in letter order. The child by letter bit ``b`` is
+    ``cells[s + 1 + popcount(cells[s] & ((1 << b) - 1))]``. Nothing is checked: a
+    damaged file can point anywhere, so a kernel bounds-checks every index against
+    ``len(cells)`` (the Python twin lets ``IndexError`` rise).
+
+    Plain data, so that a compiled kernel takes the same arguments as its Python twin.
+    """
+
+    #: The cells as unsigned 32-bit integers in native byte order: a memoryview of
+    #: format "I" in place on the mapped file (an ``array('I')`` on big-endian hosts).
+    cells: memoryview | array[int]
+    #: The root state (a cell index).
+    root: int
+    #: Bit index of each letter of the alphabet in a state header.
+    letter_bits: Mapping[str, int]
+    #: The letters, in bit order.
+    alphabet: str
+    #: Cells per state header: always 1 in this layout, kept so that a kernel can check.
+    header_cells: int
+    #: Letters in the longest word: bounds the depth of any walk.
+    longest_word: int
+    #: The bit of a state header that marks a word (:data:`FINAL_FLAG`).
+    final_flag: int
+    #: Where the cells come from, for error messages.
+    source: str
+
+
+def layout_of(header: Header, cells: memoryview | array[int], source: str) -> NativeLayout | None:
+    """The :class:`NativeLayout` of a file with ``header`` and ``cells``; None for wide headers."""
+    if header.header_cells != 1:
+        return None
+    letter_bits = {letter: bit for bit, letter in enumerate(header.alphabet)}
+    return NativeLayout(cells, header.root, letter_bits, header.alphabet, 1, header.longest_word, FINAL_FLAG, source)
 
 
 def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:

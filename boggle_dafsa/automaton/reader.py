@@ -17,11 +17,9 @@ from typing import Any
 
 from ..errors import DictionaryError, opening
 from ..normalize import Policy, normalize
-from .fileformat import _LITTLE_ENDIAN, FIXED_SIZE, Header, decode_header
+from .fileformat import _LITTLE_ENDIAN, FINAL_FLAG, FIXED_SIZE, Header, NativeLayout, decode_header, layout_of
 
-#: The final flag in a one-cell state header (alphabets of up to 31 letters).
-FINAL_FLAG = 1 << 31
-
+__all__ = ["FINAL_FLAG", "NativeDictionary"]
 
 
 class NativeDictionary:
@@ -57,10 +55,11 @@ class NativeDictionary:
         self.letter_bits: dict[str, int] = {letter: bit for bit, letter in enumerate(self.alphabet)}
         self._final_bit = 32 * self.header_cells - 1
 
-    @classmethod
-    def open(cls, path: str | Path) -> NativeDictionary:
-        """Open the native dictionary at ``path``."""
-        return cls(path)
+        self._layout = layout_of(self.header, self.cells, self.path)
+
+    def layout(self) -> NativeLayout | None:
+        """The cells as a solver kernel reads them; None when the states have wide headers."""
+        return self._layout
 
     # -- the cursor ---------------------------------------------------------------------
 

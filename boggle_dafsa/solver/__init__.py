@@ -1,0 +1,100 @@
+"""Finding every dictionary word that can be traced on a grid, and tracing one word.
+
+:func:`solve` walks the grid depth-first while stepping the dictionary's automaton one
+face at a time, and abandons a path as soon as no word starts with it: a prefix is
+never looked up again from the root. Kernels do the walk and give the same words
+(:mod:`.kernels` chooses; ``kernel="auto"`` takes the fastest that applies):
+
+* "c" and "python" read a native file's cells themselves (:mod:`.native`, a bit test
+  and a popcount per letter); "c" is compiled, "python" its twin;
+* "generic" goes through the cursor interface (``step``/``is_word``), for every other
+  dictionary (marisa, dawg, stand-ins in tests) and for alphabets over 31 letters.
+
+:func:`find` (:mod:`.trace`) traces one word without a dictionary, with an explicit
+stack, so that a 5,000-letter word on a 100x100 grid is no matter for Python's
+recursion limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..grid import Grid, neighbours
+from ..scoring import CLASSIC, Scoring
+from .kernels import available_kernels, select
+from .trace import find
+
+if TYPE_CHECKING:
+    from ..dictionary import Dictionary
+
+__all__ = ["Hit", "available_kernels", "find", "solve", "sort_key", "totals"]
+
+
+class Hit(NamedTuple):
+    """A word found on a grid: its score and one path (cell numbers, see :meth:`Grid.coordinates`).
+
+    A named tuple rather than a frozen dataclass: as immutable, and three times cheaper
+    to create, which shows on boards of a thousand words.
+    """
+
+    word: str
+    score: int
+    path: tuple[int, ...]
+
+    def coordinates(self, grid: Grid) -> tuple[tuple[int, ...], ...]:
+        """The path as coordinates: (row, col) pairs in 2-D, n-tuples in n-D."""
+        return tuple(grid.coordinates(cell) for cell in self.path)
+
+
+def sort_key(hit: Hit) -> tuple[int, int, str]:
+    """The order of results: score descending, then length descending, then alphabetical."""
+    return (-hit.score, -len(hit.word), hit.word)
+
+
+def solve(
+    grid: Grid,
+    dictionary: Dictionary[Any],
+    *,
+    min_length: int | None = None,
+    scoring: Scoring = CLASSIC,
+    adjacency: str = "king",
+    kernel: str = "auto",
+) -> list[Hit]:
+    """Every word of ``dictionary`` that can be traced on ``grid``, best first.
+
+    A word is traced through adjacent cells (``adjacency``: "king" or "orthogonal"),
+    each used once, and has at least ``min_length`` letters (default: the scoring's
+    minimum; a QU face is two letters). Each word comes once, with the path that is
+    smallest cell by cell when the faces are single letters. Sorted by :func:`sort_key`.
+    ``kernel`` names the kernel (see :func:`available_kernels`); every kernel gives the
+    same hits.
+    """
+    if min_length is None:
+        min_length = scoring.min_length
+    table = neighbours(grid.shape, adjacency)
+    chosen = select(dictionary, kernel, cells=len(grid.faces))
+    return _ranked_hits(chosen.search(dictionary, grid.faces, table, min_length), scoring)
+
+
+def _ranked_hits(found: dict[str, tuple[int, ...]], scoring: Scoring) -> list[Hit]:
+    # Sorted by (score desc, length desc, word asc), cheaply: C-level sorts of the words
+    # do it when the score never drops as words grow (every table here); a general
+    # sort otherwise. Points depend on the length only: one table lookup per length.
+    words = sorted(found)
+    words.sort(key=len, reverse=True)  # stable: alphabetical within a length
+    if not words:
+        return []
+    points = [scoring.score("?" * length) for length in range(len(words[0]) + 1)]
+    if any(shorter > longer for shorter, longer in zip(points, points[1:])):
+        words.sort(key=lambda word: -points[len(word)])  # stable again
+    return [Hit(word, points[len(word)], found[word]) for word in words]
+
+
+def totals(hits: Iterable[Hit]) -> tuple[int, int]:
+    """(number of words, total points) of ``hits``."""
+    count = points = 0
+    for hit in hits:
+        count += 1
+        points += hit.score
+    return count, points

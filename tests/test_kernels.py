@@ -1,0 +1,137 @@
+"""Every available solver kernel against brute force and against each other.
+
+The kernels are those this process can run (:func:`available_kernels`): "python" and
+"generic" always, "c" when the extension was built and ``BOGGLE_DAFSA_PURE`` is unset.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.grid import Grid, neighbours
+from boggle_dafsa.normalize import normalize
+from boggle_dafsa.resolve import open_dictionary
+from boggle_dafsa.solver import available_kernels, solve
+from boggle_dafsa.solver.kernels import select
+from boggle_dafsa.testing import dictionary_from_words
+
+KERNELS = available_kernels()
+
+
+def brute_force(grid: Grid, words: list[str], min_length: int, adjacency: str) -> set[str]:
+    """The words that some path of distinct adjacent cells spells, tried path by path."""
+    table = neighbours(grid.shape, adjacency)
+    wanted = {w for w in (normalize(word) for word in words) if w and len(w) >= min_length}
+    found: set[str] = set()
+
+    def walk(cell: int, used: frozenset[int], spelled: str) -> None:
+        if spelled in wanted:
+            found.add(spelled)
+        if not any(word.startswith(spelled) for word in wanted):
+            return
+        for other in table[cell]:
+            if other not in used:
+                walk(other, used | {other}, spelled + grid.faces[other])
+
+    for start, face in enumerate(grid.faces):
+        walk(start, frozenset({start}), face)
+    return found
+
+
+def assert_path(grid: Grid, word: str, path: tuple[int, ...], adjacency: str) -> None:
+    table = neighbours(grid.shape, adjacency)
+    assert len(set(path)) == len(path)
+    assert all(b in table[a] for a, b in zip(path, path[1:]))
+    assert "".join(grid.faces[cell] for cell in path) == word
+
+
+def test_the_pure_python_kernels_are_always_available() -> None:
+    assert {"python", "generic"} <= set(KERNELS)
+    # Compiled kernels come first: "auto" prefers them.
+    assert KERNELS[-2:] == ("python", "generic")
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> Grid:
+    shape = draw(st.sampled_from([(1, 1), (1, 4), (2, 2), (3, 3), (4, 4), (2, 2, 2)]))
+    faces = st.sampled_from(["A", "B", "E", "S", "QU", "X"])
+    return Grid(shape, tuple(draw(st.lists(faces, min_size=math.prod(shape), max_size=math.prod(shape)))))
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@settings(max_examples=40, deadline=None)
+@given(
+    boards(),
+    st.lists(st.text("ABESQU", min_size=1, max_size=7), min_size=1, max_size=40),
+    st.integers(1, 4),
+    st.sampled_from(["king", "orthogonal"]),
+)
+def test_each_kernel_finds_exactly_the_traceable_words(
+    tmp_path_factory: pytest.TempPathFactory, kernel: str, grid: Grid, words: list[str], min_length: int, adjacency: str
+) -> None:
+    dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
+    hits = solve(grid, dictionary, min_length=min_length, adjacency=adjacency, kernel=kernel)
+    assert {hit.word for hit in hits} == brute_force(grid, words, min_length, adjacency)
+    assert len(hits) == len({hit.word for hit in hits})
+    for hit in hits:
+        assert_path(grid, hit.word, hit.path, adjacency)
+
+
+@pytest.mark.parametrize("text", ["perslatgsineters", "ligdrmanesietildsracsepes", "pers/late/sind"])
+def test_every_kernel_gives_the_same_hits_and_paths(text: str) -> None:
+    enable2k = open_dictionary("enable2k")
+    grid = Grid.parse(text)
+    results = {kernel: solve(grid, enable2k, kernel=kernel) for kernel in KERNELS}
+    reference = results["generic"]
+    assert reference
+    for kernel, hits in results.items():
+        assert hits == reference, kernel
+
+
+@pytest.mark.parametrize("kernel", [name for name in KERNELS if name != "generic"])
+def test_a_damaged_dictionary_is_an_error_in_every_layout_kernel(tmp_path: Path, kernel: str) -> None:
+    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path)
+    damaged = tmp_path / "damaged.dafsa"
+    shutil.copy(good.path, damaged)
+    data = bytearray(damaged.read_bytes())
+    struct.pack_into("<I", data, good.header.header_size + 4 * (good.root + 1), 0x0FFFFFFF)
+    damaged.write_bytes(bytes(data))
+    from boggle_dafsa.automaton.reader import NativeDictionary
+
+    with pytest.raises(DictionaryError, match="damaged"):
+        solve(Grid.parse("ABC/DEF"), NativeDictionary(damaged), kernel=kernel)
+
+
+def test_auto_falls_back_to_the_cursor_where_the_layout_does_not_apply(tmp_path: Path) -> None:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZΑΒΓΔΕΖΗΘΙΚΛΜΝΞ"
+    wide = dictionary_from_words([letters[i : i + 3] for i in range(len(letters) - 2)], tmp_path)
+    assert wide.layout() is None
+    assert select(wide, "auto", cells=6).name == "generic"
+    with pytest.raises(ValueError, match="python"):
+        solve(Grid.parse("ABC/DEF"), wide, kernel="python")
+    with pytest.raises(ValueError, match="unknown"):
+        solve(Grid.parse("ABC/DEF"), wide, kernel="no-such-kernel")
+
+
+def test_a_path_deeper_than_the_python_recursion_goes_to_another_kernel(tmp_path: Path) -> None:
+    narrow = dictionary_from_words(["A" * 500], tmp_path)
+    assert select(narrow, "auto", cells=9).name == KERNELS[0]
+    assert select(narrow, "auto", cells=600).name != "python"
+
+
+def test_pure_makes_auto_choose_python() -> None:
+    code = "from boggle_dafsa.solver import available_kernels; print(','.join(available_kernels()))"
+    env = dict(os.environ, BOGGLE_DAFSA_PURE="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "python,generic"
