@@ -1,17 +1,28 @@
-"""Which dictionary a command uses, and the embedded dictionaries compiled on first use."""
+"""Which dictionary a command uses, and the cache of dictionaries compiled on first use.
+
+Two kinds of input are compiled into the cache: the embedded word lists (``fr``, ``en``,
+``enable2k``) and plain word lists given where a dictionary is expected (``-d words.txt``).
+A cached file is named after the **content** it was compiled from, never after a file's
+date, so installations sharing one cache share its files, and nothing here ever deletes
+a cached file: a file another installation (or another process) still uses stays valid.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from .dictionary import Dictionary
-from .errors import DictionaryError
+from .errors import DictionaryError, WordListError
 
 ENV_VARIABLE = "BOGGLE_DAFSA_DICT"
 CACHE_VARIABLE = "BOGGLE_DAFSA_CACHE"
 DEFAULT_BUILD = Path("build") / "dictionary.dafsa"
 DATA_DIR = Path(__file__).resolve().parent / "data"
+#: SHA-256 of each embedded list's normalized words (the digest its compiled header holds);
+#: written by scripts/make_data.py, checked by the tests against the lists themselves.
+DIGESTS_FILE = DATA_DIR / "SHA256SUMS"
 #: Embedded word lists: name -> what it is.
 EMBEDDED = {
     "fr": "French, from Debian's wfrench (325,313 words)",
@@ -19,28 +30,93 @@ EMBEDDED = {
     "enable2k": "ENABLE2K, the standard list of Boggle solvers (173,528 words)",
 }
 DEFAULT_EMBEDDED = "fr"
+#: Characters of a content digest kept in a cached file's name (96 bits: no accidental clash).
+_NAME_DIGEST = 24
+
+
+def resolve_spec(spec: str | None = None) -> tuple[str, bool]:
+    """The dictionary ``spec`` stands for, and whether it was chosen implicitly.
+
+    Without ``spec``: ``$BOGGLE_DAFSA_DICT``, else ``build/dictionary.dafsa`` if it
+    exists, else ``fr``; the second value is then True, so that a front end can say
+    which dictionary answered.
+    """
+    if spec:
+        return spec, False
+    chosen = os.environ.get(ENV_VARIABLE) or (str(DEFAULT_BUILD) if DEFAULT_BUILD.is_file() else DEFAULT_EMBEDDED)
+    return chosen, True
 
 
 def open_dictionary(spec: str | None = None) -> Dictionary:
     """Open the dictionary named by ``spec``.
 
-    ``spec`` is a file path (native, marisa or dawg, detected from its bytes) or the
+    ``spec`` is a dictionary file (native, marisa or dawg, detected from its bytes), a
+    plain word list (compiled on first use into the cache, keyed by its content), or the
     name of an embedded list (``fr``, ``en``, ``enable2k``). Without one:
     ``$BOGGLE_DAFSA_DICT``, else ``build/dictionary.dafsa`` if it exists, else ``fr``.
     """
-    if not spec:
-        spec = os.environ.get(ENV_VARIABLE) or (str(DEFAULT_BUILD) if DEFAULT_BUILD.is_file() else DEFAULT_EMBEDDED)
+    spec, _ = resolve_spec(spec)
     # An embedded name wins over a file or folder of that name in the current
     # folder (write ./fr for such a file): `play` and `-d fr` must not depend on the cwd.
-    if spec not in EMBEDDED:
-        return open_path(spec)
-    compiled = embedded_path(spec)
+    if spec in EMBEDDED:
+        return _open_cached(embedded_path(spec), embedded_digest(spec), lambda target: _compile_embedded(spec, target))
+    from .formats.detect import detect_format
+
     try:
-        return open_path(compiled)
-    except DictionaryError:
-        # Only a cache: a damaged copy (disk full, a killed process) is compiled again.
-        compiled.unlink(missing_ok=True)
-        return open_path(embedded_path(spec))
+        detect_format(spec)
+    except DictionaryError as error:
+        if "not a dictionary" not in str(error):
+            raise  # missing, unreadable, empty, a pipe: nothing a word list would change
+        return open_wordlist(spec, error)
+    return open_path(spec)
+
+
+def open_wordlist(path: str | Path, not_a_dictionary: DictionaryError | None = None) -> Dictionary:
+    """Open the plain word list at ``path`` as a dictionary (default folding policy).
+
+    Its bytes are hashed: the first use compiles it into the cache, later uses of the same
+    content open that file. A file that is not a word list either (binary, undecodable)
+    raises ``not_a_dictionary``, the error of the dictionary reader, extended to say so.
+    """
+    import hashlib
+
+    from .wordlist import read_bytes
+
+    data = read_bytes(path)
+    content = hashlib.sha256(data).hexdigest()
+    file_name = f"list-{content[:_NAME_DIGEST]}.dafsa"
+
+    def compile_list(target: Path) -> None:
+        from .automaton.fileformat import write_atomically
+        from .build import compile_words
+        from .wordlist import decode, parse_words
+
+        try:
+            text, encoding = decode(data, str(path))
+        except WordListError as error:
+            if not_a_dictionary is None:
+                raise
+            raise DictionaryError(f"{not_a_dictionary} nor a word list ({str(error).removeprefix(f'{path}:')})") from None
+        words = parse_words(text, source=str(path), encoding=encoding).words
+        if not words:
+            raise DictionaryError(f"{path}: a word list with no word in it, not a dictionary")
+        write_atomically(target, compile_words(words))
+
+    for folder in cache_folders():
+        target = folder / file_name
+        if target.is_file():
+            try:
+                return open_path(target)
+            except DictionaryError:
+                pass  # damaged (a cut write, a full disk): compiled again below, by atomic replacement
+        try:
+            compile_list(target)
+        except DictionaryError as error:
+            if "cannot write" in str(error):
+                continue  # not writable here: try the next folder
+            raise
+        return open_path(target)
+    raise DictionaryError(f"{path}: cannot write its compiled dictionary to {cache_dir()} or the temporary folder")
 
 
 def dictionary_spec_for(spec: str | None, language: str | None) -> str | None:
@@ -57,7 +133,7 @@ def open_path(path: str | Path) -> Dictionary:
 
 
 def cache_dir() -> Path:
-    """Where compiled embedded dictionaries are kept: $BOGGLE_DAFSA_CACHE, else the user cache."""
+    """Where compiled dictionaries are kept: $BOGGLE_DAFSA_CACHE, else the user cache."""
     configured = os.environ.get(CACHE_VARIABLE)
     if configured:
         return Path(configured)
@@ -65,44 +141,72 @@ def cache_dir() -> Path:
     return Path(base) / "boggle-dafsa"
 
 
+def cache_folders() -> list[Path]:
+    """The cache folder, then the fallback used when it cannot be written."""
+    import tempfile
+
+    return [cache_dir(), Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"]
+
+
+def embedded_digest(name: str) -> str:
+    """The SHA-256 of embedded list ``name``'s normalized words, from ``data/SHA256SUMS``."""
+    try:
+        lines = DIGESTS_FILE.read_text("ascii").splitlines()
+    except OSError:
+        raise DictionaryError(f"the digests of the embedded lists are missing from the installation ({DIGESTS_FILE})") from None
+    for line in lines:
+        digest, _, listed = line.partition("  ")
+        if listed == name:
+            return digest
+    raise DictionaryError(f"embedded list {name!r} has no digest in {DIGESTS_FILE}")
+
+
 def embedded_path(name: str) -> Path:
     """The compiled file of embedded list ``name``, compiling it first if needed.
 
-    The file name carries the size and modification time of the compressed source,
-    so a changed source gives a new file and an unchanged one is never rebuilt.
+    The file name carries the digest of the list's words, so installations with the same
+    list share one file and a changed list gets a new one; nothing is ever deleted.
     """
-    source = DATA_DIR / f"{name}.txt.xz"
-    try:
-        stat = source.stat()
-    except OSError:
-        raise DictionaryError(f"embedded list {name!r} is missing from the installation ({source})") from None
-    file_name = f"{name}-{stat.st_size}-{stat.st_mtime_ns}.dafsa"
-    cached = cache_dir() / file_name
-    if cached.is_file():
-        return cached
-    import tempfile
-
-    for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"):
+    digest = embedded_digest(name)
+    file_name = f"{name}-{digest[:_NAME_DIGEST]}.dafsa"
+    folders = cache_folders()
+    for folder in folders:
+        if (folder / file_name).is_file():
+            return folder / file_name
+    for folder in folders:
         target = folder / file_name
-        if target.is_file():
-            return target
         try:
-            _compile_embedded(source, target)
-        except DictionaryError:
-            continue  # not writable here: try the next folder
-        for stale in folder.glob(f"{name}-*.dafsa"):
-            if stale != target:  # compiled from an older source
-                stale.unlink(missing_ok=True)
+            _compile_embedded(name, target)
+        except DictionaryError as error:
+            if "cannot write" in str(error):
+                continue  # not writable here: try the next folder
+            raise
         return target
     raise DictionaryError(f"cannot write the compiled {name!r} dictionary to {cache_dir()} or the temporary folder")
 
 
-def _compile_embedded(source: Path, target: Path) -> None:
+def _open_cached(path: Path, digest: str, compile: Callable[[Path], None]) -> Dictionary:
+    """Open the cached ``path``; if it is damaged or holds other words than ``digest``, compile it again."""
+    try:
+        dictionary = open_path(path)
+        if dictionary.info().get("source_sha256") == digest:
+            return dictionary
+    except DictionaryError:
+        pass  # only a cache: a damaged copy (disk full, a killed process) is compiled again
+    compile(path)
+    return open_path(path)
+
+
+def _compile_embedded(name: str, target: Path) -> None:
     import lzma
 
     from .automaton.fileformat import write_atomically
     from .build import compile_words
-    from .normalize import Policy
 
-    words = lzma.decompress(source.read_bytes()).decode("utf-8").split()
-    write_atomically(target, compile_words(words, Policy.FOLD))
+    source = DATA_DIR / f"{name}.txt.xz"
+    try:
+        packed = source.read_bytes()
+    except OSError:
+        raise DictionaryError(f"embedded list {name!r} is missing from the installation ({source})") from None
+    words = lzma.decompress(packed).decode("utf-8").split()
+    write_atomically(target, compile_words(words))

@@ -1,7 +1,8 @@
 """Reading word lists as people actually have them, and normalizing their words.
 
-Accepted: one word a line (LF, CRLF or CR), blank lines, a UTF-8 BOM, words separated
-by semicolons or commas; UTF-8 or ISO-8859-15 (detected); unsorted, with duplicates.
+Accepted: one word a line (LF, CRLF or CR), blank lines, words separated by semicolons or
+commas; UTF-8 or ISO-8859-15 (detected), UTF-16 and UTF-32 with a byte order mark;
+unsorted, with duplicates.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from .normalize import Policy, fold, rejection
 # An item between separators: line breaks of every convention, semicolons, commas.
 _ITEM = re.compile(r"[^\r\n;,]+")
 _BOM = b"\xef\xbb\xbf"
+# Byte order marks of the wider Unicode encodings, UTF-32 first (its LE mark starts with UTF-16's).
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 FALLBACK_ENCODING = "iso-8859-15"
 
 
@@ -35,6 +38,8 @@ class WordList:
     items: int = 0
     #: Items dropped by normalization, counted by reason.
     dropped: Counter[str] = field(default_factory=Counter)
+    #: A sentence for the user when the guessed encoding probably lost characters (see :func:`encoding_hint`).
+    hint: str | None = None
 
     @property
     def duplicates(self) -> int:
@@ -64,8 +69,11 @@ def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str 
     Raises :class:`WordListError` (one line: what and where) for a missing, unreadable,
     empty, binary or undecodable file, or one where no word survives normalization.
     """
-    text, used_encoding = decode(read_bytes(path), str(path), encoding)
+    data = read_bytes(path)
+    text, used_encoding = decode(data, str(path), encoding)
     wordlist = parse_words(text, policy, source=str(path), encoding=used_encoding)
+    if encoding is None:
+        wordlist.hint = encoding_hint(data, used_encoding)
     if not wordlist.words:
         what = "is empty" if wordlist.items == 0 else f"has no word left after normalization ({_dropped_summary(wordlist)})"
         raise WordListError(f"{path}: word list {what}")
@@ -81,8 +89,14 @@ def read_bytes(path: str | Path) -> bytes:
 def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, str]:
     """Decode ``data``: the given encoding, else UTF-8 (BOM allowed), else ISO-8859-15.
 
-    Returns the text and the encoding used. Binary data (a NUL byte) is refused.
+    UTF-16 and UTF-32 are recognized by their byte order mark. Returns the text and the
+    encoding used. Binary data (a NUL byte) is refused.
     """
+    if encoding is None:
+        for mark, wide in _WIDE_BOMS:
+            if data.startswith(mark):
+                encoding = wide  # its codec reads the mark and drops it
+                break
     # A NUL byte means binary data, unless the user named an encoding that has them (UTF-16).
     nul = -1 if encoding else data.find(b"\0")
     if nul >= 0:
@@ -102,6 +116,26 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, 
                 line = data.count(b"\n", 0, error.start) + 1
                 raise WordListError(f"{source}:{line}: cannot decode byte 0x{data[error.start]:02x} as {candidate}") from None
     raise AssertionError("unreachable")
+
+
+def encoding_hint(data: bytes, used_encoding: str) -> str | None:
+    """Why the guessed ``used_encoding`` may have lost characters, and which one keeps them.
+
+    ISO-8859-15 reads bytes 0x80-0x9F as invisible control characters, so words that hold
+    them are dropped; in a Windows-1252 list those bytes are letters and punctuation
+    (0x9C is œ, 0x8C Œ, 0x92 an apostrophe). None when there is nothing to say.
+    """
+    if used_encoding != FALLBACK_ENCODING:
+        return None
+    controls = re.findall(rb"[\x80-\x9f]", data)
+    if not controls:
+        return None
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:
+        return f"{len(controls)} bytes in 0x80-0x9F are control characters in {FALLBACK_ENCODING}; the words that hold them were dropped"
+    example = bytes([controls[0][0]]).decode("cp1252")
+    return f"{len(controls)} bytes in 0x80-0x9F (such as {example!r} in Windows-1252) are control characters in {FALLBACK_ENCODING}: --encoding cp1252 would keep them"
 
 
 def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>", encoding: str = "utf-8") -> WordList:

@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from boggle_dafsa.errors import BoggleError  # noqa: E402
 from boggle_dafsa.wordlist import read_wordlist  # noqa: E402
 
 SOURCES = {
@@ -29,16 +30,29 @@ SOURCES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*", default=list(SOURCES), help="which lists (default: all)")
+    parser.add_argument("names", nargs="*", choices=list(SOURCES), default=list(SOURCES), help="which lists (default: all)")
     args = parser.parse_args()
     out_dir = ROOT / "boggle_dafsa" / "data"
+    digests = _read_digests(out_dir / "SHA256SUMS")
     for name in args.names:
-        wordlist = read_wordlist(SOURCES[name])
+        try:
+            wordlist = read_wordlist(SOURCES[name])
+        except BoggleError as error:
+            sys.exit(f"make_data.py: {name}: {error} (install Debian's wfrench and wamerican; ENABLE2K comes from ../shared)")
         text = "".join(word + "\n" for word in wordlist.words).encode("utf-8")
         # preset 9 with the default check: about 5x smaller than the text, decompressed in ~50 ms.
         packed = lzma.compress(text, preset=9 | lzma.PRESET_EXTREME)
         (out_dir / f"{name}.txt.xz").write_bytes(packed)
+        digests[name] = wordlist.digest
         print(f"{name}: {len(wordlist.words)} words, {len(text)} bytes -> {len(packed)} bytes, sha256 {wordlist.digest}")
+    # The cache names compiled files after these digests (boggle_dafsa/resolve.py).
+    (out_dir / "SHA256SUMS").write_text("".join(f"{digest}  {name}\n" for name, digest in digests.items()), "ascii")
+
+
+def _read_digests(path: Path) -> dict[str, str]:
+    if not path.is_file():
+        return {}
+    return {name: digest for digest, _, name in (line.partition("  ") for line in path.read_text("ascii").splitlines())}
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,20 +23,24 @@ settings.register_profile("ci", max_examples=100, deadline=None, suppress_health
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
+# The suite's own cache of compiled dictionaries, set when this file is imported: before
+# any test module is collected and before any fixture (module-scoped ones included) can
+# open a dictionary, so the user's cache is never read, written or cleaned by the tests
+# (tests/test_resolve.py checks it). Every test and subprocess inherits it.
+TEST_CACHE = Path(tempfile.mkdtemp(prefix="boggle-dafsa-test-cache-"))
+os.environ["BOGGLE_DAFSA_CACHE"] = str(TEST_CACHE)
+os.environ.pop("BOGGLE_DAFSA_DICT", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(TEST_CACHE, ignore_errors=True)
+
+
 @pytest.fixture(autouse=True)
-def _isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test sees the developer's $BOGGLE_DAFSA_DICT; all share one cache of embedded dictionaries."""
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees the developer's $BOGGLE_DAFSA_DICT; all share the suite's cache (a test may move it)."""
     monkeypatch.delenv("BOGGLE_DAFSA_DICT", raising=False)
-    monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(_shared_cache(tmp_path_factory)))
-
-
-_CACHE: list[Path] = []
-
-
-def _shared_cache(factory: pytest.TempPathFactory) -> Path:
-    if not _CACHE:
-        _CACHE.append(factory.mktemp("cache"))
-    return _CACHE[0]
+    monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(TEST_CACHE))
 
 
 @pytest.fixture(scope="session")

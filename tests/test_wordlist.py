@@ -88,3 +88,31 @@ def test_missing_and_directory(tmp_path: Path) -> None:
 def test_parse_equals_normalizing_each_word(words: list[str], separator: str) -> None:
     wl = parse_words(separator.join(words), Policy.FOLD)
     assert wl.words == sorted({key for w in words if (key := normalize(w))})
+
+
+@given(st.lists(st.text(alphabet="abcçdeéèfœzÆ", min_size=1, max_size=8), min_size=1, max_size=20))
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_are_recognized_by_their_mark(tmp_path: Path, codec: str, words: list[str]) -> None:
+    mark = "\ufeff".encode(codec)
+    path = tmp_path / f"{codec}.txt"
+    path.write_bytes(mark + "\r\n".join(words).encode(codec))
+    wordlist = read_wordlist(path)
+    assert wordlist.encoding.startswith(codec[:6]) and wordlist.hint is None
+    assert wordlist.words == parse_words("\n".join(words)).words
+
+
+def test_windows_1252_list_gets_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "cp1252.txt"
+    path.write_bytes("cœur\nsœur\narbre\nl’été\n".encode("cp1252"))
+    wordlist = read_wordlist(path)
+    assert wordlist.encoding == "iso-8859-15" and wordlist.words == ["ARBRE"]  # what the guess loses...
+    assert wordlist.hint is not None and "--encoding cp1252" in wordlist.hint and "3 bytes" in wordlist.hint
+    fixed = read_wordlist(path, encoding="cp1252")  # ...and what the hint keeps
+    assert fixed.words == ["ARBRE", "COEUR", "SOEUR"] and fixed.hint is None
+
+
+def test_latin9_list_without_c1_bytes_needs_no_hint(tmp_path: Path) -> None:
+    path = tmp_path / "latin9.txt"
+    path.write_bytes("élève\ncœur\n".encode("iso-8859-15"))
+    wordlist = read_wordlist(path)
+    assert wordlist.words == ["COEUR", "ELEVE"] and wordlist.hint is None
