@@ -21,20 +21,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import BoggleError, DiceError, GridError, opening
-from .grid import MAX_FACE_LETTERS, Grid, format_shape, parse_shape
+from .grid import BLANK, MAX_FACE_LETTERS, Grid, format_shape, parse_shape
 from .scoring import SCORINGS, Scoring
 from .wordlist import decode
 
 if TYPE_CHECKING:
     from .dictionary import Dictionary
 
-#: One die: its faces, upper case, "QU" for the Qu face.
+#: One die: its faces, upper case, "QU" for the Qu face, ``grid.BLANK`` (".") for a blank face.
 Die = tuple[str, ...]
 
 FACES_PER_DIE = 6
 
 #: The sets shipped with the package, in the order ``boggle-dafsa dice`` lists them.
-BUILTIN_SETS: tuple[str, ...] = ("fr", "en-classic", "en", "big")
+BUILTIN_SETS: tuple[str, ...] = ("fr", "en-classic", "en", "big", "super-big")
 
 DEFAULT_SET = "fr"
 
@@ -202,8 +202,10 @@ def _parse_die(line: str, where: str, q_is_qu: bool) -> Die:
     for face in faces:
         if not face:
             raise DiceError(f"{where}: empty face in die {line!r}")
+        if face == BLANK:
+            continue
         if not face.isalpha():
-            raise DiceError(f"{where}: face {face!r} of die {line!r} is not letters only")
+            raise DiceError(f"{where}: face {face!r} of die {line!r} is not letters only (a blank face is {BLANK!r})")
         if len(face) > MAX_FACE_LETTERS:  # grids refuse longer faces: generated grids must solve
             raise DiceError(f"{where}: face {face!r} of die {line!r} has {len(face)} letters, at most {MAX_FACE_LETTERS}")
     if len(faces) != FACES_PER_DIE:

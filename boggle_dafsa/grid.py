@@ -10,6 +10,8 @@ The syntax (see the README):
 * ``QU E S T/A B C D``: in a row (or a run) holding whitespace, each whitespace-separated
   token is one face, which is how multi-letter faces are written (3 letters at most:
   ``IDXT MHEI`` is refused, not read as two faces of four letters).
+* ``.`` is a blank face (Super Big Boggle's blank dice faces): a cell no word can
+  cross, written ``.`` in every syntax (``AB.D``, ``QU . E S``, on standard input too).
 * A grid has 16 dimensions at most.
 * Case and accents go through the dictionary's normalization (``é`` is ``E`` in French).
 
@@ -37,6 +39,8 @@ ADJACENCIES: tuple[str, ...] = ("king", "orthogonal")
 MAX_DIMENSIONS = 16
 #: Most letters a face may have: real multi-letter faces (QU, TH, IN, ER...) have 2.
 MAX_FACE_LETTERS = 3
+#: A blank face: no letter, so no word goes through its cell (it is in no alphabet).
+BLANK = "."
 #: Most (cell, neighbour) pairs a neighbour table may hold: a 1000x1000 grid has about
 #: 8 million, a 2x2x...x2 grid of 16 dimensions 4 billion (every cell touches every other).
 MAX_ADJACENCIES = 1 << 24
@@ -421,6 +425,8 @@ def _lines_shape(lines: list[list[str]], where: str) -> tuple[int, int]:
 
 def _normalize_face(raw: str, normalize: Normalizer, q_is_qu: bool, where: str) -> str:
     """Normalize one face, raising :class:`GridError` (located by ``where``) if it is not letters."""
+    if raw == BLANK:
+        return BLANK
     for ch in raw:
         if not (ch.isalpha() or unicodedata.combining(ch)):
             what = f"{ch!r} is not a letter" if len(raw) == 1 else f"{ch!r} in face {raw!r} is not a letter"

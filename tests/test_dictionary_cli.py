@@ -113,13 +113,23 @@ def test_bad_input_one_line_exit_2(args: list[str], message: str, wordlist: Path
 
 
 def test_not_a_dictionary_and_truncated(tmp_path: Path, built: Path) -> None:
-    text = tmp_path / "words.txt"
-    text.write_text("chat\n")
+    binary = tmp_path / "image.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     truncated = tmp_path / "cut.dafsa"
     truncated.write_bytes(built.read_bytes()[:-3])
-    for path, message in [(text, r"not a (boggle-dafsa )?dictionary"), (truncated, "truncated")]:
+    for path, message in [(binary, r"image\.png: not a dictionary .* nor a word list \(3: binary file"), (truncated, "truncated")]:
         result = run_cli("lookup", "CHAT", "-d", str(path))
         assert result.returncode == 2 and re.search(message, result.stderr) and "Traceback" not in result.stderr
+
+
+def test_a_word_list_given_as_the_dictionary(tmp_path: Path) -> None:
+    """-d words.txt: compiled on first use into the cache (keyed by its content), then reused."""
+    text = tmp_path / "words.txt"
+    text.write_text("chat\nchien\n")
+    cache = tmp_path / "cache"
+    assert run_cli("lookup", "CHAT", "-d", str(text), env={"BOGGLE_DAFSA_CACHE": str(cache)}).returncode == 0
+    assert run_cli("dump", "-d", str(text), env={"BOGGLE_DAFSA_CACHE": str(cache)}).stdout.split() == ["CHAT", "CHIEN"]
+    assert len(list(cache.glob("list-*.dafsa"))) == 1
 
 
 def test_failed_build_keeps_the_existing_dictionary(tmp_path: Path, built: Path) -> None:
@@ -193,7 +203,10 @@ def test_forced_utf16_list(tmp_path: Path) -> None:
     out = tmp_path / "d.dafsa"
     assert runner.invoke(app, ["build", str(source), "-o", str(out), "--encoding", "utf-16"]).exit_code == 0
     assert runner.invoke(app, ["dump", "-d", str(out)]).output.split() == ["CHAT", "ELEVE"]
-    # Without --encoding, NUL bytes mean a binary file.
+    # Without --encoding, the byte order mark says UTF-16; without the mark, NUL bytes mean a binary file.
+    assert run_cli("build", str(source), "-o", str(out)).returncode == 0
+    assert runner.invoke(app, ["dump", "-d", str(out)]).output.split() == ["CHAT", "ELEVE"]
+    source.write_bytes("chat\nélève\n".encode("utf-16-le"))
     refused = run_cli("build", str(source), "-o", str(out))
     assert refused.returncode == 2 and "binary file" in refused.stderr
 
