@@ -118,7 +118,7 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     by_word = {entry["word"]: entry for entry in solution["words"]}
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + f"play?dice=fr&seed={seed}&time=8")
+    page.goto(server + f"play?dice=fr&seed={seed}&time=12")
     page.wait_for_selector("body[data-ready=true]")
     page.click("#start")
     page.wait_for_selector("#entry:not([hidden])")
@@ -156,7 +156,7 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
 def test_two_players_in_one_room_share_a_word_and_it_scores_zero(server: str, browser: Any) -> None:
     errors: list[str] = []
     alice = new_page(browser, errors)
-    alice.goto(server + "rooms?time=6")
+    alice.goto(server + "rooms?time=10")
     alice.wait_for_selector("#create")
     alice.select_option("#dice", "fr")
     alice.click("#create button")
