@@ -1,19 +1,22 @@
-"""The interface every dictionary offers, whatever its file format.
+"""The interface every dictionary offers, whatever its file format, and what they share.
 
 A dictionary is a set of normalized words plus a *cursor*: a way to walk the
-automaton one letter at a time, which is what the solver builds on.
-States are opaque, hashable values: only ``root``, ``step`` and ``is_word`` give them meaning.
+automaton one letter at a time, which is what the solver and queries build on.
+States are opaque, hashable values: only ``root``, ``step``, ``is_word`` and
+``children`` give them meaning. :class:`DictionaryBase` derives the rest (iteration,
+``complete``, ``has_prefix``, ``in``) from the cursor, for formats with nothing faster.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from .normalize import Policy
+from .normalize import Policy, normalize
 
 #: What a state is depends on the format: a cell index (native), a unit index (dawg), a prefix (marisa).
 State = TypeVar("State", bound=Hashable)
+_Self = TypeVar("_Self", bound="DictionaryBase[Any]")
 
 
 @runtime_checkable
@@ -31,6 +34,11 @@ class Dictionary(Protocol[State]):
     policy: Policy
 
     @property
+    def alphabet(self) -> str:
+        """Every letter of the words, in byte (code point) order."""
+        ...
+
+    @property
     def root(self) -> State:
         """The state of the empty prefix."""
         ...
@@ -44,6 +52,10 @@ class Dictionary(Protocol[State]):
 
     def is_word(self, state: State) -> bool:
         """True if the prefix that led to ``state`` is a word."""
+        ...
+
+    def children(self, state: State) -> Iterator[tuple[str, State]]:
+        """The (letter, state) pairs one letter below ``state``, in letter (byte) order."""
         ...
 
     def normalize(self, text: str) -> str | None:
@@ -67,3 +79,124 @@ class Dictionary(Protocol[State]):
     def info(self) -> dict[str, Any]:
         """What ``inspect`` shows: format, policy, alphabet, counts, sizes, digests."""
         ...
+
+    def close(self) -> None:
+        """Release the file (the dictionary is unusable afterwards)."""
+        ...
+
+
+class DictionaryBase(Generic[State]):
+    """What every format derives from its cursor; a format overrides what it does faster.
+
+    A subclass provides ``policy``, ``alphabet``, ``root``, ``step`` and ``is_word``
+    (and ``info``); ``children`` steps by each letter of the alphabet unless overridden.
+    """
+
+    #: Where the dictionary was read from, for messages.
+    path: str
+    policy: Policy
+    #: Every letter of the words, in byte order (an attribute or a property).
+    alphabet: str
+
+    # -- what a subclass provides -----------------------------------------------------
+
+    @property
+    def root(self) -> State:
+        raise NotImplementedError
+
+    def step(self, state: State, letters: str) -> State | None:
+        raise NotImplementedError
+
+    def is_word(self, state: State) -> bool:
+        raise NotImplementedError
+
+    # -- derived from the cursor ------------------------------------------------------
+
+    def children(self, state: State) -> Iterator[tuple[str, State]]:
+        """The (letter, state) pairs one letter below ``state``, in letter (byte) order."""
+        for letter in self.alphabet:
+            child = self.step(state, letter)
+            if child is not None:
+                yield letter, child
+
+    def normalize(self, text: str) -> str | None:
+        """Normalize ``text`` by this dictionary's policy (None if not letters)."""
+        return normalize(text, self.policy)
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str) or not word:
+            return False
+        state = self.step(self.root, word)
+        return state is not None and self.is_word(state)
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True if some word starts with ``prefix``."""
+        if not prefix:
+            return self.sample_word() is not None
+        # Every state a non-empty prefix reaches leads to a word.
+        return self.step(self.root, prefix) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return self.complete("")
+
+    def sample_word(self) -> str | None:
+        """Any one word, found quickly (None if there is none)."""
+        return next(iter(self.complete("", 1)), None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
+        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
+        start = self.step(self.root, prefix)
+        if start is None or limit == 0:
+            return
+        emitted = 0
+        # Depth and count bounds turn a damaged file (a cycle) into an error, not a hang.
+        max_depth, max_words = self._walk_bounds()
+        letters: list[str] = list(prefix)
+        if self.is_word(start):
+            yield prefix
+            emitted += 1
+            if emitted == limit:
+                return
+        # One iterator of children per level below the prefix; `letters` spells the path.
+        stack = [self.children(start)]
+        while stack:
+            for letter, child in stack[-1]:
+                letters.append(letter)
+                if max_depth is not None and len(letters) > max_depth:
+                    raise self._damaged("path longer than the longest word")
+                if self.is_word(child):
+                    emitted += 1
+                    if max_words is not None and emitted > max_words:
+                        raise self._damaged("more words than the header says")
+                    yield "".join(letters)
+                    if emitted == limit:
+                        return
+                stack.append(self.children(child))
+                break
+            else:
+                stack.pop()
+                if stack:
+                    letters.pop()
+
+    def _walk_bounds(self) -> tuple[int | None, int | None]:
+        # (longest word, number of words) when the file states them: bounds of a sound walk.
+        return None, None
+
+    def _damaged(self, what: str) -> Exception:
+        from .errors import DictionaryError
+
+        return DictionaryError(f"{self.path}: damaged dictionary ({what})")
+
+    # -- the file ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the file (the dictionary is unusable afterwards)."""
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -97,7 +97,7 @@ class SolveOptions:
         The rules are those of the dice set ``dice`` (a set name or a dice file; default:
         classic scoring), overridden by ``scoring`` and ``min_length`` when given.
         """
-        from .scoring import resolve_rules
+        from .rules import resolve_rules
 
         if adjacency not in ADJACENCIES:
             raise BoggleError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")

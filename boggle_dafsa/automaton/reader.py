@@ -15,14 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..dictionary import DictionaryBase
 from ..errors import DictionaryError, opening
-from ..normalize import Policy, normalize
+from ..normalize import Policy
 from .fileformat import _LITTLE_ENDIAN, FINAL_FLAG, FIXED_SIZE, Header, NativeLayout, decode_header, layout_of
 
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
 
 
-class NativeDictionary:
+class NativeDictionary(DictionaryBase[int]):
     """A dictionary in the native DAFSA format, mapped from its file.
 
     A state is the index of its first cell; see ``docs/format.md``.
@@ -49,6 +50,7 @@ class NativeDictionary:
             swapped.byteswap()
             self.cells = swapped
         self.policy: Policy = self.header.policy
+        #: The letters, in bit (and byte) order.
         self.alphabet: str = self.header.alphabet
         self.header_cells: int = self.header.header_cells
         #: Bit index of each letter in a state header.
@@ -128,62 +130,11 @@ class NativeDictionary:
 
     # -- the set of words ---------------------------------------------------------------
 
-    def normalize(self, text: str) -> str | None:
-        """Normalize ``text`` by this dictionary's policy (None if not letters)."""
-        return normalize(text, self.policy)
-
-    def __contains__(self, word: object) -> bool:
-        if not isinstance(word, str) or not word:
-            return False
-        state = self.step(self.root, word)
-        return state is not None and self.is_word(state)
-
-    def has_prefix(self, prefix: str) -> bool:
-        """True if some word starts with ``prefix``."""
-        # Every state but the root of an empty dictionary leads to a word.
-        return self.header.word_count > 0 and self.step(self.root, prefix) is not None
-
     def __len__(self) -> int:
         return self.header.word_count
 
-    def __iter__(self) -> Iterator[str]:
-        return self.complete("")
-
-    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
-        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
-        start = self.step(self.root, prefix)
-        if start is None or limit == 0:
-            return
-        emitted = 0
-        # Depth and count bounds turn a damaged file (a cycle) into an error, not a hang.
-        max_depth = self.header.longest_word
-        max_words = self.header.word_count
-        letters: list[str] = list(prefix)
-        if self.is_word(start):
-            yield prefix
-            emitted += 1
-            if emitted == limit:
-                return
-        # One iterator of children per level below the prefix; `letters` spells the path.
-        stack = [self.children(start)]
-        while stack:
-            for letter, child in stack[-1]:
-                letters.append(letter)
-                if len(letters) > max_depth:
-                    raise DictionaryError(f"{self.path}: damaged dictionary (path longer than the longest word)")
-                if self.is_word(child):
-                    emitted += 1
-                    if emitted > max_words:
-                        raise DictionaryError(f"{self.path}: damaged dictionary (more words than the header says)")
-                    yield "".join(letters)
-                    if emitted == limit:
-                        return
-                stack.append(self.children(child))
-                break
-            else:
-                stack.pop()
-                if stack:
-                    letters.pop()
+    def _walk_bounds(self) -> tuple[int | None, int | None]:
+        return self.header.longest_word, self.header.word_count
 
     def info(self) -> dict[str, Any]:
         """What ``inspect`` shows about this dictionary."""
@@ -216,12 +167,6 @@ class NativeDictionary:
         if isinstance(self.cells, memoryview):
             self.cells.release()
         self._map.close()
-
-    def __enter__(self) -> NativeDictionary:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"NativeDictionary({self.path!r}, words={len(self)})"

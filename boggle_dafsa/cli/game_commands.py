@@ -118,7 +118,7 @@ def score(
     )
     from ..grid import Grid
     from ..resolve import dictionary_spec_for
-    from ..scoring import resolve_rules
+    from ..rules import resolve_rules
 
     rules = resolve_rules(dice_name, scoring, min_length)
     words = load_dictionary(dictionary_spec_for(dictionary, rules.language))

@@ -5,30 +5,56 @@
 * ``dawg``: a dawgdic CompletionDAWG (the ``DAWG``/``dawg2`` packages, ``dawg-python``),
   written here in pure Python.
 
-Foreign files keep our metadata in a sidecar, ``<file>.meta.json`` (see ``sidecar.py``).
+This module is the registry: the only way a dictionary file is written
+(:func:`write_dictionary`, which ``build`` uses) or opened by its content
+(:func:`open_path`, after :func:`~.detect.detect_format`). Readers and writers are
+imported on first use, so opening a native file never imports marisa_trie. Foreign
+files keep our metadata in a sidecar, ``<file>.meta.json`` (see ``sidecar.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..normalize import Policy
-from .detect import detect_format, open_path
+from .detect import detect_format
+
+if TYPE_CHECKING:
+    from ..dictionary import Dictionary
 
 FORMATS = ("native", "marisa", "dawg")
 
-__all__ = ["FORMATS", "detect_format", "open_path", "write_dictionary"]
+__all__ = ["FORMATS", "Written", "detect_format", "open_path", "write_dictionary"]
 
 
-def write_dictionary(words: Sequence[str], path: str | Path, format: str = "native", meta: Mapping[str, Any] | None = None) -> None:
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write_dictionary` wrote: the file's size, and the automaton's counts when known."""
+
+    file_bytes: int
+    states: int | None = None
+    transitions: int | None = None
+
+
+def write_dictionary(
+    words: Sequence[str],
+    path: str | Path,
+    format: str = "native",
+    meta: Mapping[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Written:
     """Write the sorted unique normalized ``words`` to ``path`` in ``format``, atomically.
 
     ``meta`` may give ``policy`` (a :class:`Policy` or its value, default fold) and
     ``source_sha256`` (the digest of the normalized list, computed when absent).
-    Foreign formats also get their sidecar.
+    Foreign formats also get their sidecar. ``progress`` (native only) is called now
+    and then with the number of words added.
     """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     from ..wordlist import digest_words
 
     meta = meta or {}
@@ -36,16 +62,33 @@ def write_dictionary(words: Sequence[str], path: str | Path, format: str = "nati
     digest = meta.get("source_sha256") or digest_words(words)
     if format == "native":
         from ..automaton.fileformat import write_atomically
-        from ..build import compile_words
+        from .native import encode_words
 
-        write_atomically(path, compile_words(list(words), policy))
-    elif format == "marisa":
+        data, states, transitions = encode_words(list(words), policy, digest, progress)
+        write_atomically(path, data)
+        return Written(len(data), states, transitions)
+    if format == "marisa":
         from .marisa import write_marisa
 
         write_marisa(words, path, policy, digest)
-    elif format == "dawg":
+    else:
         from .dawg import write_dawg
 
         write_dawg(words, path, policy, digest)
-    else:
-        raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    return Written(Path(path).stat().st_size)
+
+
+def open_path(path: str | Path) -> Dictionary[Any]:
+    """Open the dictionary file at ``path``, whatever its format (told by its first bytes)."""
+    format = detect_format(path)
+    if format == "native":
+        from ..automaton.reader import NativeDictionary
+
+        return NativeDictionary(path)
+    if format == "marisa":
+        from .marisa import MarisaDictionary
+
+        return MarisaDictionary(path)
+    from .dawg import DawgDictionary
+
+    return DawgDictionary(path)

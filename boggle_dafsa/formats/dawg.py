@@ -100,11 +100,6 @@ class DawgDictionary(ForeignDictionary):
         self._max_key_bytes = 4 * sidecar.longest_word if sidecar else _MAX_KEY_BYTES
         super().__init__(path, sidecar)
 
-    @classmethod
-    def open(cls, path: str | Path) -> DawgDictionary:
-        """Open the dawg file at ``path``."""
-        return cls(path)
-
     # -- the cursor ---------------------------------------------------------------------
 
     @property
@@ -238,12 +233,6 @@ class DawgDictionary(ForeignDictionary):
             self.units.release()
         self.guide.release()
         self._map.close()
-
-    def __enter__(self) -> DawgDictionary:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"DawgDictionary({self.path!r})"

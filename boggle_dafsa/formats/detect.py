@@ -1,4 +1,4 @@
-"""Telling the three formats apart from a file's first bytes, and opening the right reader.
+"""Telling the three formats apart from a file's first bytes: every magic number is here.
 
 * native: starts with the native magic (``automaton/fileformat.py: MAGIC``);
 * marisa: starts with ``We love Marisa.`` and a NUL byte;
@@ -16,7 +16,6 @@ import stat
 from pathlib import Path
 
 from ..automaton.fileformat import MAGIC as NATIVE_MAGIC
-from ..dictionary import Dictionary
 from ..errors import DictionaryError, opening
 
 #: Every marisa file starts with these 16 bytes (kept here so that detecting a native
@@ -46,19 +45,3 @@ def detect_format(path: str | Path) -> str:
     if len(head) >= 4 and head[0] == 0 and int.from_bytes(head[:4], "little") >= 256:
         return "dawg"
     raise DictionaryError(f"{path}: not a dictionary (native, marisa or dawg)")
-
-
-def open_path(path: str | Path) -> Dictionary:
-    """Open the dictionary file at ``path``, whatever its format."""
-    format = detect_format(path)
-    if format == "native":
-        from ..automaton.reader import NativeDictionary
-
-        return NativeDictionary(path)
-    if format == "marisa":
-        from .marisa import MarisaDictionary
-
-        return MarisaDictionary(path)
-    from .dawg import DawgDictionary
-
-    return DawgDictionary(path)

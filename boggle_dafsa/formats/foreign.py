@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..normalize import Policy, fold, normalize
+from ..dictionary import DictionaryBase
+from ..normalize import Policy, fold
 from .sidecar import Sidecar, sidecar_path
 
 #: The policy of a foreign file without a sidecar, unless its words are visibly not folded.
 DEFAULT_POLICY = Policy.FOLD
 
 
-class ForeignDictionary:
+class ForeignDictionary(DictionaryBase[Any]):
     """Base of the readers of foreign formats; subclasses provide the cursor and ``complete``.
 
     The policy comes from the sidecar; without one it is FOLD, unless a word of the file
@@ -40,48 +40,17 @@ class ForeignDictionary:
             else:
                 self.policy, self.policy_source = Policy.EXACT, "no sidecar, and the words are not folded"
 
-    # Subclasses implement these.
-    @property
-    def root(self) -> Any:
-        raise NotImplementedError
-
-    def step(self, state: Any, letters: str) -> Any:
-        raise NotImplementedError
-
-    def is_word(self, state: Any) -> bool:
-        raise NotImplementedError
-
-    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
-        raise NotImplementedError
-
     def file_info(self) -> dict[str, Any]:
         """Format-specific sizes for :meth:`info`."""
         return {}
 
-    def sample_word(self) -> str | None:
-        """Any one word, found quickly (None if there is none)."""
-        return next(iter(self.complete("", 1)), None)
-
     # Shared behaviour.
-    def normalize(self, text: str) -> str | None:
-        """Normalize ``text`` by this dictionary's policy (None if not letters)."""
-        return normalize(text, self.policy)
-
-    def has_prefix(self, prefix: str) -> bool:
-        """True if some word starts with ``prefix``."""
-        if not prefix:
-            return self.sample_word() is not None
-        return self.step(self.root, prefix) is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return self.complete("")
-
     def __len__(self) -> int:
         if self._count is None:
             self._count = sum(1 for _ in self.complete(""))
         return self._count
 
-    @property
+    @property  # type: ignore[override]
     def alphabet(self) -> str:
         """The letters of the words (from the sidecar, else read from every word once)."""
         if self._alphabet is None:

@@ -70,11 +70,6 @@ class MarisaDictionary(ForeignDictionary):
         self._prefixes: dict[str, bool] = {}
         super().__init__(path, sidecar)
 
-    @classmethod
-    def open(cls, path: str | Path) -> MarisaDictionary:
-        """Open the marisa file at ``path``."""
-        return cls(path)
-
     # -- the cursor ---------------------------------------------------------------------
 
     @property

@@ -1,0 +1,155 @@
+"""The import graph: no cycle between the package's modules, and `solve` imports only what it needs.
+
+Every import counts, those inside functions too: a cycle hidden by a late import is
+still two modules that cannot be understood one without the other.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import boggle_dafsa
+from boggle_dafsa.testing import dictionary_from_words
+
+PACKAGE = Path(boggle_dafsa.__file__).resolve().parent
+
+
+def module_names() -> dict[str, Path]:
+    """Dotted name → file of every module of the package."""
+    names = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    return names
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package's modules that ``name`` imports anywhere in its file."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                origin = ".".join(base + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            for alias in node.names:
+                # `from pkg import module` imports the module; `from module import name` the module.
+                submodule = f"{origin}.{alias.name}"
+                if submodule in known or node.module is None:
+                    found.add(submodule)  # `from . import x`: a module, maybe a compiled one
+                else:
+                    found.add(origin)
+    return {module for module in found if module in known and module != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    names = module_names()
+    known = set(names)
+    return {name: imports_of(name, path, known) for name, path in names.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_sees_imports_inside_functions() -> None:
+    graph = import_graph()
+    # rules imports dice inside resolve_rules only.
+    assert "boggle_dafsa.dice" in graph["boggle_dafsa.rules"]
+    assert "boggle_dafsa.formats" in graph["boggle_dafsa.build"]
+
+
+def test_the_library_has_no_import_cycle() -> None:
+    graph = import_graph()
+    library = {m: {i for i in imports if not i.startswith("boggle_dafsa.cli")} for m, imports in graph.items() if not m.startswith("boggle_dafsa.cli")}
+    assert cycles(library) == []
+
+
+def test_the_layers() -> None:
+    graph = import_graph()
+    # Formats never import the build; scoring and dice never import the rules above them.
+    assert not any(module.startswith("boggle_dafsa.formats") and "boggle_dafsa.build" in imports for module, imports in graph.items())
+    assert "boggle_dafsa.rules" not in graph["boggle_dafsa.scoring"] | graph["boggle_dafsa.dice"]
+    # The library never imports its command line.
+    library = [m for m in graph if not m.startswith(("boggle_dafsa.cli", "boggle_dafsa.web"))]
+    assert not [m for m in library if any(i.startswith("boggle_dafsa.cli") for i in graph[m])]
+
+
+#: What `solve GRID -q` on a native file must not import: other verbs, other formats, the writer.
+NOT_FOR_SOLVE = (
+    "boggle_dafsa.build",
+    "boggle_dafsa.automaton.builder",
+    "boggle_dafsa.formats.marisa",
+    "boggle_dafsa.formats.dawg",
+    "boggle_dafsa.game",
+    "boggle_dafsa.dice",
+    "boggle_dafsa.verify",
+    "boggle_dafsa.dot",
+    "boggle_dafsa.web",
+    "marisa_trie",
+    "fastapi",
+)
+
+
+def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["pers", "late", "sine", "slate"], tmp_path)
+    code = (
+        "import json, sys\n"
+        "from boggle_dafsa.cli import main\n"
+        f"sys.argv = ['boggle-dafsa', 'solve', 'PERS/LATE/SIND', '-q', '-d', {str(dictionary.path)!r}]\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
+        "print(json.dumps([code, sorted(sys.modules)]), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    status, modules = json.loads(run.stderr.strip().splitlines()[-1])
+    assert status == 0, run.stderr
+    assert "SLATE" in run.stdout
+    assert "boggle_dafsa.solver" in modules
+    assert [m for m in modules if m.startswith(NOT_FOR_SOLVE)] == []
