@@ -47,7 +47,7 @@ def test_the_live_server_helper_serves_the_api() -> None:
 
 def test_a_bad_dictionary_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.dafsa"
-    bad.write_bytes(b"garbage, not a dictionary")
+    bad.write_bytes(b"\x00\x01 neither a dictionary nor a word list")
     result = run_cli("serve", "--port", "0", "-d", str(bad))
     assert result.returncode == 2
     assert result.stderr.startswith("boggle-dafsa: ") and result.stderr.count("\n") == 1, result.stderr

@@ -74,7 +74,7 @@ def test_a_bad_dictionary_stops_the_app_before_it_starts(tmp_path: Path) -> None
     from boggle_dafsa.errors import BoggleError
 
     bad = tmp_path / "bad.dafsa"
-    bad.write_bytes(b"not a dictionary at all")
+    bad.write_bytes(b"\x00\x01 neither a dictionary nor a word list")
     with pytest.raises(BoggleError):
         create_app([str(bad)])
 
