@@ -1,0 +1,90 @@
+"""Running searches and batches on a Dask distributed cluster (extra ``[dask]``).
+
+Tasks are coarse: a whole search run, or a chunk of at least :data:`BATCH_CHUNK` grids
+of a batch. Workers open the dictionary themselves; a dictionary file is sent once to
+each worker with the tasks, and used only by a worker that cannot see the same file
+(same SHA-256) at the same path. Workers need the same version of boggle-dafsa.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import BoggleError
+
+if TYPE_CHECKING:
+    from .search import RunResult, SearchSpec
+
+#: Grids per batch task: enough that a task outweighs its messages many times.
+BATCH_CHUNK = 1000
+#: Seconds to wait for the scheduler before giving up.
+CONNECT_TIMEOUT = 10
+
+
+def connect(address: str) -> Any:
+    """A client of the Dask scheduler at ``address`` (raises :class:`BoggleError` if it cannot)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BoggleError("running on a Dask cluster needs the [dask] extra: pip install 'boggle-dafsa[dask]'") from None
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise BoggleError(f"cannot reach the Dask scheduler at {address} ({error})") from None
+
+
+def _ship(client: Any, path: str | None) -> Any:
+    # The file's bytes, on every worker once (None when the dictionary is an embedded name).
+    if path is None:
+        return None
+    return client.scatter(Path(path).read_bytes(), broadcast=True)
+
+
+def dask_runs(address: str, spec: SearchSpec, seed: int, runs: Iterable[int]) -> Iterator[RunResult]:
+    """Runs ``runs`` of a search on the cluster at ``address``, each as it finishes."""
+    from distributed import as_completed
+
+    from .search import run_one
+
+    client = connect(address)
+    try:
+        data = _ship(client, spec.dictionary if spec.dictionary_digest else None)
+        futures = [
+            client.submit(run_one, spec, seed, run, data, pure=False, key=f"boggle-run-{spec.key()}-{seed}-{run}")
+            for run in runs
+        ]
+        for future in as_completed(futures, loop=client.loop):
+            yield future.result()
+    finally:
+        client.close()
+
+
+def dask_map_chunks(
+    address: str,
+    function: Any,
+    chunks: Iterable[list[Any]],
+    shared: tuple[Any, ...],
+    dictionary_path: str | None,
+    *,
+    window: int = 64,
+) -> Iterator[list[Any]]:
+    """``function(chunk, data, *shared)`` for each chunk on the cluster, results in input order.
+
+    At most ``window`` chunks are in flight, so a batch larger than memory streams
+    through. ``data`` is the dictionary file's bytes shipped once (None for an
+    embedded dictionary).
+    """
+    client = connect(address)
+    try:
+        data = _ship(client, dictionary_path)
+        pending: list[Any] = []
+        for chunk in chunks:
+            pending.append(client.submit(function, chunk, data, *shared, pure=False))
+            if len(pending) >= window:
+                yield pending.pop(0).result()
+        while pending:
+            yield pending.pop(0).result()
+    finally:
+        client.close()

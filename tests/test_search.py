@@ -1,0 +1,295 @@
+"""Best-board search: symmetries, moves, the hill climb against brute force, dice, determinism, logs, Dask."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa import search as S
+from boggle_dafsa.dice import DiceSet, SplitMix64, load_dice
+from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.grid import Grid, neighbours
+from boggle_dafsa.scoring import CLASSIC, LETTERS
+from boggle_dafsa.solver import solve, totals
+from boggle_dafsa.testing import dictionary_from_words
+
+WORDS = ["cat", "act", "tac", "cats", "scat", "taco", "coat", "coats", "ascot", "stoa", "oats", "oast", "tacos"]
+
+
+@pytest.fixture(scope="module")
+def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return dictionary_from_words(WORDS, tmp_path_factory.mktemp("search")).path
+
+
+# -- symmetries ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("shape", "count"), [((4, 4), 8), ((3, 3), 8), ((3, 4), 4), ((1, 5), 2), ((3, 3, 3), 48), ((2, 3, 3), 16)])
+def test_symmetries_are_the_grid_automorphisms(shape: tuple[int, ...], count: int) -> None:
+    found = S.symmetries(shape)
+    assert len(found) == count
+    cells = math.prod(shape)
+    assert found[0] == tuple(range(cells))
+    for adjacency in ("king", "orthogonal"):
+        table = neighbours(shape, adjacency)
+        edges = {(a, b) for a in range(cells) for b in table[a]}
+        for permutation in found:
+            assert sorted(permutation) == list(range(cells))
+            # A symmetry maps adjacent cells to adjacent cells.
+            assert {(permutation[a], permutation[b]) for a, b in edges} == edges
+
+
+square_boards = st.integers(2, 5).flatmap(
+    lambda side: st.lists(st.sampled_from("ABCDEQ"), min_size=side * side, max_size=side * side).map(
+        lambda faces: (side, tuple(faces))
+    )
+)
+
+
+@given(square_boards)
+def test_the_eight_symmetries_of_a_square_board_share_one_key(sided: tuple[int, tuple[str, ...]]) -> None:
+    side, board = sided
+    grid = [board[row * side : (row + 1) * side] for row in range(side)]
+    rotate = lambda g: [tuple(g[side - 1 - c][r] for c in range(side)) for r in range(side)]  # noqa: E731
+    mirror = lambda g: [tuple(reversed(row)) for row in g]  # noqa: E731
+    images = []
+    current = grid
+    for _ in range(4):
+        images += [current, mirror(current)]
+        current = rotate(current)
+    canonical = S.Canonical((side, side), multi_letter=False)
+    keys = {canonical.key(tuple(itertools.chain.from_iterable(image))) for image in images}
+    assert len(keys) == 1
+    key = keys.pop()
+    # The key is the smallest image, and an image of the board.
+    assert key == min("".join(itertools.chain.from_iterable(image)) for image in images)
+    assert canonical.board(key) in {tuple(itertools.chain.from_iterable(image)) for image in images}
+
+
+@given(st.lists(st.sampled_from(["A", "QU", "TH", "E"]), min_size=6, max_size=6))
+def test_keys_of_multi_letter_faces_are_unambiguous(board: list[str]) -> None:
+    canonical = S.Canonical((2, 3), multi_letter=True)
+    key = canonical.key(tuple(board))
+    assert canonical.board(key) in {tuple(board[i] for i in p) for p in S.symmetries((2, 3))}
+
+
+# -- moves --------------------------------------------------------------------------------
+
+
+@given(st.lists(st.sampled_from("ABC"), min_size=4, max_size=4))
+def test_free_neighbours_are_every_board_one_edit_away(board: list[str]) -> None:
+    space = S.FreeLetters("ABC", 4)
+    found = list(space.neighbours(tuple(board)))
+    assert len(found) == len(set(found))
+    expected = set()
+    for other in itertools.product("ABC", repeat=4):
+        differ = [i for i in range(4) if other[i] != board[i]]
+        swapped = len(differ) == 2 and other[differ[0]] == board[differ[1]] and other[differ[1]] == board[differ[0]]
+        if len(differ) == 1 or swapped:
+            expected.add(other)
+    assert set(found) == expected
+
+
+def _is_roll(dice_set: DiceSet, state: S.Roll) -> bool:
+    dice = [die for die, _ in state]
+    return sorted(dice) == list(range(len(dice_set.dice))) and all(
+        0 <= face < len(dice_set.dice[die]) for die, face in state
+    )
+
+
+@given(st.integers(0, 2**64 - 1))
+@settings(max_examples=30)
+def test_dice_moves_keep_a_roll_of_the_set(seed: int) -> None:
+    dice_set = load_dice("fr")
+    space = S.DiceBoards(dice_set)
+    rng = SplitMix64(seed)
+    state = space.random(rng)
+    assert _is_roll(dice_set, state)
+    for neighbour in space.neighbours(state):
+        assert _is_roll(dice_set, neighbour)
+        assert sum(a != b for a, b in zip(neighbour, state)) in (1, 2)
+    for _ in range(20):
+        state = space.random_move(state, rng)
+        assert _is_roll(dice_set, state)
+        assert S.rollable(dice_set, space.board(state))
+
+
+@given(st.lists(st.sampled_from("ABCD"), min_size=3, max_size=3), st.data())
+@settings(max_examples=80)
+def test_rollable_agrees_with_brute_force(board: list[str], data: st.DataObject) -> None:
+    dice = tuple(tuple(data.draw(st.lists(st.sampled_from("ABCD"), min_size=2, max_size=2))) for _ in range(3))
+    dice_set = DiceSet("t", "t", dice, (1, 3), CLASSIC, None, "test")
+    brute = any(all(board[cell] in dice[die] for cell, die in enumerate(order)) for order in itertools.permutations(range(3)))
+    assert S.rollable(dice_set, board) == brute
+
+
+# -- the hill climb -----------------------------------------------------------------------
+
+
+@given(
+    words=st.lists(st.text(alphabet="ABC", min_size=2, max_size=4), min_size=1, max_size=8),
+    objective=st.sampled_from(["points", "words"]),
+    seed=st.integers(0, 1000),
+)
+@settings(max_examples=12)
+def test_a_pool_as_large_as_the_space_finds_the_brute_force_best(
+    words: list[str], objective: str, seed: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # 2x2 boards over A, B, C: 81 boards, fewer up to symmetry. A pool that holds them all
+    # never drops one, and every board is some edits from the start: the climb is exhaustive.
+    dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("brute"))
+    path = dictionary.path
+    spec = S.make_spec(path, (2, 2), pool=81, objective=objective, scoring="letters", min_length=2)
+    column = 1 if objective == "points" else 0
+    brute = max(
+        totals(solve(Grid((2, 2), board), dictionary, scoring=LETTERS, min_length=2))[column]
+        for board in itertools.product("ABC", repeat=4)
+    )
+    result = S.search(spec, seed=seed, runs=1)
+    best, _ = result.best(1)[0]
+    assert best.score == brute
+    words_found, points = totals(solve(Grid((2, 2), best.board), dictionary, scoring=LETTERS, min_length=2))
+    assert (best.words, best.points) == (words_found, points)
+
+
+def test_reported_scores_are_the_solver_s(small_dict: str) -> None:
+    spec = S.make_spec(small_dict, (3, 3), pool=8)
+    result = S.search(spec, seed=3, runs=2)
+    from boggle_dafsa.resolve import open_dictionary
+
+    dictionary = open_dictionary(small_dict)
+    for run in result.runs:
+        scores = [found.score for found in run.best]
+        assert scores == sorted(scores, reverse=True)
+        for found in run.best:
+            count, points = totals(solve(Grid((3, 3), found.board), dictionary, scoring=CLASSIC))
+            assert (found.words, found.points, found.score) == (count, points, points)
+    assert result.best(1)[0][0].score >= 10  # "ascot", "coats", "tacos"... fit on 3x3
+
+
+@pytest.mark.parametrize("method", S.METHODS)
+def test_same_seed_same_result_whatever_the_jobs(small_dict: str, method: str) -> None:
+    spec = S.make_spec(small_dict, (3, 3), pool=4, method=method, steps=300, stall=100)
+    one = S.search(spec, seed=11, runs=3, jobs=1)
+    again = S.search(spec, seed=11, runs=3, jobs=1)
+    two = S.search(spec, seed=11, runs=3, jobs=2)
+    best = [(run.run, run.best) for run in one.runs]
+    assert best == [(run.run, run.best) for run in again.runs] == [(run.run, run.best) for run in two.runs]
+    assert one.best() == two.best()
+    other = S.search(spec, seed=12, runs=3, jobs=1)
+    assert [run.best for run in other.runs] != [run.best for run in one.runs]
+
+
+def test_dice_search_finds_rollable_boards(tmp_path: Path) -> None:
+    # Six dice for a 2x3 tray; words that need the dice on the right faces and cells.
+    dice = tuple(tuple(die) for die in ["ARBXYZ", "TAEXYZ", "RIEXYZ", "ATRXYZ", "BEXXYZ", "IRAXYZ"])
+    dice_set = DiceSet("six", "six", dice, (2, 3), CLASSIC, None, "test")
+    path = dictionary_from_words(["arbre", "bar", "rat", "tara", "rate", "taire", "air", "rire", "tri"], tmp_path).path
+    spec = S.make_spec(path, (2, 3), dice=dice_set, pool=6)
+    assert spec.scoring == "classic" and not spec.letters
+    result = S.search(spec, seed=1, runs=2)
+    for found, _ in result.best():
+        assert S.rollable(dice_set, found.board)
+    assert result.best(1)[0][0].score >= 3
+    assert S.search(spec, seed=1, runs=2).best() == result.best()
+
+
+def test_anneal_finds_a_scoring_board(small_dict: str) -> None:
+    spec = S.make_spec(small_dict, (3, 3), method="anneal", steps=2000, stall=300)
+    best, runs = S.search(spec, seed=2, runs=1).best(1)[0]
+    assert best.score >= 5 and runs == 1
+
+
+def test_log_and_resume_skip_the_runs_done(small_dict: str, tmp_path: Path) -> None:
+    spec = S.make_spec(small_dict, (3, 3), pool=5)
+    log = tmp_path / "search.ndjson"
+    first = S.search(spec, seed=4, runs=2)
+    with log.open("a") as stream:
+        for run in first.runs:
+            stream.write(json.dumps(run.to_json(spec.key())) + "\n")
+        stream.write('{"spec": "cut sho')  # an interrupted last line
+    done = S.read_log(log, spec, 4)
+    assert sorted(done) == [0, 1]
+    assert S.read_log(log, spec, 5) == {}  # another seed
+    ran: list[int] = []
+    resumed = S.search(spec, seed=4, runs=4, done=done, on_result=lambda run: ran.append(run.run))
+    assert sorted(ran) == [2, 3]
+    fresh = S.search(spec, seed=4, runs=4)
+    assert [run.best for run in resumed.runs] == [run.best for run in fresh.runs]
+    log.write_text("not json\n{}\n")
+    with pytest.raises(BoggleError, match=r"ndjson:1: not a line of a search log"):
+        S.read_log(log, spec, 4)
+
+
+def test_bad_parameters_are_one_line_errors(small_dict: str) -> None:
+    for kwargs, message in [
+        ({"pool": 0}, "pool"),
+        ({"objective": "fun"}, "objective"),
+        ({"method": "magic"}, "method"),
+        ({"exclude_letters": "acost"}, "no letters"),
+        ({"scoring": "nope"}, "scoring"),
+    ]:
+        with pytest.raises(BoggleError, match=message):
+            S.make_spec(small_dict, (3, 3), **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(BoggleError, match="dice"):
+        S.make_spec(small_dict, (3, 3), dice=load_dice("fr"))
+    spec = S.make_spec(small_dict, (3, 3))
+    with pytest.raises(BoggleError, match="runs"):
+        S.search(spec, seed=1, runs=0)
+
+
+def test_excluded_letters_never_appear(small_dict: str) -> None:
+    spec = S.make_spec(small_dict, (3, 3), exclude_letters="O", pool=6)
+    assert "O" not in spec.letters
+    for run in S.search(spec, seed=9, runs=2).runs:
+        for found in run.best:
+            assert "O" not in found.board
+
+
+def test_run_seeds_differ_and_repeat() -> None:
+    seeds = [S.run_seed(7, run) for run in range(100)]
+    assert len(set(seeds)) == 100
+    assert seeds == [S.run_seed(7, run) for run in range(100)]
+
+
+def test_a_copy_of_the_dictionary_is_used_when_the_path_is_not_the_file(small_dict: str, tmp_path: Path) -> None:
+    copy = tmp_path / "moved.dafsa"
+    copy.write_bytes(Path(small_dict).read_bytes())
+    spec = S.make_spec(str(copy), (3, 3), pool=4)
+    expected = S.run_one(spec, 1, 0)
+    copy.unlink()
+    S._CONTEXTS.clear()
+    with pytest.raises(BoggleError, match="not on this machine"):
+        S.run_one(spec, 1, 0)
+    assert S.run_one(spec, 1, 0, Path(small_dict).read_bytes()).best == expected.best
+
+
+# -- Dask ---------------------------------------------------------------------------------
+
+
+def test_dask_and_local_runs_give_the_same_boards(small_dict: str) -> None:
+    distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    spec = S.make_spec(small_dict, (3, 3), pool=6)
+    local = S.search(spec, seed=21, runs=3, jobs=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = S.search(spec, seed=21, runs=3, dask=cluster.scheduler_address)
+    assert [(run.run, run.best) for run in remote.runs] == [(run.run, run.best) for run in local.runs]
+    assert remote.best() == local.best()
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    spec = S.make_spec(small_dict, (3, 3), pool=4)
+    from boggle_dafsa import distributed as D
+
+    monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)  # refused at once; the client retries until this
+    with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):
+        S.search(spec, seed=1, runs=1, dask="tcp://127.0.0.1:9")
