@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import BoggleError
-
-if TYPE_CHECKING:
-    from .search import RunResult, SearchSpec
 
 #: Grids per batch task: enough that a task outweighs its messages many times.
 BATCH_CHUNK = 1000
@@ -42,19 +39,20 @@ def _ship(client: Any, path: str | None) -> Any:
     return client.scatter(Path(path).read_bytes(), broadcast=True)
 
 
-def dask_runs(address: str, spec: SearchSpec, seed: int, runs: Iterable[int]) -> Iterator[RunResult]:
-    """Runs ``runs`` of a search on the cluster at ``address``, each as it finishes."""
-    from distributed import as_completed
+def dask_as_completed(
+    address: str, function: Any, calls: Iterable[tuple[Any, ...]], dictionary_path: str | None
+) -> Iterator[Any]:
+    """``function(*call, data)`` for each call on the cluster at ``address``, each result as it finishes.
 
-    from .search import run_one
+    ``data`` is the bytes of the dictionary file at ``dictionary_path``, shipped once to
+    each worker (None for an embedded dictionary).
+    """
+    from distributed import as_completed
 
     client = connect(address)
     try:
-        data = _ship(client, spec.dictionary if spec.dictionary_digest else None)
-        futures = [
-            client.submit(run_one, spec, seed, run, data, pure=False, key=f"boggle-run-{spec.key()}-{seed}-{run}")
-            for run in runs
-        ]
+        data = _ship(client, dictionary_path)
+        futures = [client.submit(function, *call, data, pure=False) for call in calls]
         for future in as_completed(futures, loop=client.loop):
             yield future.result()
     finally:

@@ -711,9 +711,10 @@ def search(
     result = SearchResult(spec, seed, [done[run] for run in sorted(done or {}) if run < runs])
     todo = [run for run in range(runs) if run not in (done or {})]
     if dask:
-        from .distributed import dask_runs
+        from .distributed import dask_as_completed
 
-        finished: Iterable[RunResult] = dask_runs(dask, spec, seed, todo)
+        path = spec.dictionary if spec.dictionary_digest else None
+        finished: Iterable[RunResult] = dask_as_completed(dask, run_one, [(spec, seed, run) for run in todo], path)
     elif jobs == 1 or len(todo) <= 1:
         finished = (run_one(spec, seed, run) for run in todo)
     else:
