@@ -210,3 +210,31 @@ def _compile_embedded(name: str, target: Path) -> None:
         raise DictionaryError(f"embedded list {name!r} is missing from the installation ({source})") from None
     words = lzma.decompress(packed).decode("utf-8").split()
     write_atomically(target, compile_words(words))
+
+
+def describe(dictionary: Dictionary, spec: str) -> str:
+    """How to name the dictionary that answered, for a user who did not choose it:
+    ``build/dictionary.dafsa, 5 words`` or ``fr, 325,313 words``."""
+    count = len(dictionary)
+    return f"{spec}, {count:,} word{'' if count == 1 else 's'}"
+
+
+def looks_like_dictionary(argument: str) -> bool:
+    """True if ``argument`` names an existing file that is a dictionary (from its first
+    bytes), or a file with a dictionary's or word list's extension: a stray argument
+    that was surely meant for ``-d``."""
+    path = Path(argument)
+    try:
+        if not path.is_file():
+            return False
+    except OSError:
+        return False
+    if path.suffix.lower() in (".dafsa", ".marisa", ".dawg", ".txt", ".lst", ".dic"):
+        return True
+    from .formats.detect import detect_format
+
+    try:
+        detect_format(path)
+    except DictionaryError:
+        return False
+    return True

@@ -173,3 +173,16 @@ def test_fixtures_that_open_dictionaries_at_collection_never_touch_the_user_cach
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert not (home / ".cache" / "boggle-dafsa").exists()
+
+
+def test_stray_arguments_that_look_like_dictionaries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.resolve import describe, looks_like_dictionary
+
+    monkeypatch.chdir(tmp_path)
+    Path("mine").write_bytes(compile_words(["CHAT", "ZOO"]))  # no extension: told by its bytes
+    Path("words.txt").write_text("chat\n")
+    Path("notes").write_text("chat\n")
+    assert looks_like_dictionary("mine") and looks_like_dictionary("words.txt")
+    assert not looks_like_dictionary("notes") and not looks_like_dictionary("coeur") and not looks_like_dictionary(".")
+    assert describe(open_dictionary("mine"), "mine") == "mine, 2 words"
