@@ -44,15 +44,17 @@ def build_dictionary(
     encoding: str | None = None,
     format: str = "native",
     progress: Callable[[int, int], None] | None = None,
+    data: bytes | None = None,
 ) -> BuildReport:
     """Read the word list ``source`` and write its dictionary to ``output`` atomically.
 
     ``progress``, if given, is called now and then with (words added, words in all).
+    ``data``, if given, is the list's bytes already read (standard input), named ``source``.
     """
     if format not in FORMATS:
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     started = time.perf_counter()
-    wordlist = read_wordlist(source, policy=policy, encoding=encoding)
+    wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)
     output = Path(output)
     total = len(wordlist.words)
     written = write_dictionary(

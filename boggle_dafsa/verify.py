@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .dictionary import Dictionary
@@ -34,11 +34,17 @@ def check_integrity(dictionary: Dictionary) -> None:
         raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged (checksum of the cells does not match)")
 
 
-def verify(dictionary: Dictionary, wordlist: WordList, keep: int = 10) -> Verification:
-    """Check integrity, then compare every word of ``dictionary`` with ``wordlist.words``."""
+def verify(
+    dictionary: Dictionary, wordlist: WordList, keep: int = 10, progress: Callable[[int, int], None] | None = None
+) -> Verification:
+    """Check integrity, then compare every word of ``dictionary`` with ``wordlist.words``.
+
+    ``progress``, if given, is called now and then with (list words compared, list words in all).
+    """
     check_integrity(dictionary)
     result = Verification()
-    for side, word in _merge_differences(iter(dictionary), wordlist.words):
+    expected: Iterable[str] = wordlist.words if progress is None else _counted(wordlist.words, progress)
+    for side, word in _merge_differences(iter(dictionary), expected):
         if side == "missing":
             result.missing_count += 1
             if len(result.missing) < keep:
@@ -65,3 +71,11 @@ def _merge_differences(found: Iterator[str], expected: Iterable[str]) -> Iterato
     while current is not None:
         yield "extra", current
         current = next(found, sentinel)
+
+
+def _counted(words: list[str], progress: Callable[[int, int], None], every: int = 4096) -> Iterator[str]:
+    for done, word in enumerate(words):
+        if done % every == 0:
+            progress(done, len(words))
+        yield word
+    progress(len(words), len(words))

@@ -63,13 +63,16 @@ def digest_words(sorted_words: Iterable[str]) -> str:
     return hasher.hexdigest()
 
 
-def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None) -> WordList:
+def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None, data: bytes | None = None) -> WordList:
     """Read, decode, split and normalize the word list at ``path``.
+
+    ``data``, if given, is the list's bytes, already read (standard input): ``path`` then
+    only names it in messages.
 
     Raises :class:`WordListError` (one line: what and where) for a missing, unreadable,
     empty, binary or undecodable file, or one where no word survives normalization.
     """
-    data = read_bytes(path)
+    data = read_bytes(path) if data is None else data
     text, used_encoding = decode(data, str(path), encoding)
     wordlist = parse_words(text, policy, source=str(path), encoding=used_encoding)
     if encoding is None:

@@ -116,3 +116,21 @@ def test_latin9_list_without_c1_bytes_needs_no_hint(tmp_path: Path) -> None:
     path.write_bytes("élève\ncœur\n".encode("iso-8859-15"))
     wordlist = read_wordlist(path)
     assert wordlist.words == ["COEUR", "ELEVE"] and wordlist.hint is None
+
+
+def test_bytes_already_read_are_a_list_named_by_path() -> None:
+    wordlist = read_wordlist("<stdin>", data="chat\nzoo\n".encode("utf-16"))
+    assert wordlist.words == ["CHAT", "ZOO"] and wordlist.source == "<stdin>"
+    with pytest.raises(WordListError, match="^<stdin>: word list is empty"):
+        read_wordlist("<stdin>", data=b"")
+
+
+def test_verify_reports_its_progress(tmp_path: Path) -> None:
+    from boggle_dafsa.testing import dictionary_from_words
+    from boggle_dafsa.verify import verify
+
+    words = [f"W{a}{b}{c}" for a in "ABCDEFGHIJ" for b in "ABCDEFGHIJ" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+    dictionary = dictionary_from_words(words, tmp_path)
+    calls: list[tuple[int, int]] = []
+    assert verify(dictionary, parse_words("\n".join(words)), progress=lambda done, total: calls.append((done, total))).ok
+    assert calls[0] == (0, 2600) and calls[-1] == (2600, 2600) and calls == sorted(calls)
