@@ -51,24 +51,29 @@ class UnsortedInputError(ValueError):
     """The words given to the builder are not strictly increasing."""
 
 
-def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None = None) -> Automaton:
-    """Build the minimal DAFSA of ``words``, which must be sorted and free of duplicates.
+class IncrementalBuilder:
+    """Builds the minimal DAFSA one word at a time; words must come in increasing order.
 
-    ``progress``, if given, is called now and then with the number of words added so far.
+    ``add`` skips a word equal to the last one (and says so); ``finish`` registers what is
+    left of the path and the root and returns the automaton. This is the pure-Python
+    builder; ``stream.py`` wraps it, and ``_builder.c`` is its compiled twin.
     """
-    register: dict[tuple, int] = {}
-    finals: list[bool] = []
-    labels: list[tuple] = []
 
-    # The unfrozen path: the states of the previous word's prefixes, depth 0 = root.
-    path_final: list[bool] = [False]
-    path_edges: list[list] = [[]]
-    previous = ""
-    count = 0
-    longest = 0
+    def __init__(self) -> None:
+        self.register: dict[tuple, int] = {}
+        self.finals: list[bool] = []
+        self.labels: list[tuple] = []
+        # The unfrozen path: the states of the previous word's prefixes, depth 0 = root.
+        self.path_final: list[bool] = [False]
+        self.path_edges: list[list] = [[]]
+        self.previous = ""
+        self.count = 0
+        self.longest = 0
 
-    def freeze_down_to(depth: int) -> None:
+    def _freeze_down_to(self, depth: int) -> None:
         # Replace every path state deeper than `depth` by its registered equivalent.
+        path_final, path_edges, previous = self.path_final, self.path_edges, self.previous
+        register, finals, labels = self.register, self.finals, self.labels
         for d in range(len(path_final) - 1, depth, -1):
             flat = tuple(path_edges[d])
             signature = (path_final[d], flat) if path_final[d] else flat
@@ -81,32 +86,57 @@ def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None
             path_edges[d - 1] += (previous[d - 1], state)
             del path_final[d], path_edges[d]
 
-    for word in words:
-        if word <= previous and count:
-            what = "duplicate" if word == previous else "out of order"
-            raise UnsortedInputError(f"word {word!r} is {what} after {previous!r}: input must be sorted and unique")
+    def add(self, word: str) -> bool:
+        """Add ``word``; False if it equals the last word added (nothing done).
+
+        Raises :class:`UnsortedInputError` for an empty word or one smaller than the last.
+        """
+        previous = self.previous
+        if self.count and word <= previous:
+            if word == previous:
+                return False
+            raise UnsortedInputError(f"word {word!r} is out of order after {previous!r}: input must be sorted")
         if not word:
             raise UnsortedInputError("empty word")
         common = 0
         limit = min(len(word), len(previous))
         while common < limit and word[common] == previous[common]:
             common += 1
-        freeze_down_to(common)
-        previous = word
+        self._freeze_down_to(common)
+        self.previous = word
         for _ in range(common, len(word)):
-            path_final.append(False)
-            path_edges.append([])
-        path_final[-1] = True
-        count += 1
-        if len(word) > longest:
-            longest = len(word)
-        if progress is not None and not count & 0x3FFF:
-            progress(count)
+            self.path_final.append(False)
+            self.path_edges.append([])
+        self.path_final[-1] = True
+        self.count += 1
+        if len(word) > self.longest:
+            self.longest = len(word)
+        return True
 
-    freeze_down_to(0)
-    # The root is registered like any state: an empty list gives the one-state automaton.
-    finals.append(path_final[0])
-    labels.append(tuple(path_edges[0]))
+    def finish(self) -> Automaton:
+        """Register the rest of the path and the root; the builder is spent afterwards."""
+        self._freeze_down_to(0)
+        # The root is registered like any state: an empty list gives the one-state automaton.
+        self.finals.append(self.path_final[0])
+        self.labels.append(tuple(self.path_edges[0]))
+        self.register.clear()
+        return Automaton(finals=self.finals, labels=self.labels, root=len(self.finals) - 1,
+                         word_count=self.count, longest_word=self.longest)
+
+
+def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None = None) -> Automaton:
+    """Build the minimal DAFSA of ``words``, which must be sorted and free of duplicates.
+
+    ``progress``, if given, is called now and then with the number of words added so far.
+    """
+    builder = IncrementalBuilder()
+    add = builder.add
+    for word in words:
+        if not add(word):
+            raise UnsortedInputError(f"word {word!r} is duplicate after {word!r}: input must be sorted and unique")
+        if progress is not None and not builder.count & 0x3FFF:
+            progress(builder.count)
+    automaton = builder.finish()
     if progress is not None:
-        progress(count)
-    return Automaton(finals=finals, labels=labels, root=len(finals) - 1, word_count=count, longest_word=longest)
+        progress(builder.count)
+    return automaton

@@ -14,9 +14,11 @@ import struct
 import zlib
 from array import array
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..errors import DictionaryError
 from ..normalize import Policy
@@ -116,6 +118,19 @@ def layout_of(header: Header, cells: memoryview | array[int], source: str) -> Na
 
 def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
     """The complete file for ``automaton``: header then cells. Same input, same bytes."""
+    cells, root = body_cells(automaton)
+    if not _LITTLE_ENDIAN:
+        cells.byteswap()
+    body = cells.tobytes()
+    header = pack_header(
+        policy, automaton.alphabet, automaton.word_count, automaton.state_count, automaton.transition_count,
+        sum(automaton.finals), automaton.longest_word, root, len(cells), zlib.crc32(body), source_digest,
+    )
+    return header + body
+
+
+def body_cells(automaton: Automaton) -> tuple[array, int]:
+    """The file's cells (native byte order) and the root's cell index."""
     alphabet = automaton.alphabet
     bit_of = {letter: bit for bit, letter in enumerate(alphabet)}
     width = header_cells_for(len(alphabet))
@@ -153,28 +168,37 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
         cells.extend(position[child] for child in flat[1::2])
     if cells.itemsize != 4:
         raise AssertionError("array('I') must hold 4-byte cells")
-    if not _LITTLE_ENDIAN:
-        cells.byteswap()
-    body = cells.tobytes()
+    return cells, position[automaton.root]
 
+
+def header_size_for(alphabet: str) -> int:
+    """Bytes of the header of a file over ``alphabet``: where the cells begin."""
+    size = FIXED_SIZE + len(alphabet.encode("utf-8"))
+    return size + -size % 8
+
+
+def pack_header(
+    policy: Policy, alphabet: str, word_count: int, state_count: int, transition_count: int, final_count: int,
+    longest_word: int, root: int, cell_count: int, body_crc32: int, source_digest: str,
+) -> bytes:
+    """The header of a file whose cells are already known (count, CRC-32, root's index)."""
     alphabet_bytes = alphabet.encode("utf-8")
-    header_size = FIXED_SIZE + len(alphabet_bytes)
-    header_size += -header_size % 8
+    header_size = header_size_for(alphabet)
     fixed = _FIXED.pack(
         MAGIC,
         VERSION,
-        width,
+        header_cells_for(len(alphabet)),
         header_size,
         _POLICY_CODES[policy],
         len(alphabet),
-        automaton.word_count,
-        automaton.state_count,
-        automaton.transition_count,
-        sum(automaton.finals),
-        automaton.longest_word,
-        position[automaton.root],
-        len(cells),
-        zlib.crc32(body),
+        word_count,
+        state_count,
+        transition_count,
+        final_count,
+        longest_word,
+        root,
+        cell_count,
+        body_crc32,
         bytes.fromhex(source_digest),
         len(alphabet_bytes),
         0,
@@ -182,7 +206,7 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
     header = bytearray(fixed + alphabet_bytes)
     header += bytes(header_size - len(header))
     struct.pack_into("<I", header, _HEADER_CRC_OFFSET, zlib.crc32(header))
-    return bytes(header) + body
+    return bytes(header)
 
 
 def decode_header(data: Buffer, source: str, file_size: int) -> Header:
@@ -232,6 +256,18 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     A temporary file in the same folder is written, flushed to disk and renamed over
     ``path``; on any failure it is removed and an existing ``path`` is left untouched.
     """
+    with atomic_file(path) as stream:
+        stream.write(data)
+
+
+@contextmanager
+def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write, which replaces ``path`` whole when the block ends without error.
+
+    The file is a temporary one in the same folder (it may be seeked and rewritten); it
+    is flushed to disk and renamed over ``path`` at the end, or removed on any failure
+    (an interruption included), leaving an existing ``path`` untouched.
+    """
     import tempfile  # only writers need it; it costs readers' start-up several ms
 
     target = Path(os.path.realpath(path))  # a symbolic link: write where it points
@@ -244,8 +280,8 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     except OSError as error:
         raise DictionaryError(f"{target}: cannot write ({error.strerror or error})") from None
     try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
+        with os.fdopen(descriptor, "w+b") as stream:
+            yield stream
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, 0o644)

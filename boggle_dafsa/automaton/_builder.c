@@ -1,0 +1,682 @@
+/* The compiled twin of boggle_dafsa/automaton/stream.py: the streaming DAFSA builder,
+ * the writer of the native file's body, and the two halves of the external sort.
+ *
+ * Builder: the incremental construction for sorted input of Daciuk, Mihov, Watson &
+ * Watson (2000), as builder.py does it, on code points. Words come as UTF-8 lines
+ * ("word\n" ...), non-decreasing: an equal word is a duplicate and skipped, a smaller one
+ * is an error. Memory: the registered states (one record and their transitions) and
+ * a hash table over them, plus the path of the last word; never the list.
+ *
+ * write_body: the cells of docs/format.md, breadth-first from the root, written to a file
+ * descriptor in blocks, with their CRC-32 (zlib's polynomial) computed on the way.
+ *
+ * sort_lines / merge_runs: sort one run of lines in memory (unique), and merge sorted run
+ * files into sorted unique lines handed to a Python callable in blocks.
+ *
+ * Nothing here trusts its input: lines are checked as UTF-8, sizes against overflow,
+ * and every index against the array it indexes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_CODE_POINT 0x10FFFF
+#define FINAL_FLAG 0x80000000u
+#define CELL_MAX 0xFFFFFFFFull
+#define SIGNAL_EVERY 0xFFFF
+
+/* ---- small helpers ---------------------------------------------------------------- */
+
+static int grow(void **array, size_t *capacity, size_t needed, size_t item) {
+    if (needed <= *capacity) return 0;
+    size_t wanted = *capacity ? *capacity : 16;
+    while (wanted < needed) {
+        if (wanted > SIZE_MAX / 2 / item) { PyErr_NoMemory(); return -1; }
+        wanted *= 2;
+    }
+    void *bigger = realloc(*array, wanted * item);
+    if (!bigger) { PyErr_NoMemory(); return -1; }
+    *array = bigger;
+    *capacity = wanted;
+    return 0;
+}
+
+/* Decode one UTF-8 word into code points; -1 (ValueError set) if it is not valid UTF-8. */
+static Py_ssize_t decode_utf8(const unsigned char *s, size_t n, uint32_t *out) {
+    size_t i = 0;
+    Py_ssize_t count = 0;
+    while (i < n) {
+        uint32_t c = s[i];
+        size_t extra;
+        uint32_t minimum;
+        if (c < 0x80) { extra = 0; minimum = 0; }
+        else if ((c & 0xE0) == 0xC0) { extra = 1; c &= 0x1F; minimum = 0x80; }
+        else if ((c & 0xF0) == 0xE0) { extra = 2; c &= 0x0F; minimum = 0x800; }
+        else if ((c & 0xF8) == 0xF0) { extra = 3; c &= 0x07; minimum = 0x10000; }
+        else goto bad;
+        if (extra > n - i - 1) goto bad;
+        for (size_t k = 1; k <= extra; k++) {
+            unsigned char b = s[i + k];
+            if ((b & 0xC0) != 0x80) goto bad;
+            c = (c << 6) | (b & 0x3F);
+        }
+        if (c < minimum || c > MAX_CODE_POINT || (c >= 0xD800 && c <= 0xDFFF)) goto bad;
+        out[count++] = c;
+        i += extra + 1;
+    }
+    return count;
+bad:
+    PyErr_SetString(PyExc_ValueError, "word is not valid UTF-8");
+    return -1;
+}
+
+/* ---- CRC-32 (the polynomial of zlib.crc32) ---------------------------------------- */
+
+static uint32_t crc_table[256];
+
+static void crc_init(void) {
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[n] = c;
+    }
+}
+
+static uint32_t crc_update(uint32_t crc, const unsigned char *data, size_t n) {
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
+    return ~crc;
+}
+
+/* ---- the builder -------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t *edges;   /* letter, child, letter, child ... */
+    size_t count;      /* pairs */
+    size_t capacity;   /* uint32 slots */
+    int final;
+} PathState;
+
+typedef struct {
+    PyObject_HEAD
+    /* Registered states: transitions [first[s], first[s] + 2 * size(s)) of `trans`. */
+    uint64_t *first;
+    uint32_t *info;    /* pair count | FINAL_FLAG */
+    size_t states, states_capacity;
+    uint32_t *trans;
+    size_t trans_used, trans_capacity;
+    /* The register: open addressing, state + 1 (0 = empty), power-of-two size. */
+    uint32_t *table;
+    size_t table_size;
+    /* The unfrozen path: depth 0 is the root. */
+    PathState *path;
+    size_t depth, path_capacity;   /* path[0..depth] live */
+    uint32_t *previous;            /* the last word, code points */
+    size_t previous_length, previous_capacity;
+    uint32_t *word;                /* scratch for the current word */
+    size_t word_capacity;
+    uint64_t words, finals;
+    size_t longest;
+    int finished;
+    uint32_t root;
+    /* After finish: letters renumbered to alphabet positions. */
+    uint32_t *alphabet;
+    size_t alphabet_size;
+} Builder;
+
+static uint64_t hash_state(int final, const uint32_t *edges, size_t pairs) {
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)final ^ ((uint64_t)pairs << 1);
+    for (size_t i = 0; i < 2 * pairs; i++) {
+        h ^= edges[i];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static int table_insert(Builder *self, uint64_t hash, uint32_t state) {
+    size_t mask = self->table_size - 1;
+    size_t slot = (size_t)hash & mask;
+    while (self->table[slot]) slot = (slot + 1) & mask;
+    self->table[slot] = state + 1;
+    return 0;
+}
+
+static int table_grow(Builder *self) {
+    size_t size = self->table_size ? self->table_size * 2 : 1024;
+    uint32_t *old = self->table;
+    size_t old_size = self->table_size;
+    self->table = calloc(size, sizeof(uint32_t));
+    if (!self->table) { self->table = old; PyErr_NoMemory(); return -1; }
+    self->table_size = size;
+    for (size_t i = 0; i < old_size; i++) {
+        if (old[i]) {
+            uint32_t s = old[i] - 1;
+            table_insert(self, hash_state(!!(self->info[s] & FINAL_FLAG), self->trans + self->first[s], self->info[s] & ~FINAL_FLAG), s);
+        }
+    }
+    free(old);
+    return 0;
+}
+
+/* The registered state equal to (final, edges), registering it if there is none; -1 on error. */
+static int64_t intern_state(Builder *self, int final, const uint32_t *edges, size_t pairs) {
+    if (pairs >= FINAL_FLAG) { PyErr_SetString(PyExc_OverflowError, "state with too many transitions"); return -1; }
+    uint64_t hash = hash_state(final, edges, pairs);
+    uint32_t wanted = (uint32_t)pairs | (final ? FINAL_FLAG : 0);
+    if (self->table_size) {
+        size_t mask = self->table_size - 1;
+        size_t slot = (size_t)hash & mask;
+        while (self->table[slot]) {
+            uint32_t s = self->table[slot] - 1;
+            if (self->info[s] == wanted && memcmp(self->trans + self->first[s], edges, 2 * pairs * sizeof(uint32_t)) == 0)
+                return s;
+            slot = (slot + 1) & mask;
+        }
+    }
+    if (self->states >= 0xFFFFFFFEu) { PyErr_SetString(PyExc_OverflowError, "more than 2**32 states"); return -1; }
+    if ((self->states + 1) * 2 > self->table_size && table_grow(self) < 0) return -1;
+    if (grow((void **)&self->first, &self->states_capacity, self->states + 1, sizeof(uint64_t)) < 0) return -1;
+    size_t info_capacity = self->states_capacity;
+    uint32_t *info = realloc(self->info, info_capacity * sizeof(uint32_t));
+    if (!info) { PyErr_NoMemory(); return -1; }
+    self->info = info;
+    if (grow((void **)&self->trans, &self->trans_capacity, self->trans_used + 2 * pairs, sizeof(uint32_t)) < 0) return -1;
+    uint32_t state = (uint32_t)self->states++;
+    self->first[state] = self->trans_used;
+    self->info[state] = wanted;
+    memcpy(self->trans + self->trans_used, edges, 2 * pairs * sizeof(uint32_t));
+    self->trans_used += 2 * pairs;
+    if (final) self->finals++;
+    table_insert(self, hash, state);
+    return state;
+}
+
+static int push_edge(PathState *p, uint32_t letter, uint32_t child) {
+    if (grow((void **)&p->edges, &p->capacity, 2 * p->count + 2, sizeof(uint32_t)) < 0) return -1;
+    p->edges[2 * p->count] = letter;
+    p->edges[2 * p->count + 1] = child;
+    p->count++;
+    return 0;
+}
+
+/* Replace every path state deeper than `depth` by its registered equivalent. */
+static int freeze_down_to(Builder *self, size_t depth) {
+    while (self->depth > depth) {
+        PathState *p = &self->path[self->depth];
+        int64_t state = intern_state(self, p->final, p->edges, p->count);
+        if (state < 0) return -1;
+        p->count = 0;
+        p->final = 0;
+        self->depth--;
+        if (push_edge(&self->path[self->depth], self->previous[self->depth], (uint32_t)state) < 0) return -1;
+    }
+    return 0;
+}
+
+static PyObject *out_of_order(const uint32_t *word, size_t n, const uint32_t *previous, size_t m) {
+    PyObject *w = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, word, (Py_ssize_t)n);
+    PyObject *p = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, previous, (Py_ssize_t)m);
+    PyObject *args = w && p ? Py_BuildValue("(sOO)", "out of order", w, p) : NULL;
+    if (args) PyErr_SetObject(PyExc_ValueError, args);
+    Py_XDECREF(args);
+    Py_XDECREF(w);
+    Py_XDECREF(p);
+    return NULL;
+}
+
+/* Add one word (code points); returns 1 if added, 0 for a duplicate, -1 on error. */
+static int add_word(Builder *self, const uint32_t *word, size_t n) {
+    size_t limit = n < self->previous_length ? n : self->previous_length;
+    size_t common = 0;
+    while (common < limit && word[common] == self->previous[common]) common++;
+    if (self->words) {
+        if (common == n && n == self->previous_length) return 0;
+        if (common == n || (common < limit && word[common] < self->previous[common])) {
+            out_of_order(word, n, self->previous, self->previous_length);
+            return -1;
+        }
+    }
+    if (freeze_down_to(self, common) < 0) return -1;
+    if (grow((void **)&self->path, &self->path_capacity, n + 1, sizeof(PathState)) < 0) return -1;
+    /* New path states start empty (their edge buffers are kept from earlier words). */
+    static const PathState empty = {NULL, 0, 0, 0};
+    for (size_t d = self->depth + 1; d <= n; d++) {
+        if (d > self->longest) self->path[d] = empty;  /* never used before */
+        self->path[d].count = 0;
+        self->path[d].final = 0;
+    }
+    self->depth = n;
+    self->path[n].final = 1;
+    if (grow((void **)&self->previous, &self->previous_capacity, n, sizeof(uint32_t)) < 0) return -1;
+    memcpy(self->previous, word, n * sizeof(uint32_t));
+    self->previous_length = n;
+    if (n > self->longest) self->longest = n;
+    self->words++;
+    return 1;
+}
+
+static int Builder_init(Builder *self, PyObject *args, PyObject *kwds) {
+    static char *keywords[] = {NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "", keywords)) return -1;
+    if (self->path) { PyErr_SetString(PyExc_RuntimeError, "Builder already initialised"); return -1; }
+    self->path = calloc(16, sizeof(PathState));
+    if (!self->path) { PyErr_NoMemory(); return -1; }
+    self->path_capacity = 16;
+    return 0;
+}
+
+static void Builder_dealloc(Builder *self) {
+    size_t live = self->longest + 1 < self->path_capacity ? self->longest + 1 : self->path_capacity;
+    for (size_t d = 0; self->path && d < live; d++) free(self->path[d].edges);
+    free(self->path);
+    free(self->first);
+    free(self->info);
+    free(self->trans);
+    free(self->table);
+    free(self->previous);
+    free(self->word);
+    free(self->alphabet);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Builder_add_lines(Builder *self, PyObject *arg) {
+    if (self->finished) { PyErr_SetString(PyExc_RuntimeError, "builder already finished"); return NULL; }
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *data = view.buf;
+    size_t size = (size_t)view.len, start = 0;
+    uint64_t added = 0, seen = 0;
+    while (start < size) {
+        const unsigned char *newline = memchr(data + start, '\n', size - start);
+        size_t end = newline ? (size_t)(newline - data) : size;
+        size_t n = end - start;
+        if (n) {
+            if (grow((void **)&self->word, &self->word_capacity, n, sizeof(uint32_t)) < 0) goto error;
+            Py_ssize_t letters = decode_utf8(data + start, n, self->word);
+            if (letters < 0) goto error;
+            int result = add_word(self, self->word, (size_t)letters);
+            if (result < 0) goto error;
+            added += (uint64_t)result;
+            if (!(++seen & SIGNAL_EVERY) && PyErr_CheckSignals() < 0) goto error;
+        }
+        start = end + 1;
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromUnsignedLongLong(added);
+error:
+    PyBuffer_Release(&view);
+    return NULL;
+}
+
+static int compare_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static PyObject *Builder_finish(Builder *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->finished) { PyErr_SetString(PyExc_RuntimeError, "builder already finished"); return NULL; }
+    if (freeze_down_to(self, 0) < 0) return NULL;
+    PathState *root = &self->path[0];
+    int64_t state = intern_state(self, root->final, root->edges, root->count);
+    if (state < 0) return NULL;
+    /* The root is registered like any state. No registered state can equal it (it would
+     * accept a language equal to one of its own quotients: an infinite one), so it is
+     * new and last, as in the Python builder. */
+    self->root = (uint32_t)state;
+    self->finished = 1;
+    free(self->table);
+    self->table = NULL;
+    self->table_size = 0;
+    /* The alphabet: every letter on a transition, sorted; letters become positions in it. */
+    size_t letters = self->trans_used / 2;
+    uint32_t *sorted = malloc((letters ? letters : 1) * sizeof(uint32_t));
+    if (!sorted) return PyErr_NoMemory();
+    for (size_t i = 0; i < letters; i++) sorted[i] = self->trans[2 * i];
+    qsort(sorted, letters, sizeof(uint32_t), compare_u32);
+    size_t unique = 0;
+    for (size_t i = 0; i < letters; i++)
+        if (!unique || sorted[unique - 1] != sorted[i]) sorted[unique++] = sorted[i];
+    self->alphabet = sorted;
+    self->alphabet_size = unique;
+    for (size_t i = 0; i < letters; i++) {
+        uint32_t *found = bsearch(&self->trans[2 * i], sorted, unique, sizeof(uint32_t), compare_u32);
+        if (!found) { PyErr_SetString(PyExc_AssertionError, "letter missing from the alphabet"); return NULL; }
+        self->trans[2 * i] = (uint32_t)(found - sorted);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Builder_stats(Builder *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *alphabet = self->finished
+        ? PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self->alphabet, (Py_ssize_t)self->alphabet_size)
+        : PyUnicode_FromString("");
+    if (!alphabet) return NULL;
+    return Py_BuildValue("{sKsnsnsKsnsNsI}", "words", (unsigned long long)self->words, "states", (Py_ssize_t)self->states,
+                         "transitions", (Py_ssize_t)(self->trans_used / 2), "finals", (unsigned long long)self->finals,
+                         "longest", (Py_ssize_t)self->longest, "alphabet", alphabet, "root", self->root);
+}
+
+typedef struct {
+    int fd;
+    unsigned char *buffer;
+    size_t used, size;
+    uint32_t crc;
+} Output;
+
+static int output_flush(Output *out) {
+    size_t done = 0;
+    out->crc = crc_update(out->crc, out->buffer, out->used);
+    while (done < out->used) {
+        ssize_t wrote = write(out->fd, out->buffer + done, out->used - done);
+        if (wrote < 0) {
+            if (errno == EINTR) { if (PyErr_CheckSignals() < 0) return -1; continue; }
+            PyErr_SetFromErrno(PyExc_OSError);
+            return -1;
+        }
+        done += (size_t)wrote;
+    }
+    out->used = 0;
+    return 0;
+}
+
+static int output_cell(Output *out, uint32_t cell) {
+    if (out->used + 4 > out->size && output_flush(out) < 0) return -1;
+    unsigned char *p = out->buffer + out->used;
+    p[0] = cell & 0xFF; p[1] = (cell >> 8) & 0xFF; p[2] = (cell >> 16) & 0xFF; p[3] = cell >> 24;
+    out->used += 4;
+    return 0;
+}
+
+/* write_body(fd) -> (crc32, cells, root cell): the cells, breadth-first from the root. */
+static PyObject *Builder_write_body(Builder *self, PyObject *arg) {
+    if (!self->finished) { PyErr_SetString(PyExc_RuntimeError, "finish() the builder first"); return NULL; }
+    int fd = PyObject_AsFileDescriptor(arg);
+    if (fd < 0) return NULL;
+    size_t n = self->states, width = self->alphabet_size / 32 + 1;
+    uint32_t *order = malloc((n ? n : 1) * sizeof(uint32_t));
+    uint32_t *position = malloc((n ? n : 1) * sizeof(uint32_t));
+    uint32_t *bits = calloc(width, sizeof(uint32_t));
+    Output out = {fd, malloc(1 << 20), 0, 1 << 20, 0};
+    PyObject *result = NULL;
+    if (!order || !position || !bits || !out.buffer) { PyErr_NoMemory(); goto done; }
+    for (size_t s = 0; s < n; s++) position[s] = UINT32_MAX;
+    /* Breadth-first order and each state's first cell. */
+    size_t head = 0, tail = 0;
+    uint64_t cursor = 0;
+    if (self->root >= n) { PyErr_SetString(PyExc_AssertionError, "root out of range"); goto done; }
+    order[tail++] = self->root;
+    position[self->root] = 0;
+    cursor = width + (self->info[self->root] & ~FINAL_FLAG);
+    while (head < tail) {
+        uint32_t s = order[head++];
+        size_t pairs = self->info[s] & ~FINAL_FLAG;
+        const uint32_t *edges = self->trans + self->first[s];
+        for (size_t i = 0; i < pairs; i++) {
+            uint32_t child = edges[2 * i + 1];
+            if (child >= n) { PyErr_SetString(PyExc_AssertionError, "child out of range"); goto done; }
+            if (position[child] != UINT32_MAX) continue;
+            if (cursor > CELL_MAX) {
+                PyErr_SetString(PyExc_OverflowError, "automaton too large for the native format (more than 2**32 cells)");
+                goto done;
+            }
+            position[child] = (uint32_t)cursor;
+            order[tail++] = child;
+            cursor += width + (self->info[child] & ~FINAL_FLAG);
+        }
+    }
+    if (cursor > CELL_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "automaton too large for the native format (more than 2**32 cells)");
+        goto done;
+    }
+    for (size_t k = 0; k < tail; k++) {
+        uint32_t s = order[k];
+        size_t pairs = self->info[s] & ~FINAL_FLAG;
+        const uint32_t *edges = self->trans + self->first[s];
+        memset(bits, 0, width * sizeof(uint32_t));
+        for (size_t i = 0; i < pairs; i++) {
+            uint32_t bit = edges[2 * i];
+            if (bit >= self->alphabet_size) { PyErr_SetString(PyExc_AssertionError, "letter out of range"); goto done; }
+            bits[bit / 32] |= 1u << (bit % 32);
+        }
+        if (self->info[s] & FINAL_FLAG) bits[width - 1] |= 0x80000000u;
+        for (size_t i = 0; i < width; i++)
+            if (output_cell(&out, bits[i]) < 0) goto done;
+        for (size_t i = 0; i < pairs; i++)
+            if (output_cell(&out, position[edges[2 * i + 1]]) < 0) goto done;
+        if (!(k & SIGNAL_EVERY) && PyErr_CheckSignals() < 0) goto done;
+    }
+    if (output_flush(&out) < 0) goto done;
+    result = Py_BuildValue("(IKI)", out.crc, (unsigned long long)cursor, position[self->root]);
+done:
+    free(order);
+    free(position);
+    free(bits);
+    free(out.buffer);
+    return result;
+}
+
+static PyMethodDef Builder_methods[] = {
+    {"add_lines", (PyCFunction)Builder_add_lines, METH_O,
+     "add_lines(data) -> int: add the UTF-8 words of data, one a line, non-decreasing; return how many were new."},
+    {"finish", (PyCFunction)Builder_finish, METH_NOARGS, "finish(): register the last path and the root."},
+    {"stats", (PyCFunction)Builder_stats, METH_NOARGS, "stats() -> dict: words, states, transitions, finals, longest, alphabet, root."},
+    {"write_body", (PyCFunction)Builder_write_body, METH_O,
+     "write_body(fd) -> (crc32, cells, root cell): write the file's cells to the file descriptor."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BuilderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "boggle_dafsa.automaton._builder.Builder",
+    .tp_basicsize = sizeof(Builder),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Streaming builder of the minimal DAFSA of sorted words (see stream.py for its twin).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Builder_init,
+    .tp_dealloc = (destructor)Builder_dealloc,
+    .tp_methods = Builder_methods,
+};
+
+/* ---- the external sort ---------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t key;   /* the first 8 bytes, big-endian, zero-padded: most comparisons stop here */
+    const unsigned char *text;
+    size_t length;
+} Line;
+
+static uint64_t line_key(const unsigned char *s, size_t n) {
+    uint64_t key = 0;
+    for (size_t i = 0; i < 8; i++) key = (key << 8) | (i < n ? s[i] : 0);
+    return key;
+}
+
+static int compare_bytes(const unsigned char *a, size_t n, const unsigned char *b, size_t m) {
+    int c = memcmp(a, b, n < m ? n : m);
+    if (c) return c;
+    return n < m ? -1 : n > m;
+}
+
+static int compare_lines(const void *x, const void *y) {
+    const Line *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return compare_bytes(a->text, a->length, b->text, b->length);
+}
+
+/* sort_lines(data) -> (bytes, lines): the non-empty lines of data sorted bytewise, each
+ * once, each followed by "\n"; and how many non-empty lines data had. */
+static PyObject *sort_lines(PyObject *module, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *data = view.buf;
+    size_t size = (size_t)view.len, count = 0, capacity = 0, start = 0, total = 0;
+    Line *lines = NULL;
+    PyObject *result = NULL;
+    int sorted = 1;
+    while (start < size) {
+        const unsigned char *newline = memchr(data + start, '\n', size - start);
+        size_t end = newline ? (size_t)(newline - data) : size;
+        if (end > start) {
+            if (grow((void **)&lines, &capacity, count + 1, sizeof(Line)) < 0) goto done;
+            Line line = {line_key(data + start, end - start), data + start, end - start};
+            if (count && sorted && compare_lines(&lines[count - 1], &line) > 0) sorted = 0;
+            lines[count++] = line;
+        }
+        start = end + 1;
+    }
+    if (!sorted) {
+        Py_BEGIN_ALLOW_THREADS
+        qsort(lines, count, sizeof(Line), compare_lines);
+        Py_END_ALLOW_THREADS
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (kept && compare_lines(&lines[kept - 1], &lines[i]) == 0) continue;
+        lines[kept++] = lines[i];
+        total += lines[i].length + 1;
+    }
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!bytes) goto done;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(bytes);
+    for (size_t i = 0; i < kept; i++) {
+        memcpy(out, lines[i].text, lines[i].length);
+        out += lines[i].length;
+        *out++ = '\n';
+    }
+    result = Py_BuildValue("(Nn)", bytes, (Py_ssize_t)count);
+done:
+    free(lines);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+typedef struct {
+    FILE *file;
+    char *line;
+    size_t capacity;
+    ssize_t length;   /* -1: exhausted */
+} Run;
+
+static int run_next(Run *run) {
+    do {
+        errno = 0;
+        run->length = getline(&run->line, &run->capacity, run->file);
+        if (run->length < 0) {
+            if (ferror(run->file)) { PyErr_SetFromErrno(PyExc_OSError); return -1; }
+            return 0;
+        }
+        if (run->length && run->line[run->length - 1] == '\n') run->length--;
+    } while (run->length == 0);
+    return 0;
+}
+
+/* merge_runs(paths, sink, block) -> lines: merge the sorted run files into sorted unique
+ * lines, handed to sink(bytes) in blocks of about `block` bytes; return how many lines. */
+static PyObject *merge_runs(PyObject *module, PyObject *args) {
+    PyObject *paths, *sink;
+    Py_ssize_t block;
+    if (!PyArg_ParseTuple(args, "OOn", &paths, &sink, &block)) return NULL;
+    PyObject *sequence = PySequence_Fast(paths, "paths must be a sequence");
+    if (!sequence) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(sequence);
+    Run *runs = calloc(k ? (size_t)k : 1, sizeof(Run));
+    size_t capacity = (size_t)(block > 0 ? block : 1) + 4096, used = 0;
+    char *buffer = malloc(capacity);
+    char *last = NULL;
+    size_t last_length = 0, last_capacity = 0;
+    uint64_t emitted = 0;
+    PyObject *result = NULL;
+    if (!runs || !buffer) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *encoded;
+        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(sequence, i), &encoded)) goto done;
+        runs[i].file = fopen(PyBytes_AS_STRING(encoded), "rb");
+        if (!runs[i].file) { PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, PySequence_Fast_GET_ITEM(sequence, i)); Py_DECREF(encoded); goto done; }
+        Py_DECREF(encoded);
+        if (run_next(&runs[i]) < 0) goto done;
+    }
+    for (;;) {
+        Py_ssize_t best = -1;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            if (runs[i].length < 0) continue;
+            if (best < 0 || compare_bytes((unsigned char *)runs[i].line, (size_t)runs[i].length,
+                                          (unsigned char *)runs[best].line, (size_t)runs[best].length) < 0)
+                best = i;
+        }
+        if (best < 0) break;
+        Run *run = &runs[best];
+        size_t n = (size_t)run->length;
+        if (!emitted || compare_bytes((unsigned char *)last, last_length, (unsigned char *)run->line, n) != 0) {
+            if (used + n + 1 > capacity) {
+                PyObject *chunk = PyBytes_FromStringAndSize(buffer, (Py_ssize_t)used);
+                PyObject *answer = chunk ? PyObject_CallOneArg(sink, chunk) : NULL;
+                Py_XDECREF(chunk);
+                if (!answer) goto done;
+                Py_DECREF(answer);
+                used = 0;
+                if (n + 1 > capacity) {
+                    char *bigger = realloc(buffer, n + 1);
+                    if (!bigger) { PyErr_NoMemory(); goto done; }
+                    buffer = bigger;
+                    capacity = n + 1;
+                }
+            }
+            memcpy(buffer + used, run->line, n);
+            buffer[used + n] = '\n';
+            used += n + 1;
+            if (grow((void **)&last, &last_capacity, n ? n : 1, 1) < 0) goto done;
+            memcpy(last, run->line, n);
+            last_length = n;
+            if (!(++emitted & SIGNAL_EVERY) && PyErr_CheckSignals() < 0) goto done;
+        }
+        if (run_next(run) < 0) goto done;
+    }
+    if (used) {
+        PyObject *chunk = PyBytes_FromStringAndSize(buffer, (Py_ssize_t)used);
+        PyObject *answer = chunk ? PyObject_CallOneArg(sink, chunk) : NULL;
+        Py_XDECREF(chunk);
+        if (!answer) goto done;
+        Py_DECREF(answer);
+    }
+    result = PyLong_FromUnsignedLongLong(emitted);
+done:
+    for (Py_ssize_t i = 0; runs && i < k; i++) {
+        if (runs[i].file) fclose(runs[i].file);
+        free(runs[i].line);
+    }
+    free(runs);
+    free(buffer);
+    free(last);
+    Py_DECREF(sequence);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},
+    {"merge_runs", merge_runs, METH_VARARGS, "merge_runs(paths, sink, block) -> lines: merge sorted run files."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_definition = {
+    PyModuleDef_HEAD_INIT, "_builder", "Compiled twin of boggle_dafsa.automaton.stream.", -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__builder(void) {
+    crc_init();
+    if (PyType_Ready(&BuilderType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&module_definition);
+    if (!module) return NULL;
+    Py_INCREF(&BuilderType);
+    if (PyModule_AddObject(module, "Builder", (PyObject *)&BuilderType) < 0) {
+        Py_DECREF(&BuilderType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

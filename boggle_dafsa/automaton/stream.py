@@ -1,0 +1,330 @@
+"""Streaming construction: sorted words in, a native file out, neither the list nor a trie in memory.
+
+Words travel in *blocks*: UTF-8 bytes, one word a line, each line ending in ``\\n``. A
+kernel offers three things, the same in C (``_builder.c``) and in Python (here):
+
+* ``Builder``: ``add_lines(block) -> new words`` (words non-decreasing: an equal word is
+  a duplicate and skipped, a smaller one raises ``ValueError("out of order", word,
+  previous)``), ``finish()``, ``stats() -> dict`` and ``write_body(fd) -> (crc32, cells,
+  root cell)``, which writes the file's cells;
+* ``sort_lines(block) -> (sorted unique block, non-empty lines)``: one run of the sort;
+* ``merge_runs(paths, sink, block_bytes) -> lines``: merges sorted run files and hands
+  ``sink`` the sorted unique lines in blocks.
+
+:class:`NativeWriter` feeds a builder and writes the file; :func:`sort_blocks` is the
+external sort (runs sorted in memory, spilled to temporary files, merged). Both kernels
+give the same bytes: the tests compare them. ``BOGGLE_DAFSA_PURE=1`` forces Python.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from ..normalize import Policy
+from .builder import IncrementalBuilder, UnsortedInputError
+from .fileformat import _LITTLE_ENDIAN, atomic_file, body_cells, header_size_for, pack_header
+
+#: Bytes of words handed on at a time (one call into the kernel, one progress report).
+BLOCK_BYTES = 1 << 20
+#: Bytes of words sorted in memory before a run is spilled to disk: the sort's memory
+#: is a few times this (the text, a record per word, the sorted copy).
+RUN_BYTES = 32 << 20
+
+PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
+
+
+# -- the Python kernel --------------------------------------------------------------------
+
+
+class PythonBuilder:
+    """The pure-Python twin of ``_builder.Builder`` (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._builder = IncrementalBuilder()
+        self._automaton: Any = None
+
+    def add_lines(self, data: bytes) -> int:
+        """Add the words of ``data`` (UTF-8, one a line); return how many were new."""
+        if self._automaton is not None:
+            raise RuntimeError("builder already finished")
+        add, added = self._builder.add, 0
+        for line in data.decode("utf-8").split("\n"):
+            if line:
+                try:
+                    added += add(line)
+                except UnsortedInputError:
+                    raise ValueError("out of order", line, self._builder.previous) from None
+        return added
+
+    def finish(self) -> None:
+        """Register the rest of the path and the root."""
+        if self._automaton is not None:
+            raise RuntimeError("builder already finished")
+        self._automaton = self._builder.finish()
+
+    def stats(self) -> dict[str, Any]:
+        """words, states, transitions, finals, longest, alphabet (once finished), root."""
+        automaton = self._automaton
+        if automaton is None:
+            b = self._builder
+            return {"words": b.count, "states": len(b.finals), "transitions": sum(len(f) for f in b.labels) // 2,
+                    "finals": sum(b.finals), "longest": b.longest, "alphabet": "", "root": 0}
+        return {"words": automaton.word_count, "states": automaton.state_count,
+                "transitions": automaton.transition_count, "finals": sum(automaton.finals),
+                "longest": automaton.longest_word, "alphabet": automaton.alphabet, "root": automaton.root}
+
+    def write_body(self, stream: Any) -> tuple[int, int, int]:
+        """Write the cells to ``stream`` (a file or descriptor); (crc32, cells, root cell)."""
+        if self._automaton is None:
+            raise RuntimeError("finish() the builder first")
+        cells, root = body_cells(self._automaton)
+        if not _LITTLE_ENDIAN:
+            cells.byteswap()
+        body = cells.tobytes()
+        descriptor = stream if isinstance(stream, int) else stream.fileno()
+        view = memoryview(body)
+        while view:
+            view = view[os.write(descriptor, view) :]
+        return zlib.crc32(body), len(cells), root
+
+
+def python_sort_lines(data: bytes) -> tuple[bytes, int]:
+    """The non-empty lines of ``data`` sorted bytewise, each once, each ending in a newline; and their count."""
+    lines = [line for line in data.split(b"\n") if line]
+    unique = sorted(set(lines))
+    return b"".join(line + b"\n" for line in unique), len(lines)
+
+
+def python_merge_runs(paths: Sequence[str | Path], sink: Callable[[bytes], object], block_bytes: int) -> int:
+    """Merge sorted run files into sorted unique lines, handed to ``sink`` in blocks."""
+    files = [open(path, "rb") for path in paths]
+    try:
+        streams = [(line.rstrip(b"\n") for line in file) for file in files]
+        block: list[bytes] = []
+        size = emitted = 0
+        last = None
+        for line in heapq.merge(*streams):
+            if not line or line == last:
+                continue
+            last = line
+            emitted += 1
+            block.append(line + b"\n")
+            size += len(line) + 1
+            if size >= block_bytes:
+                sink(b"".join(block))
+                block.clear()
+                size = 0
+        if block:
+            sink(b"".join(block))
+        return emitted
+    finally:
+        for file in files:
+            file.close()
+
+
+PYTHON_KERNEL = SimpleNamespace(name="python", Builder=PythonBuilder, sort_lines=python_sort_lines,
+                                merge_runs=python_merge_runs)
+
+
+def kernels() -> dict[str, Any]:
+    """Every kernel available here, by name: always "python", "c" when the extension is built."""
+    found: dict[str, Any] = {"python": PYTHON_KERNEL}
+    try:
+        from . import _builder  # type: ignore[attr-defined]
+    except ImportError:
+        return found
+    found["c"] = SimpleNamespace(name="c", Builder=_builder.Builder, sort_lines=_builder.sort_lines,
+                                 merge_runs=_builder.merge_runs)
+    return found
+
+
+def default_kernel() -> Any:
+    """The C kernel if built and not disabled by ``BOGGLE_DAFSA_PURE=1``, else Python."""
+    if os.environ.get(PURE_VARIABLE, "").strip() not in ("", "0"):
+        return PYTHON_KERNEL
+    available = kernels()
+    return available.get("c", PYTHON_KERNEL)
+
+
+# -- writing a native file from sorted blocks ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class NativeStats:
+    """What a native file holds, as written."""
+
+    words: int
+    states: int
+    transitions: int
+    file_bytes: int
+    digest: str
+
+
+class NativeWriter:
+    """Feeds sorted blocks to a builder, hashing the unique words, then writes the file.
+
+    ``add_block`` raises :class:`UnsortedInputError` at the first word smaller than the
+    one before it; equal words are duplicates and are skipped.
+    """
+
+    def __init__(self, kernel: Any = None) -> None:
+        import hashlib  # a few ms to import: only writers need it
+
+        self.kernel = kernel or default_kernel()
+        self.builder = self.kernel.Builder()
+        self.hasher = hashlib.sha256()
+        self.words = 0
+        self._last = b""  # the last word added, for the digest of blocks with duplicates
+
+    def add_block(self, data: bytes) -> int:
+        """Add the sorted words of ``data`` (one a line); return how many were new."""
+        if not data:
+            return 0
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        try:
+            added = self.builder.add_lines(data)
+        except ValueError as error:
+            if len(error.args) == 3 and error.args[0] == "out of order":
+                word, previous = error.args[1], error.args[2]
+                raise UnsortedInputError(
+                    f"word {word!r} is out of order after {previous!r} (word {self.words + _index(data, word, previous):,})"
+                ) from None
+            raise
+        lines = data.count(b"\n")
+        if added == lines:
+            self.hasher.update(data)
+            self._last = data[data.rfind(b"\n", 0, len(data) - 1) + 1 : -1]
+        else:  # duplicates (or blank lines): hash each word once, as digest_words does
+            for line in data.split(b"\n"):
+                if line and line != self._last:
+                    self.hasher.update(line + b"\n")
+                    self._last = line
+        self.words += added
+        return added
+
+    def add_words(self, words: Iterable[str], block_words: int = 65536) -> None:
+        """Add sorted ``words`` (normalized str), in blocks."""
+        block: list[str] = []
+        for word in words:
+            block.append(word)
+            if len(block) == block_words:
+                self.add_block(("\n".join(block) + "\n").encode("utf-8"))
+                block.clear()
+        if block:
+            self.add_block(("\n".join(block) + "\n").encode("utf-8"))
+
+    def stats(self) -> dict[str, Any]:
+        """The builder's counts so far (see the kernels)."""
+        return self.builder.stats()
+
+    def write(self, path: str | Path, policy: Policy = Policy.FOLD) -> NativeStats:
+        """Finish the automaton and write the file atomically: cells first, then the header."""
+        self.builder.finish()
+        stats = self.builder.stats()
+        header_size = header_size_for(stats["alphabet"])
+        digest = self.hasher.hexdigest()
+        with atomic_file(path) as stream:
+            stream.write(bytes(header_size))
+            stream.flush()
+            crc, cells, root = self.builder.write_body(stream.fileno())
+            stream.seek(0)
+            stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
+                                     stats["finals"], stats["longest"], root, cells, crc, digest))
+        return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + 4 * cells, digest)
+
+
+def _index(data: bytes, word: str, previous: str) -> int:
+    # The 1-based number, within the block, of the first `word` after `previous`.
+    lines = [line for line in data.decode("utf-8").split("\n") if line]
+    for number, (before, line) in enumerate(zip([""] + lines, lines), 1):
+        if line == word and before == previous:
+            return number
+    return 1
+
+
+def write_sorted_words(words: Iterable[str], path: str | Path, policy: Policy = Policy.FOLD, kernel: Any = None) -> NativeStats:
+    """Write the native file of ``words`` (normalized, sorted; repeats skipped), streaming.
+
+    The public entry point for producers of sorted words (set algebra, merges): memory is
+    the automaton only. Raises :class:`UnsortedInputError` at the first word out of order.
+    """
+    writer = NativeWriter(kernel)
+    writer.add_words(words)
+    return writer.write(path, policy)
+
+
+# -- the external sort ---------------------------------------------------------------------
+
+
+def sort_blocks(
+    blocks: Iterable[bytes],
+    sink: Callable[[bytes], object],
+    *,
+    kernel: Any = None,
+    run_bytes: int = RUN_BYTES,
+    block_bytes: int = BLOCK_BYTES,
+    folder: str | Path | None = None,
+    on_spill: Callable[[int], None] | None = None,
+) -> int:
+    """Sort the lines of ``blocks`` (unsorted, repeats allowed) and hand ``sink`` sorted unique blocks.
+
+    Up to ``run_bytes`` of lines are sorted in memory at a time; when there is more, each
+    such run is spilled to a temporary file (in ``folder``, default the system's temporary
+    folder) and the runs are merged. The files are removed whatever happens, an
+    interruption included. ``on_spill(runs)`` is told of each spill. Returns the number
+    of unique lines.
+    """
+    import tempfile
+
+    kernel = kernel or default_kernel()
+    pending: list[bytes] = []
+    size = 0
+    with tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder) as temporary:
+        runs: list[str] = []
+
+        def spill() -> None:
+            nonlocal size
+            data, _ = kernel.sort_lines(b"".join(pending))
+            pending.clear()
+            size = 0
+            run = os.path.join(temporary, f"run{len(runs):05d}")
+            with open(run, "wb") as out:
+                out.write(data)
+            runs.append(run)
+            if on_spill is not None:
+                on_spill(len(runs))
+
+        for block in blocks:
+            pending.append(block if block.endswith(b"\n") else block + b"\n")
+            size += len(block)
+            if size >= run_bytes:
+                spill()
+        if not runs:  # everything fitted in one run: no file at all
+            data, _ = kernel.sort_lines(b"".join(pending))
+            pending.clear()
+            lines = 0
+            for piece in _cut(data, block_bytes):
+                sink(piece)
+                lines += piece.count(b"\n")
+            return lines
+        if pending:
+            spill()
+        return kernel.merge_runs(runs, sink, block_bytes)
+
+
+def _cut(data: bytes, block_bytes: int) -> Iterator[bytes]:
+    # Pieces of about `block_bytes`, each ending at a newline.
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + block_bytes, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        yield data[start:end]
+        start = end
