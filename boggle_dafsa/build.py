@@ -1,19 +1,23 @@
-"""Compiling a word list into a dictionary file: the library behind ``boggle-dafsa build``."""
+"""Compiling a word list into a dictionary file: the library behind ``boggle-dafsa build``.
+
+A native build streams: the list is read block by block, sorted in bounded memory
+(runs spilled to temporary files and merged, ``automaton.stream.sort_blocks``) unless it
+is said to be sorted already, and the words go one block at a time into the streaming
+builder, which writes the file. Memory is the automaton plus a few blocks and one run.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from .errors import BoggleError
-from .formats import FORMATS, write_dictionary
-from .formats.native import compile_words
+from .automaton.builder import UnsortedInputError
+from .errors import BoggleError, WordListError
 from .normalize import Policy
-from .wordlist import WordList, read_wordlist
-
-__all__ = ["DEFAULT_OUTPUT", "BuildReport", "build_dictionary", "compile_words"]
 
 DEFAULT_OUTPUT = Path("build") / "dictionary.dafsa"
 
@@ -22,7 +26,15 @@ DEFAULT_OUTPUT = Path("build") / "dictionary.dafsa"
 class BuildReport:
     """What a build read, kept and wrote."""
 
-    wordlist: WordList
+    source: str
+    encoding: str
+    policy: Policy
+    #: Non-empty items read from the file, before normalization.
+    items: int
+    #: Distinct words kept (the dictionary's words).
+    words: int
+    #: Items dropped by normalization, counted by reason.
+    dropped: Counter[str]
     output: Path
     format: str
     states: int | None
@@ -31,9 +43,55 @@ class BuildReport:
     seconds: float
 
     @property
+    def duplicates(self) -> int:
+        """Items that normalized to a word already kept."""
+        return self.items - sum(self.dropped.values()) - self.words
+
+    @property
     def bytes_per_word(self) -> float:
         """File bytes divided by the number of words kept."""
-        return self.file_bytes / max(len(self.wordlist.words), 1)
+        return self.file_bytes / max(self.words, 1)
+
+
+@dataclass
+class BuildProgress:
+    """Where a build is, as told to a ``progress`` callback now and then."""
+
+    #: "reading" (and sorting runs), "merging", "building" or "writing".
+    phase: str
+    #: Items read from the list so far (reading), or words added to the automaton.
+    words: int = 0
+    #: States registered so far (building), when known.
+    states: int = 0
+    #: Sorted runs spilled to temporary files so far.
+    runs: int = 0
+    #: Bytes of the list read, and in all.
+    bytes_read: int = 0
+    file_bytes: int = 0
+    #: Seconds since the build started.
+    seconds: float = 0.0
+    started: float = field(default_factory=time.perf_counter, repr=False)
+
+
+def compile_words(sorted_words: list[str], policy: Policy = Policy.FOLD, progress: Callable[[int], None] | None = None) -> bytes:
+    """The native dictionary file of ``sorted_words`` (normalized, sorted, unique), as bytes."""
+    import tempfile
+
+    from .automaton.stream import NativeWriter
+
+    writer = NativeWriter()
+    block_words = 65536
+    for start in range(0, len(sorted_words), block_words):
+        block = sorted_words[start : start + block_words]
+        added = writer.add_block(("\n".join(block) + "\n").encode("utf-8"))
+        if added != len(block):
+            raise UnsortedInputError("duplicate word: input must be sorted and unique")
+        if progress is not None:
+            progress(writer.words)
+    with tempfile.TemporaryFile() as stream:
+        writer.write_to(stream, policy)
+        stream.seek(0)
+        return stream.read()
 
 
 def build_dictionary(
@@ -43,27 +101,85 @@ def build_dictionary(
     policy: Policy = Policy.FOLD,
     encoding: str | None = None,
     format: str = "native",
-    progress: Callable[[int, int], None] | None = None,
-    data: bytes | None = None,
+    progress: Callable[[BuildProgress], None] | None = None,
+    assume_sorted: bool = False,
+    run_bytes: int | None = None,
+    temporary_folder: str | Path | None = None,
+    kernel: Any = None,
 ) -> BuildReport:
     """Read the word list ``source`` and write its dictionary to ``output`` atomically.
 
-    ``progress``, if given, is called now and then with (words added, words in all).
-    ``data``, if given, is the list's bytes already read (standard input), named ``source``.
+    ``assume_sorted``: the list is sorted already (after normalization; repeats allowed):
+    it is not sorted again, and the first word out of order raises
+    :class:`WordListError`. Otherwise it is sorted in runs of ``run_bytes`` (default
+    ``automaton.stream.RUN_BYTES``) spilled to ``temporary_folder`` (default the system's)
+    when it does not fit in one. ``progress``, if given, is called now and then with a
+    :class:`BuildProgress`. ``kernel`` chooses the builder (see ``automaton.stream``).
     """
+    from .formats import FORMATS
+
     if format not in FORMATS:
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     started = time.perf_counter()
-    wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)
     output = Path(output)
-    total = len(wordlist.words)
-    written = write_dictionary(
-        wordlist.words,
-        output,
-        format,
-        {"policy": policy.value, "source_sha256": wordlist.digest},
-        (lambda done: progress(done, total)) if progress else None,
-    )
-    return BuildReport(
-        wordlist, output, format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started
-    )
+    if format != "native":
+        from .formats import write_dictionary
+        from .wordlist import read_wordlist
+
+        wordlist = read_wordlist(source, policy=policy, encoding=encoding)
+        write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
+        return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
+                           output, format, None, None, output.stat().st_size, time.perf_counter() - started)
+
+    from .automaton.stream import RUN_BYTES, NativeWriter, sort_blocks
+    from .wordlist import stream_wordlist
+
+    stream = stream_wordlist(source, policy=policy, encoding=encoding)
+    writer = NativeWriter(kernel)
+    state = BuildProgress("reading", file_bytes=stream.file_bytes, started=started)
+
+    def tell(phase: str) -> None:
+        if progress is not None:
+            state.phase = phase
+            state.bytes_read = stream.bytes_read
+            state.seconds = time.perf_counter() - started
+            if phase == "reading":
+                state.words = stream.kept
+            else:
+                state.words = writer.words
+                state.states = writer.stats()["states"]
+            progress(state)
+
+    def read() -> Iterator[bytes]:
+        for block in stream.blocks():
+            yield block
+            tell("reading")
+
+    def add(block: bytes) -> None:
+        writer.add_block(block)
+        tell("merging" if state.runs else "building")
+
+    def spilled(runs: int) -> None:
+        state.runs = runs
+
+    if assume_sorted:
+        try:
+            for block in stream.blocks():
+                writer.add_block(block)
+                tell("building")
+        except UnsortedInputError as error:
+            raise WordListError(f"{source}: not sorted: {error} (leave out --sorted to sort it)") from None
+    else:
+        sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or RUN_BYTES, folder=temporary_folder,
+                    on_spill=spilled)
+    if not writer.words:
+        what = "is empty" if stream.items == 0 else f"has no word left after normalization ({_dropped_summary(stream.dropped)})"
+        raise WordListError(f"{source}: word list {what}")
+    tell("writing")
+    written = writer.write(output, policy)
+    return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,
+                       format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started)
+
+
+def _dropped_summary(dropped: Counter[str]) -> str:
+    return ", ".join(f"{count} dropped: {reason}" for reason, count in dropped.most_common())

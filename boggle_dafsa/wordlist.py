@@ -7,6 +7,7 @@ unsorted, with duplicates.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections import Counter
@@ -186,3 +187,157 @@ def _chunks(text: str, size: int = 1 << 18) -> Iterator[str]:
 
 def _dropped_summary(wordlist: WordList) -> str:
     return ", ".join(f"{count} dropped: {reason}" for reason, count in wordlist.dropped.most_common())
+
+
+# -- streaming: the list read block by block, for builds that never hold it whole -----------
+
+#: Bytes of the file read at a time when streaming.
+STREAM_BLOCK_BYTES = 1 << 20
+_BLANK_LINES = re.compile(r"\n{2,}")
+
+
+@dataclass
+class WordStream:
+    """A word list read block by block: normalized words out, counts kept on the way.
+
+    ``blocks()`` yields UTF-8 blocks of the kept words, one a line, each line ending in
+    a newline, in the file's order (unsorted, repeats kept). Only one block of the file is
+    in memory at a time. The counts (``items``, ``dropped``, ``kept``) are complete once
+    the blocks are exhausted.
+    """
+
+    source: str
+    encoding: str
+    policy: Policy
+    items: int = 0
+    #: Items dropped by normalization, counted by reason.
+    dropped: Counter[str] = field(default_factory=Counter)
+    #: Items kept (repeats included): ``items`` less the dropped ones.
+    kept: int = 0
+    #: Bytes of the file (for progress).
+    file_bytes: int = 0
+    #: Bytes of the file read so far.
+    bytes_read: int = 0
+    block_bytes: int = STREAM_BLOCK_BYTES
+    #: Refuse NUL bytes (binary data) on the way: when no encoding was forced.
+    refuse_nul: bool = True
+    #: The encoding was given (not detected).
+    forced: bool = False
+
+    def blocks(self) -> Iterator[bytes]:
+        """The kept words, block by block (see the class docstring)."""
+        import codecs
+
+        decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
+        carry = ""
+        lines_before = 0
+        with opening(self.source, WordListError, "file"), open(self.source, "rb") as stream:
+            first = True
+            while True:
+                raw = stream.read(self.block_bytes)
+                self.bytes_read += len(raw)
+                if first and raw.startswith(_BOM):
+                    raw = raw[len(_BOM) :]
+                first = False
+                nul = raw.find(b"\0") if self.refuse_nul else -1
+                if nul >= 0:
+                    line = lines_before + raw.count(b"\n", 0, nul) + 1
+                    raise WordListError(f"{self.source}:{line}: binary file (NUL byte), not a word list")
+                try:
+                    text = carry + decoder.decode(raw, final=not raw)
+                except UnicodeDecodeError as error:  # a forced encoding, or a pipe, that does not fit
+                    line = lines_before + raw.count(b"\n", 0, max(error.start, 0)) + 1
+                    what = f"cannot decode as {self.encoding} ({error.reason})"
+                    if not self.forced:
+                        what += ": a list read from a pipe must be UTF-8, or say which encoding it is"
+                    raise WordListError(f"{self.source}:{line}: {what}") from None
+                lines_before += raw.count(b"\n")
+                if raw:
+                    # Cut after the last line break: an item never spans two blocks.
+                    cut = max(text.rfind("\n"), text.rfind("\r")) + 1
+                    text, carry = text[:cut], text[cut:]
+                if text:
+                    block = self._normalized(text)
+                    if block:
+                        yield block.encode("utf-8")
+                if not raw:
+                    return
+
+    def _normalized(self, text: str) -> str:
+        # The kept words of `text`, one a line, each ending in "\n"; counts updated.
+        text = fold(text) if self.policy is Policy.FOLD else unicodedata.normalize("NFC", text)
+        lines = text.replace("\r\n", "\n").replace("\r", "\n")
+        if lines.replace("\n", "").isalpha():
+            # The common case, one word a line and letters only: no item to look at one by one.
+            if "\n\n" in lines or lines.startswith("\n"):
+                lines = _BLANK_LINES.sub("\n", lines).lstrip("\n")
+            if lines and not lines.endswith("\n"):
+                lines += "\n"
+            count = lines.count("\n")
+            self.items += count
+            self.kept += count
+            return lines
+        kept: list[str] = []
+        for word in split_items(lines):
+            self.items += 1
+            if word.isalpha():
+                kept.append(word)
+            else:
+                reason = rejection(word, self.policy)
+                self.dropped[reason.value if reason else "other character"] += 1
+        self.kept += len(kept)
+        return "".join(word + "\n" for word in kept)
+
+
+def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None) -> WordStream:
+    """Open the word list at ``path`` for reading block by block (see :class:`WordStream`).
+
+    The encoding is settled first, in one pass over the file that holds one block at a
+    time: the given one, else UTF-8 (BOM allowed), else ISO-8859-15. A missing, unreadable
+    or binary file raises :class:`WordListError` here.
+    """
+    import codecs
+
+    source = str(path)
+    if encoding:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise WordListError(f"unknown encoding {encoding!r}") from None
+    import stat
+
+    with opening(path, WordListError, "file"):
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    if not regular:
+        # A pipe or a device can be read once only: no detection pass, UTF-8 unless told.
+        return WordStream(source=source, encoding=encoding or "utf-8", policy=policy, refuse_nul=not encoding,
+                          forced=bool(encoding))
+    size = 0
+    utf8 = codecs.getincrementaldecoder("utf-8")(errors="strict")
+    is_utf8 = True
+    lines_before = 0
+    with opening(path, WordListError, "file"), open(path, "rb") as stream:
+        first = True
+        while True:
+            raw = stream.read(STREAM_BLOCK_BYTES)
+            if first and raw.startswith(_BOM):
+                encoding = encoding or "utf-8"
+            first = False
+            size += len(raw)
+            if not encoding:
+                nul = raw.find(b"\0")
+                if nul >= 0:
+                    line = lines_before + raw.count(b"\n", 0, nul) + 1
+                    raise WordListError(f"{source}:{line}: binary file (NUL byte), not a word list")
+                if is_utf8:
+                    try:
+                        utf8.decode(raw, final=not raw)
+                    except UnicodeDecodeError:
+                        is_utf8 = False
+            lines_before += raw.count(b"\n")
+            if not raw:
+                break
+    if size == 0:
+        raise WordListError(f"{source}: word list is empty")
+    used = encoding or ("utf-8" if is_utf8 else FALLBACK_ENCODING)
+    return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False, forced=bool(encoding))

@@ -69,6 +69,7 @@ class IncrementalBuilder:
         self.previous = ""
         self.count = 0
         self.longest = 0
+        self.transitions = 0
 
     def _freeze_down_to(self, depth: int) -> None:
         # Replace every path state deeper than `depth` by its registered equivalent.
@@ -83,6 +84,7 @@ class IncrementalBuilder:
                 register[signature] = state
                 finals.append(path_final[d])
                 labels.append(flat)
+                self.transitions += len(flat) // 2
             path_edges[d - 1] += (previous[d - 1], state)
             del path_final[d], path_edges[d]
 

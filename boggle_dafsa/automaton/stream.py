@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..normalize import Policy
 from .builder import IncrementalBuilder, UnsortedInputError
@@ -74,7 +74,7 @@ class PythonBuilder:
         automaton = self._automaton
         if automaton is None:
             b = self._builder
-            return {"words": b.count, "states": len(b.finals), "transitions": sum(len(f) for f in b.labels) // 2,
+            return {"words": b.count, "states": len(b.finals), "transitions": b.transitions,
                     "finals": sum(b.finals), "longest": b.longest, "alphabet": "", "root": 0}
         return {"words": automaton.word_count, "states": automaton.state_count,
                 "transitions": automaton.transition_count, "finals": sum(automaton.finals),
@@ -226,18 +226,24 @@ class NativeWriter:
         return self.builder.stats()
 
     def write(self, path: str | Path, policy: Policy = Policy.FOLD) -> NativeStats:
-        """Finish the automaton and write the file atomically: cells first, then the header."""
+        """Finish the automaton and write the file to ``path`` atomically."""
+        with atomic_file(path) as stream:
+            return self.write_to(stream, policy)
+
+    def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD) -> NativeStats:
+        """Finish the automaton and write the file to ``stream`` (a real, seekable file, at
+        its start): room for the header, the cells, then the header over the room."""
         self.builder.finish()
         stats = self.builder.stats()
         header_size = header_size_for(stats["alphabet"])
         digest = self.hasher.hexdigest()
-        with atomic_file(path) as stream:
-            stream.write(bytes(header_size))
-            stream.flush()
-            crc, cells, root = self.builder.write_body(stream.fileno())
-            stream.seek(0)
-            stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
-                                     stats["finals"], stats["longest"], root, cells, crc, digest))
+        stream.write(bytes(header_size))
+        stream.flush()
+        crc, cells, root = self.builder.write_body(stream.fileno())
+        stream.seek(0)
+        stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
+                                 stats["finals"], stats["longest"], root, cells, crc, digest))
+        stream.flush()
         return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + 4 * cells, digest)
 
 

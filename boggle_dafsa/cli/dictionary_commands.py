@@ -12,22 +12,32 @@ from . import app
 from .common import DictOption, fail, load_dictionary, print_json
 
 if TYPE_CHECKING:
-    from ..build import BuildReport
+    from ..build import BuildProgress, BuildReport
 
 FORMAT_HELP = "File format: native (minimal DAFSA, the default), marisa or dawg (dawgdic)."
 
 
 class _Progress:
-    """A one-line progress bar on stderr, for terminals only."""
+    """One progress line on stderr, rewritten in place: for terminals only."""
 
-    def __init__(self, label: str) -> None:
-        self.label = label
+    def __init__(self) -> None:
         self.shown = False
+        self.last = 0.0
 
-    def __call__(self, done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        print(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,}", end="", file=sys.stderr)
+    def __call__(self, progress: BuildProgress) -> None:
+        if progress.seconds - self.last < 0.2 and progress.phase != "writing":
+            return
+        self.last = progress.seconds
+        rate = progress.words / max(progress.seconds, 1e-6)
+        parts = [f"{progress.phase:<8} {progress.words:>12,} words"]
+        if progress.phase == "reading" and progress.file_bytes:
+            parts.append(f"{100 * progress.bytes_read // progress.file_bytes:3d}% of the list")
+        if progress.runs:
+            parts.append(f"{progress.runs} sorted runs spilled")
+        if progress.states:
+            parts.append(f"{progress.states:,} states")
+        parts.append(f"{rate / 1000:,.0f}k words/s")
+        print("\r" + " · ".join(parts) + "\033[K", end="", file=sys.stderr, flush=True)
         self.shown = True
 
     def close(self) -> None:
@@ -42,36 +52,51 @@ def build(
     format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
     exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding (default: UTF-8, else ISO-8859-15).")] = None,
+    sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
-    """Compile WORDLIST into a minimal automaton file (default build/dictionary.dafsa)."""
+    """Compile WORDLIST into a minimal automaton file (default build/dictionary.dafsa).
+
+    Lists of any size are sorted in bounded memory (runs spilled to the temporary folder,
+    $TMPDIR, and merged); --sorted skips that for a list already in order.
+    """
+    import signal
+
     from ..build import build_dictionary
     from ..normalize import Policy
 
-    progress = _Progress("building") if sys.stderr.isatty() and not quiet else None
-    report = build_dictionary(
-        wordlist,
-        output,
-        policy=Policy.EXACT if exact else Policy.FOLD,
-        encoding=encoding,
-        format=format,
-        progress=progress,
-    )
-    if progress:
-        progress.close()
+    # A termination request unwinds like Ctrl-C, so that temporary files are removed.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    progress = _Progress() if sys.stderr.isatty() and not quiet else None
+    try:
+        report = build_dictionary(
+            wordlist,
+            output,
+            policy=Policy.EXACT if exact else Policy.FOLD,
+            encoding=encoding,
+            format=format,
+            progress=progress,
+            assume_sorted=sorted_input,
+        )
+    finally:
+        if progress:
+            progress.close()
     if not quiet:
         typer.echo(_summary(report))
 
 
+def _exit_on_signal(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 def _summary(report: BuildReport) -> str:
-    wl = report.wordlist
-    dropped = sum(wl.dropped.values())
-    reasons = ", ".join(f"{reason} {count:,}" for reason, count in wl.dropped.most_common())
+    dropped = sum(report.dropped.values())
+    reasons = ", ".join(f"{reason} {count:,}" for reason, count in report.dropped.most_common())
     lines = [
-        f"wrote {report.output} ({report.format}, policy {wl.policy.value})",
-        f"  words read    {wl.items:,} ({wl.encoding})",
-        f"  words kept    {len(wl.words):,}",
-        f"  duplicates    {wl.duplicates:,}",
+        f"wrote {report.output} ({report.format}, policy {report.policy.value})",
+        f"  words read    {report.items:,} ({report.encoding})",
+        f"  words kept    {report.words:,}",
+        f"  duplicates    {report.duplicates:,}",
         f"  dropped       {dropped:,}" + (f" ({reasons})" if reasons else ""),
     ]
     if report.states is not None:

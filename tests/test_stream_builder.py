@@ -1,0 +1,255 @@
+"""The streaming builder: every kernel writes the same bytes as the reference builder; the
+external sort sorts whatever the run size; --sorted stops at the first word out of order;
+an interrupted build leaves no file behind."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
+from boggle_dafsa.automaton.fileformat import encode
+from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.automaton.stream import NativeWriter, kernels, sort_blocks, write_sorted_words
+from boggle_dafsa.build import build_dictionary
+from boggle_dafsa.errors import WordListError
+from boggle_dafsa.normalize import Policy
+from boggle_dafsa.wordlist import digest_words, read_wordlist
+
+KERNELS = kernels()
+kernel_names = pytest.mark.parametrize("kernel", sorted(KERNELS), ids=sorted(KERNELS))
+
+ascii_words = st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_size=60)
+# Exact policy keeps any letter: several UTF-8 lengths, and over 32 letters (two header cells).
+unicode_letters = st.characters(categories=("Lu", "Ll", "Lo"), max_codepoint=0x2FFFF)
+unicode_words = st.lists(st.text(alphabet=unicode_letters, min_size=1, max_size=6), max_size=60)
+mixed_words = st.one_of(ascii_words, unicode_words,
+                        st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJÉÑßœ𝔸", min_size=1, max_size=5)))
+
+
+def reference_file(words: list[str], policy: Policy = Policy.FOLD) -> bytes:
+    """The file the plain in-memory builder and encoder give for sorted unique ``words``."""
+    return encode(build_automaton(words), policy, digest_words(words))
+
+
+def block(words: list[str]) -> bytes:
+    return "".join(word + "\n" for word in words).encode("utf-8")
+
+
+def letters(number: int) -> str:
+    """``number`` written with the letters A–Z (a distinct word for each number)."""
+    word = ""
+    while True:
+        number, digit = divmod(number, 26)
+        word += chr(65 + digit)
+        if not number:
+            return word
+
+
+def test_the_python_kernel_is_always_there() -> None:
+    assert "python" in KERNELS
+
+
+@kernel_names
+@given(words=mixed_words, policy=st.sampled_from(Policy), cut=st.integers(min_value=1, max_value=7))
+def test_every_kernel_writes_the_reference_bytes(tmp_path_factory: pytest.TempPathFactory, kernel: str,
+                                                 words: list[str], policy: Policy, cut: int) -> None:
+    unique = sorted(set(words))
+    writer = NativeWriter(KERNELS[kernel])
+    # Blocks of any size, and each word given twice: repeats are skipped, not counted.
+    doubled = [word for word in unique for _ in range(2)]
+    for start in range(0, len(doubled), cut):
+        writer.add_block(block(doubled[start : start + cut]))
+    path = tmp_path_factory.mktemp("k") / "d.dafsa"
+    stats = writer.write(path, policy)
+    assert path.read_bytes() == reference_file(unique, policy)
+    assert stats.words == len(unique) and stats.file_bytes == path.stat().st_size
+    assert stats.digest == digest_words(unique)
+
+
+@given(words=mixed_words)
+def test_c_and_python_kernels_agree_byte_for_byte(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
+    if "c" not in KERNELS:
+        pytest.skip("the C extension is not built here")
+    folder = tmp_path_factory.mktemp("twins")
+    unique = sorted(set(words))
+    files = []
+    for name in ("c", "python"):
+        write_sorted_words(unique, folder / name, Policy.EXACT, kernel=KERNELS[name])
+        files.append((folder / name).read_bytes())
+    assert files[0] == files[1]
+    assert list(NativeDictionary(folder / "c")) == unique
+
+
+@kernel_names
+@given(words=mixed_words, data=st.data())
+def test_kernels_refuse_the_first_word_out_of_order(kernel: str, words: list[str], data: st.DataObject) -> None:
+    unique = sorted(set(words))
+    if len(unique) < 2:
+        return
+    i = data.draw(st.integers(min_value=1, max_value=len(unique) - 1))
+    writer = NativeWriter(KERNELS[kernel])
+    message = f"word {unique[0]!r} is out of order after {unique[i]!r} (word {i + 2})"
+    with pytest.raises(UnsortedInputError, match=re.escape(message)):
+        writer.add_block(block(unique[: i + 1] + [unique[0]]))
+
+
+@kernel_names
+def test_kernels_refuse_bytes_that_are_not_utf8(kernel: str) -> None:
+    writer = NativeWriter(KERNELS[kernel])
+    with pytest.raises(ValueError):
+        writer.add_block(b"ABC\n\xff\xfe\n")
+
+
+@kernel_names
+@given(lines=st.lists(st.text(alphabet="ABCÉ𝔸", max_size=5), max_size=80),
+       run_bytes=st.integers(min_value=1, max_value=64), block_bytes=st.integers(min_value=1, max_value=32))
+def test_external_sort_with_tiny_runs(tmp_path_factory: pytest.TempPathFactory, kernel: str, lines: list[str],
+                                      run_bytes: int, block_bytes: int) -> None:
+    folder = tmp_path_factory.mktemp("sort")
+    got: list[bytes] = []
+    spills: list[int] = []
+    data = "".join(line + "\n" for line in lines).encode("utf-8")
+    blocks = [piece + b"\n" for piece in data.split(b"\n")[:-1]]
+    count = sort_blocks(blocks, got.append, kernel=KERNELS[kernel], run_bytes=run_bytes, block_bytes=block_bytes,
+                        folder=folder, on_spill=spills.append)
+    expected = sorted({line for line in lines if line}, key=lambda word: word.encode("utf-8"))
+    assert b"".join(got) == block(expected)
+    assert count == len(expected)
+    assert all(piece.endswith(b"\n") for piece in got)
+    if len(data) > run_bytes:
+        assert spills  # the runs really went to disk...
+    assert list(folder.iterdir()) == []  # ...and are gone
+
+
+@kernel_names
+def test_build_with_runs_spilled_matches_the_in_memory_build(tmp_path: Path, kernel: str) -> None:
+    import lzma
+
+    from boggle_dafsa.resolve import DATA_DIR
+
+    words = lzma.decompress((DATA_DIR / "en.txt.xz").read_bytes()).decode().split()[::7]
+    import random
+
+    random.Random(3).shuffle(words)
+    source = tmp_path / "list.txt"
+    source.write_text("\n".join(word.lower() for word in words + words[:500]) + "\n", encoding="utf-8")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    report = build_dictionary(source, tmp_path / "d.dafsa", run_bytes=20_000, temporary_folder=temporary,
+                              kernel=KERNELS[kernel])
+    expected = read_wordlist(source)
+    assert (tmp_path / "d.dafsa").read_bytes() == reference_file(expected.words)
+    assert report.words == len(expected.words) and report.duplicates == 500
+    assert list(temporary.iterdir()) == []
+
+
+def test_sorted_flag_builds_the_same_file_and_stops_at_the_first_word_out_of_order(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    source = tmp_path / "sorted.txt"
+    source.write_text("abc\nABC\nabd\nb\nc\n", encoding="utf-8")
+    plain, fast = tmp_path / "plain.dafsa", tmp_path / "fast.dafsa"
+    assert run_cli("build", str(source), "-o", str(plain), "-q").returncode == 0
+    done = run_cli("build", str(source), "-o", str(fast), "--sorted")
+    assert done.returncode == 0, done.stderr
+    assert "duplicates    1" in done.stdout
+    assert fast.read_bytes() == plain.read_bytes()
+
+    source.write_text("ABC\nABD\nB\nAZ\nC\n", encoding="utf-8")
+    refused = run_cli("build", str(source), "-o", str(fast), "--sorted")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"boggle-dafsa: {source}: not sorted: word 'AZ' is out of order after 'B' (word 4) "
+        "(leave out --sorted to sort it)\n"
+    )
+    assert fast.read_bytes() == plain.read_bytes()  # the old dictionary stays as it was
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    source = tmp_path / "list.txt"
+    source.write_text("".join(f"W{'A' * (i % 7)}B{letters(i)}\n" for i in range(30_000, 0, -1)), encoding="utf-8")
+    out = tmp_path / "d.dafsa"
+    from conftest import COMMAND
+
+    child = pexpect.spawn(COMMAND, ["build", str(source), "-o", str(out)], timeout=120, encoding="utf-8")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "words/s" in child.before and "writing" in child.before
+    piped = subprocess.run([COMMAND, "build", str(source), "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_build_leaves_no_temporary_file(tmp_path: Path, how: signal.Signals) -> None:
+    # A list big enough to take a while, read through a pipe that never ends: the build is
+    # surely still sorting (runs spilled) when the signal comes.
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    out_folder = tmp_path / "out"
+    out_folder.mkdir()
+    feeder = (
+        "import sys, itertools\n"
+        "for i in itertools.count():\n"
+        "    sys.stdout.write(''.join(f'W{j}Q{i}\\n' for j in range(i * 997 % 1000, 200000, 1000)).translate(str.maketrans('0123456789', 'ABCDEFGHIJ')))\n"
+    )
+    script = (
+        "import os, sys\n"
+        "os.environ['TMPDIR'] = sys.argv[2]\n"
+        "import tempfile; tempfile.tempdir = None\n"
+        "import boggle_dafsa.automaton.stream as s; s.RUN_BYTES = 20000\n"
+        "from boggle_dafsa.cli import main; sys.argv = ['boggle-dafsa', 'build', '/dev/stdin', '-o', sys.argv[1]]; main()\n"
+    )
+    feed = subprocess.Popen([sys.executable, "-c", feeder], stdout=subprocess.PIPE)
+    build = subprocess.Popen([sys.executable, "-c", script, str(out_folder / "d.dafsa"), str(temporary)],
+                             stdin=feed.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert feed.stdout is not None
+    feed.stdout.close()
+    try:
+        deadline = time.monotonic() + 120
+        while not any(temporary.rglob("run*")) and time.monotonic() < deadline:
+            assert build.poll() is None, build.stderr.read() if build.stderr else ""
+            time.sleep(0.05)
+        assert any(temporary.rglob("run*")), "no run was spilled"
+        build.send_signal(how)
+        build.wait(timeout=120)
+    finally:
+        feed.kill()
+        feed.wait()
+        if build.poll() is None:
+            build.kill()
+    assert build.returncode != 0
+    assert list(temporary.iterdir()) == []
+    assert list(out_folder.iterdir()) == []
+
+
+@kernel_names
+def test_kernel_stats(kernel: str) -> None:
+    builder = KERNELS[kernel].Builder()
+    assert builder.add_lines(b"AB\nAB\nAC\n") == 2
+    assert builder.stats()["words"] == 2
+    builder.finish()
+    stats = builder.stats()
+    assert (stats["words"], stats["states"], stats["transitions"], stats["alphabet"]) == (2, 3, 3, "ABC")
+
+
+def test_empty_and_blank_lists_are_refused(tmp_path: Path) -> None:
+    source = tmp_path / "blank.txt"
+    source.write_text("\n\n  \n", encoding="utf-8")
+    with pytest.raises(WordListError, match="is empty"):
+        build_dictionary(source, tmp_path / "d.dafsa")
+    source.write_text("a1\nb-c\n", encoding="utf-8")
+    with pytest.raises(WordListError, match="no word left"):
+        build_dictionary(source, tmp_path / "d.dafsa")
+    assert not (tmp_path / "d.dafsa").exists()
