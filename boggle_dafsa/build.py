@@ -15,9 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# Imported here, not in the functions: this module is only imported to build, and a
+# build's measured time should not include them.
 from .automaton.builder import UnsortedInputError
+from .automaton.stream import NativeWriter, sort_blocks
 from .errors import BoggleError, WordListError
 from .normalize import Policy
+from .wordlist import stream_wordlist
 
 DEFAULT_OUTPUT = Path("build") / "dictionary.dafsa"
 
@@ -77,8 +81,6 @@ def compile_words(sorted_words: list[str], policy: Policy = Policy.FOLD, progres
     """The native dictionary file of ``sorted_words`` (normalized, sorted, unique), as bytes."""
     import tempfile
 
-    from .automaton.stream import NativeWriter
-
     writer = NativeWriter()
     block_words = 65536
     for start in range(0, len(sorted_words), block_words):
@@ -131,9 +133,6 @@ def build_dictionary(
         return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
                            output, format, None, None, output.stat().st_size, time.perf_counter() - started)
 
-    from .automaton.stream import RUN_BYTES, NativeWriter, sort_blocks
-    from .wordlist import stream_wordlist
-
     stream = stream_wordlist(source, policy=policy, encoding=encoding)
     writer = NativeWriter(kernel)
     state = BuildProgress("reading", file_bytes=stream.file_bytes, started=started)
@@ -170,7 +169,7 @@ def build_dictionary(
         except UnsortedInputError as error:
             raise WordListError(f"{source}: not sorted: {error} (leave out --sorted to sort it)") from None
     else:
-        sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or RUN_BYTES, folder=temporary_folder,
+        sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder,
                     on_spill=spilled)
     if not writer.words:
         what = "is empty" if stream.items == 0 else f"has no word left after normalization ({_dropped_summary(stream.dropped)})"
@@ -183,3 +182,10 @@ def build_dictionary(
 
 def _dropped_summary(dropped: Counter[str]) -> str:
     return ", ".join(f"{count} dropped: {reason}" for reason, count in dropped.most_common())
+
+
+def _run_bytes() -> int:
+    # Read at call time, so that a test can make runs tiny.
+    from .automaton import stream
+
+    return stream.RUN_BYTES

@@ -194,6 +194,9 @@ def _dropped_summary(wordlist: WordList) -> str:
 #: Bytes of the file read at a time when streaming.
 STREAM_BLOCK_BYTES = 1 << 20
 _BLANK_LINES = re.compile(r"\n{2,}")
+_BLANK_BYTE_LINES = re.compile(rb"\n{2,}")
+#: codecs' names of the encodings whose line breaks are single bytes found in no other character.
+_BYTEWISE_ENCODINGS = {"utf-8", "ascii", "latin-1"} | {f"iso8859-{n}" for n in range(1, 17)} | {"cp1252"}
 
 
 @dataclass
@@ -228,13 +231,17 @@ class WordStream:
         """The kept words, block by block (see the class docstring)."""
         import codecs
 
+        # In UTF-8 and the ISO-8859 family a line break is one byte that no other
+        # character contains: blocks are cut as bytes, and ASCII blocks never decoded.
+        bytewise = codecs.lookup(self.encoding).name in _BYTEWISE_ENCODINGS
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
-        carry = ""
+        carry_bytes, carry = b"", ""
         lines_before = 0
         with opening(self.source, WordListError, "file"), open(self.source, "rb") as stream:
             first = True
             while True:
                 raw = stream.read(self.block_bytes)
+                end = not raw
                 self.bytes_read += len(raw)
                 if first and raw.startswith(_BOM):
                     raw = raw[len(_BOM) :]
@@ -243,8 +250,22 @@ class WordStream:
                 if nul >= 0:
                     line = lines_before + raw.count(b"\n", 0, nul) + 1
                     raise WordListError(f"{self.source}:{line}: binary file (NUL byte), not a word list")
+                if bytewise:
+                    data = carry_bytes + raw
+                    # Cut after the last line break: an item never spans two blocks.
+                    cut = len(data) if end else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+                    data, carry_bytes = data[:cut], data[cut:]
+                    if data.isascii():
+                        block = self._ascii(data)
+                        lines_before += data.count(b"\n")
+                        if block:
+                            yield block
+                        if end:
+                            return
+                        continue
+                    raw = data  # whole lines: decoded on their own
                 try:
-                    text = carry + decoder.decode(raw, final=not raw)
+                    text = carry + decoder.decode(raw, final=end or bytewise)
                 except UnicodeDecodeError as error:  # a forced encoding, or a pipe, that does not fit
                     line = lines_before + raw.count(b"\n", 0, max(error.start, 0)) + 1
                     what = f"cannot decode as {self.encoding} ({error.reason})"
@@ -252,16 +273,31 @@ class WordStream:
                         what += ": a list read from a pipe must be UTF-8, or say which encoding it is"
                     raise WordListError(f"{self.source}:{line}: {what}") from None
                 lines_before += raw.count(b"\n")
-                if raw:
-                    # Cut after the last line break: an item never spans two blocks.
+                if not end and not bytewise:
                     cut = max(text.rfind("\n"), text.rfind("\r")) + 1
                     text, carry = text[:cut], text[cut:]
                 if text:
-                    block = self._normalized(text)
+                    block = self._normalized(text).encode("utf-8")
                     if block:
-                        yield block.encode("utf-8")
-                if not raw:
+                        yield block
+                if end:
                     return
+
+    def _ascii(self, data: bytes) -> bytes:
+        # `_normalized` for an ASCII block, on bytes: folding ASCII is upper-casing it.
+        if self.policy is Policy.FOLD:
+            data = data.upper()
+        lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if not lines.replace(b"\n", b"").isalpha():
+            return self._normalized(data.decode("ascii")).encode("ascii")
+        if b"\n\n" in lines or lines.startswith(b"\n"):
+            lines = _BLANK_BYTE_LINES.sub(b"\n", lines).lstrip(b"\n")
+        if lines and not lines.endswith(b"\n"):
+            lines += b"\n"
+        count = lines.count(b"\n")
+        self.items += count
+        self.kept += count
+        return lines
 
     def _normalized(self, text: str) -> str:
         # The kept words of `text`, one a line, each ending in "\n"; counts updated.

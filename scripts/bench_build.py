@@ -19,6 +19,13 @@ comparison. A 10-word dictionary is opened too, to show that opening does not gr
 size. Machines here are noisy: trust the ratios within one run more than absolute figures.
 
     python scripts/bench_build.py [--lists fr en enable2k] [--repeat 5] [--opens 200]
+    python scripts/bench_build.py --lists fr --sizes 1000000 3000000 10000000 --size-repeat 3
+
+``--sizes`` adds the scaling table: synthetic lists of N distinct words
+(``scripts/make_synthetic.py``, unsorted, written to the temporary folder and removed
+after use), built by ours from the file and by dawg2 from the list in memory. Each
+child's build also reports its CPU seconds, which a shared machine disturbs less than
+wall time.
 """
 
 from __future__ import annotations
@@ -48,6 +55,9 @@ TARGET_BUILD_SECONDS = 2.0
 TARGET_PEAK_MB = 64.0
 TARGET_OPEN_US = 1000.0
 TARGET_SIZE_RATIO = 1.5
+# From the streaming-builder issue: French build ≤ 2× dawg2's DAWG; 10 M words ≤ 500 MB.
+TARGET_DAWG_RATIO = 2.0
+TARGET_10M_PEAK_MB = 500.0
 
 # Run in each child as `python -c CHILD task-json`; prints one JSON object on stdout.
 # Everything a task needs is imported before the clock starts; the word list handed to
@@ -65,8 +75,17 @@ def ready_words():
 
 
 def build():
+    import os
+    cpu = os.times()
+    result = _build()
+    after = os.times()
+    result["cpu"] = (after.user - cpu.user) + (after.system - cpu.system)
+    return result
+
+
+def _build():
     out = Path(task["out"])
-    if method == "ours":
+    if method in ("ours", "ours_pure"):
         from boggle_dafsa.build import build_dictionary
         started = time.perf_counter()
         build_dictionary(task["list"], out)
@@ -183,6 +202,7 @@ print(json.dumps(result))
 METHODS = {
     "ours": "ours (raw list)",
     "ours_ready": "ours (ready list)",
+    "ours_pure": "ours, pure-Python kernel (BOGGLE_DAFSA_PURE=1)",
     "marisa": "marisa-trie",
     "dawg": "dawg2 DAWG",
     "completion_dawg": "dawg2 CompletionDAWG",
@@ -200,6 +220,8 @@ class ChildFailed(Exception):
 def run_child(task: dict[str, object], timeout: float = 600.0) -> dict[str, float]:
     """Run one measuring task in a fresh interpreter and return its JSON result."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])))
+    if task.get("method") == "ours_pure":
+        env["BOGGLE_DAFSA_PURE"] = "1"
     done = subprocess.run(
         [sys.executable, "-c", CHILD, json.dumps(task)], capture_output=True, text=True, timeout=timeout, env=env
     )
@@ -332,6 +354,118 @@ def measure(
     return list(rows.values())
 
 
+def same_as_pure(paths: dict[str, Path], folder: Path) -> list[str]:
+    """Notes saying whether ours (C kernel) wrote the same bytes as the pure-Python kernel."""
+    notes = []
+    for list_name, list_path in paths.items():
+        ours = folder / f"{list_name}.ours"
+        if list_name == "tiny" or not ours.is_file():
+            continue
+        pure = folder / f"{list_name}.ours_pure"
+        try:
+            run_child({"kind": "build", "method": "ours_pure", "list": str(list_path), "out": str(pure)})
+        except (ChildFailed, subprocess.TimeoutExpired) as error:
+            notes.append(f"{list_name}: pure-Python build failed ({error})")
+            continue
+        same = ours.read_bytes() == pure.read_bytes()
+        notes.append(f"{list_name}: the file is {'byte for byte the same as' if same else '**NOT** the same as'} "
+                     "the pure-Python builder's (the builder before the compiled one)")
+    return notes
+
+
+@dataclass
+class SizeRow:
+    """One synthetic list size: ours (from the file) and dawg2 (from the list in memory)."""
+
+    words: int
+    list_bytes: int = 0
+    runs: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def median(self, method: str, key: str) -> float | None:
+        values = self.runs.get(method, {}).get(key)
+        return statistics.median(values) if values else None
+
+
+def measure_sizes(sizes: list[int], methods: list[str], repeat: int, folder: Path, log: Callable[[str], None]) -> list[SizeRow]:
+    """Build synthetic lists of each size with ours and dawg2, taking turns; lists removed after use."""
+    rows = []
+    contenders = ["ours"] + (["dawg"] if "dawg" in methods else [])
+    for count in sizes:
+        row = SizeRow(count)
+        rows.append(row)
+        list_path = folder / f"synthetic-{count}.txt"
+        log(f"  synthetic {count:,}: generating")
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "make_synthetic.py"), str(count), str(list_path)], check=True)
+        row.list_bytes = list_path.stat().st_size
+        try:
+            for round_number in range(repeat):
+                log(f"  synthetic {count:,}: build round {round_number + 1}/{repeat}")
+                for method in contenders:
+                    out = folder / f"synthetic.{method}"
+                    try:
+                        result = run_child({"kind": "build", "method": method, "list": str(list_path), "out": str(out)},
+                                           timeout=3600)
+                    except (ChildFailed, subprocess.TimeoutExpired) as error:
+                        row.notes.append(f"{method} failed: {error}")
+                        continue
+                    measured = row.runs.setdefault(method, {"seconds": [], "cpu": [], "peak_mb": []})
+                    measured["seconds"].append(result["seconds"])
+                    measured["cpu"].append(result["cpu"])
+                    measured["peak_mb"].append(result["maxrss_kb"] / 1024)
+                    row.sizes[method] = int(result["size"])
+                    out.unlink(missing_ok=True)
+                    Path(f"{out}.meta.json").unlink(missing_ok=True)
+        finally:
+            list_path.unlink(missing_ok=True)
+    return rows
+
+
+def render_sizes(rows: list[SizeRow], repeat: int) -> list[str]:
+    """The scaling table and its targets."""
+
+    def fmt(value: float | None, pattern: str = "{:.2f}") -> str:
+        return "–" if value is None else pattern.format(value)
+
+    lines = [
+        "",
+        "### Scaling: synthetic lists (scripts/make_synthetic.py, unsorted)",
+        "",
+        f"Median of {repeat} fresh processes. ours = `build_dictionary(file)` (read, normalize, sort in spilled runs, "
+        "build, write); dawg2 = `dawg.DAWG(words).save()`, handed the list already in memory (its peak includes it). "
+        "CPU s = user + system seconds of the child.",
+        "",
+        "| words | list MB | ours s | ours CPU s | dawg2 s | dawg2 CPU s | ours ÷ dawg2 (wall, CPU) "
+        "| ours peak MB | dawg2 peak MB | ours file bytes | dawg2 file bytes |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    targets = []
+    for row in rows:
+        ours_s, dawg_s = row.median("ours", "seconds"), row.median("dawg", "seconds")
+        ours_cpu, dawg_cpu = row.median("ours", "cpu"), row.median("dawg", "cpu")
+        ours_mb, dawg_mb = row.median("ours", "peak_mb"), row.median("dawg", "peak_mb")
+        ratio = "–"
+        if ours_s and dawg_s and ours_cpu and dawg_cpu:
+            ratio = f"{ours_s / dawg_s:.2f}, {ours_cpu / dawg_cpu:.2f}"
+        lines.append(
+            f"| {row.words:,} | {row.list_bytes / 2**20:.0f} | {fmt(ours_s)} | {fmt(ours_cpu)} | {fmt(dawg_s)} "
+            f"| {fmt(dawg_cpu)} | {ratio} | {fmt(ours_mb, '{:.0f}')} | {fmt(dawg_mb, '{:.0f}')} "
+            f"| {row.sizes.get('ours', 0):,} | {row.sizes.get('dawg', 0):,} |"
+        )
+        if ours_s and dawg_s and ours_mb and dawg_mb:
+            ok = ours_s <= dawg_s and ours_mb <= dawg_mb
+            targets.append(
+                f"- {row.words:,} words: build ≤ dawg2's ({ours_s:.2f} s vs {dawg_s:.2f} s) and peak ≤ dawg2's "
+                f"({ours_mb:.0f} MB vs {dawg_mb:.0f} MB) — {'met' if ok else '**MISSED**'}"
+            )
+        if row.words >= 10_000_000 and ours_mb:
+            targets.append(f"- {row.words:,} words: peak ≤ {TARGET_10M_PEAK_MB:g} MB: {ours_mb:.0f} MB — "
+                           f"{'met' if ours_mb <= TARGET_10M_PEAK_MB else '**MISSED**'}")
+        targets += [f"- {row.words:,} words: {note}" for note in row.notes]
+    return lines + ["", "Targets (scaling):", ""] + targets
+
+
 def fmt_seconds(row: Row) -> str:
     """Build seconds: "median (min)", or the single figure."""
     if not row.seconds:
@@ -416,6 +550,13 @@ def check_targets(by_key: dict[tuple[str, str], Row], lists: list[str], bare_kb:
         )
     else:
         lines.append("- French targets: French list not measured (add `--lists fr`)")
+    dawg_fr = by_key.get(("fr", "dawg"))
+    if french and french.seconds and dawg_fr and dawg_fr.seconds:
+        ratio = french.build_median / dawg_fr.build_median
+        lines.append(
+            f"- French build (raw list) ≤ {TARGET_DAWG_RATIO:g}× dawg2 DAWG (ready list): {french.build_median:.3f} s / "
+            f"{dawg_fr.build_median:.3f} s = {ratio:.2f}× — {verdict(ratio <= TARGET_DAWG_RATIO)}"
+        )
     opened = [row for (_, method), row in by_key.items() if method == "ours" and row.open_median_us is not None]
     if opened:
         worst = max(opened, key=lambda row: row.open_median_us or 0.0)
@@ -449,6 +590,8 @@ def main() -> None:
     parser.add_argument(
         "--output", type=Path, default=DEFAULT_OUTPUT, help=f"also write the report here (default {DEFAULT_OUTPUT})"
     )
+    parser.add_argument("--sizes", nargs="*", type=int, default=[], help="synthetic list sizes for the scaling table")
+    parser.add_argument("--size-repeat", type=int, default=3, help="builds per synthetic size and method (default 3)")
     args = parser.parse_args()
     if args.repeat < 1 or args.opens < 1:
         parser.error("--repeat and --opens must be at least 1")
@@ -465,6 +608,8 @@ def main() -> None:
         bare_kb = statistics.median(run_child({"kind": "bare"})["maxrss_kb"] for _ in range(3))
         log(f"bare interpreter: {bare_kb / 1024:.1f} MB; methods: {', '.join(methods)}")
         rows = measure(paths, methods, args.repeat, args.opens, folder, log)
+        same_notes = same_as_pure(paths, folder)
+        size_rows = measure_sizes(args.sizes, methods, args.size_repeat, folder, log) if args.sizes else []
     header = [
         "## Build and open benchmark",
         "",
@@ -477,7 +622,9 @@ def main() -> None:
         f"tiny = 10 words taken from the {args.lists[0]} list, to show that opening does not grow with size.",
         "dawg2 `load` reads the whole file into memory; marisa `mmap` and ours map it.",
     ]
-    report = render(rows, bare_kb, header, notes, args.repeat, args.opens)
+    report = render(rows, bare_kb, header, notes + same_notes, args.repeat, args.opens)
+    if size_rows:
+        report += "\n".join(render_sizes(size_rows, args.size_repeat)) + "\n"
     print(report, end="")
     args.output.write_text(report, encoding="utf-8")
     log(f"written to {args.output}")

@@ -253,3 +253,40 @@ def test_empty_and_blank_lists_are_refused(tmp_path: Path) -> None:
     with pytest.raises(WordListError, match="no word left"):
         build_dictionary(source, tmp_path / "d.dafsa")
     assert not (tmp_path / "d.dafsa").exists()
+
+
+list_texts = st.lists(
+    st.one_of(
+        st.text(alphabet="abcXYZéÉœßñ- '1 \t", min_size=0, max_size=8),
+        st.sampled_from(["chat", "CHAT", "Chat", "élève", "eleve", "", "  ", "a;b", "c,d", "x\r\ny", "mot\r"]),
+    ),
+    max_size=40,
+)
+
+
+@given(items=list_texts, separator=st.sampled_from(["\n", "\r\n", "\r", ";", ","]), block_bytes=st.integers(1, 40),
+       policy=st.sampled_from(Policy), encoding=st.sampled_from(["utf-8", "iso-8859-15", "utf-16"]),
+       bom=st.booleans())
+def test_streamed_reading_keeps_what_whole_reading_keeps(tmp_path_factory: pytest.TempPathFactory, items: list[str],
+                                                          separator: str, block_bytes: int, policy: Policy,
+                                                          encoding: str, bom: bool) -> None:
+    from boggle_dafsa.wordlist import stream_wordlist
+
+    text = separator.join(items)
+    if encoding != "utf-8":
+        bom = False
+    source = tmp_path_factory.mktemp("list") / "list.txt"
+    source.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode(encoding))
+    forced = "utf-16" if encoding == "utf-16" else None
+    try:
+        whole = read_wordlist(source, policy=policy, encoding=forced)
+    except WordListError:
+        with pytest.raises(WordListError):
+            build_dictionary(source, source.with_suffix(".dafsa"), policy=policy, encoding=forced)
+        return
+    stream = stream_wordlist(source, policy=policy, encoding=forced)
+    stream.block_bytes = block_bytes
+    kept = [word for block in stream.blocks() for word in block.decode("utf-8").split("\n") if word]
+    assert sorted(set(kept)) == whole.words
+    assert (stream.items, stream.dropped, stream.kept, stream.encoding) == (
+        whole.items, whole.dropped, len(kept), whole.encoding)

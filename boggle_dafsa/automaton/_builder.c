@@ -486,9 +486,9 @@ static PyTypeObject BuilderType = {
 /* ---- the external sort ---------------------------------------------------------------- */
 
 typedef struct {
-    uint64_t key;   /* the first 8 bytes, big-endian, zero-padded: most comparisons stop here */
-    const unsigned char *text;
-    size_t length;
+    uint64_t key;      /* the first 8 bytes, big-endian, zero-padded: most comparisons stop here */
+    uint32_t offset;   /* where the line starts in the run */
+    uint32_t length;
 } Line;
 
 static uint64_t line_key(const unsigned char *s, size_t n) {
@@ -503,10 +503,40 @@ static int compare_bytes(const unsigned char *a, size_t n, const unsigned char *
     return n < m ? -1 : n > m;
 }
 
+static const unsigned char *sort_text;  /* the run being sorted, for compare_lines (qsort has no context) */
+
 static int compare_lines(const void *x, const void *y) {
     const Line *a = x, *b = y;
     if (a->key != b->key) return a->key < b->key ? -1 : 1;
-    return compare_bytes(a->text, a->length, b->text, b->length);
+    return compare_bytes(sort_text + a->offset, a->length, sort_text + b->offset, b->length);
+}
+
+/* Sort by key with an LSD radix sort (16-bit digits, passes where every line has the
+ * same digit skipped), then each range of equal keys by the whole line. */
+static int radix_sort(Line *lines, size_t n) {
+    Line *other = malloc((n ? n : 1) * sizeof(Line));
+    size_t *counts = malloc(65536 * sizeof(size_t));
+    if (!other || !counts) { free(other); free(counts); PyErr_NoMemory(); return -1; }
+    Line *from = lines, *to = other;
+    for (int shift = 0; shift < 64; shift += 16) {
+        memset(counts, 0, 65536 * sizeof(size_t));
+        for (size_t i = 0; i < n; i++) counts[(from[i].key >> shift) & 0xFFFF]++;
+        if (n && counts[(from[0].key >> shift) & 0xFFFF] == n) continue;
+        size_t total = 0;
+        for (size_t d = 0; d < 65536; d++) { size_t c = counts[d]; counts[d] = total; total += c; }
+        for (size_t i = 0; i < n; i++) to[counts[(from[i].key >> shift) & 0xFFFF]++] = from[i];
+        Line *swap = from; from = to; to = swap;
+    }
+    if (from != lines) memcpy(lines, from, n * sizeof(Line));
+    free(other);
+    free(counts);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && lines[j].key == lines[i].key) j++;
+        if (j - i > 1) qsort(lines + i, j - i, sizeof(Line), compare_lines);
+        i = j;
+    }
+    return 0;
 }
 
 /* sort_lines(data) -> (bytes, lines): the non-empty lines of data sorted bytewise, each
@@ -519,22 +549,20 @@ static PyObject *sort_lines(PyObject *module, PyObject *arg) {
     Line *lines = NULL;
     PyObject *result = NULL;
     int sorted = 1;
+    if (size > 0xFFFFFFFFu) { PyErr_SetString(PyExc_OverflowError, "a run of 4 GiB or more"); goto done; }
+    sort_text = data;
     while (start < size) {
         const unsigned char *newline = memchr(data + start, '\n', size - start);
         size_t end = newline ? (size_t)(newline - data) : size;
         if (end > start) {
             if (grow((void **)&lines, &capacity, count + 1, sizeof(Line)) < 0) goto done;
-            Line line = {line_key(data + start, end - start), data + start, end - start};
+            Line line = {line_key(data + start, end - start), (uint32_t)start, (uint32_t)(end - start)};
             if (count && sorted && compare_lines(&lines[count - 1], &line) > 0) sorted = 0;
             lines[count++] = line;
         }
         start = end + 1;
     }
-    if (!sorted) {
-        Py_BEGIN_ALLOW_THREADS
-        qsort(lines, count, sizeof(Line), compare_lines);
-        Py_END_ALLOW_THREADS
-    }
+    if (!sorted && radix_sort(lines, count) < 0) goto done;
     size_t kept = 0;
     for (size_t i = 0; i < count; i++) {
         if (kept && compare_lines(&lines[kept - 1], &lines[i]) == 0) continue;
@@ -545,7 +573,7 @@ static PyObject *sort_lines(PyObject *module, PyObject *arg) {
     if (!bytes) goto done;
     unsigned char *out = (unsigned char *)PyBytes_AS_STRING(bytes);
     for (size_t i = 0; i < kept; i++) {
-        memcpy(out, lines[i].text, lines[i].length);
+        memcpy(out, data + lines[i].offset, lines[i].length);
         out += lines[i].length;
         *out++ = '\n';
     }

@@ -18,8 +18,10 @@ give the same bytes: the tests compare them. ``BOGGLE_DAFSA_PURE=1`` forces Pyth
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import os
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -175,8 +177,6 @@ class NativeWriter:
     """
 
     def __init__(self, kernel: Any = None) -> None:
-        import hashlib  # a few ms to import: only writers need it
-
         self.kernel = kernel or default_kernel()
         self.builder = self.kernel.Builder()
         self.hasher = hashlib.sha256()
@@ -288,8 +288,6 @@ def sort_blocks(
     interruption included. ``on_spill(runs)`` is told of each spill. Returns the number
     of unique lines.
     """
-    import tempfile
-
     kernel = kernel or default_kernel()
     pending: list[bytes] = []
     size = 0
