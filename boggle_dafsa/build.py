@@ -45,6 +45,8 @@ class BuildReport:
     transitions: int | None
     file_bytes: int
     seconds: float
+    #: A sentence for the user when the guessed encoding probably lost characters.
+    hint: str | None = None
 
     @property
     def duplicates(self) -> int:
@@ -79,7 +81,7 @@ class BuildProgress:
 
 def compile_words(sorted_words: list[str], policy: Policy = Policy.FOLD, progress: Callable[[int], None] | None = None) -> bytes:
     """The native dictionary file of ``sorted_words`` (normalized, sorted, unique), as bytes."""
-    import tempfile
+    import io
 
     writer = NativeWriter()
     block_words = 65536
@@ -90,10 +92,9 @@ def compile_words(sorted_words: list[str], policy: Policy = Policy.FOLD, progres
             raise UnsortedInputError("duplicate word: input must be sorted and unique")
         if progress is not None:
             progress(writer.words)
-    with tempfile.TemporaryFile() as stream:
-        writer.write_to(stream, policy)
-        stream.seek(0)
-        return stream.read()
+    stream = io.BytesIO()
+    writer.write_to(stream, policy)
+    return stream.getvalue()
 
 
 def build_dictionary(
@@ -131,7 +132,7 @@ def build_dictionary(
         wordlist = read_wordlist(source, policy=policy, encoding=encoding)
         write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
         return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
-                           output, format, None, None, output.stat().st_size, time.perf_counter() - started)
+                           output, format, None, None, output.stat().st_size, time.perf_counter() - started, wordlist.hint)
 
     stream = stream_wordlist(source, policy=policy, encoding=encoding)
     writer = NativeWriter(kernel)
@@ -177,7 +178,8 @@ def build_dictionary(
     tell("writing")
     written = writer.write(output, policy)
     return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,
-                       format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started)
+                       format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started,
+                       stream.hint)
 
 
 def _dropped_summary(dropped: Counter[str]) -> str:

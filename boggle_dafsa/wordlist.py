@@ -195,6 +195,7 @@ def _dropped_summary(wordlist: WordList) -> str:
 STREAM_BLOCK_BYTES = 1 << 20
 _BLANK_LINES = re.compile(r"\n{2,}")
 _BLANK_BYTE_LINES = re.compile(rb"\n{2,}")
+_ALL_BUT_CONTROLS = bytes(b for b in range(256) if not 0x80 <= b <= 0x9F)
 #: codecs' names of the encodings whose line breaks are single bytes found in no other character.
 _BYTEWISE_ENCODINGS = {"utf-8", "ascii", "latin-1"} | {f"iso8859-{n}" for n in range(1, 17)} | {"cp1252"}
 
@@ -226,6 +227,8 @@ class WordStream:
     refuse_nul: bool = True
     #: The encoding was given (not detected).
     forced: bool = False
+    #: A sentence for the user when the guessed encoding probably lost characters (see :func:`encoding_hint`).
+    hint: str | None = None
 
     def blocks(self) -> Iterator[bytes]:
         """The kept words, block by block (see the class docstring)."""
@@ -245,6 +248,11 @@ class WordStream:
                 self.bytes_read += len(raw)
                 if first and raw.startswith(_BOM):
                     raw = raw[len(_BOM) :]
+                if first and not self.forced and self.refuse_nul:  # a pipe: no detection pass was made
+                    wide = _wide_encoding(raw)
+                    if wide:
+                        self.encoding, self.refuse_nul, bytewise = wide, False, False
+                        decoder = codecs.getincrementaldecoder(wide)(errors="strict")
                 first = False
                 nul = raw.find(b"\0") if self.refuse_nul else -1
                 if nul >= 0:
@@ -269,7 +277,7 @@ class WordStream:
                 except UnicodeDecodeError as error:  # a forced encoding, or a pipe, that does not fit
                     line = lines_before + raw.count(b"\n", 0, max(error.start, 0)) + 1
                     what = f"cannot decode as {self.encoding} ({error.reason})"
-                    if not self.forced:
+                    if not self.forced and self.refuse_nul:  # only pipes are not checked beforehand
                         what += ": a list read from a pipe must be UTF-8, or say which encoding it is"
                     raise WordListError(f"{self.source}:{line}: {what}") from None
                 lines_before += raw.count(b"\n")
@@ -348,23 +356,39 @@ def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: st
         # A pipe or a device can be read once only: no detection pass, UTF-8 unless told.
         return WordStream(source=source, encoding=encoding or "utf-8", policy=policy, refuse_nul=not encoding,
                           forced=bool(encoding))
+    forced = bool(encoding)
     size = 0
     utf8 = codecs.getincrementaldecoder("utf-8")(errors="strict")
     is_utf8 = True
     lines_before = 0
+    # For encoding_hint: the bytes 0x80-0x9F, and whether Windows-1252 reads them all.
+    controls, example, cp1252 = 0, b"", True
     with opening(path, WordListError, "file"), open(path, "rb") as stream:
         first = True
         while True:
             raw = stream.read(STREAM_BLOCK_BYTES)
+            wide = None
+            if first and not encoding:
+                wide = encoding = _wide_encoding(raw)
             if first and raw.startswith(_BOM):
                 encoding = encoding or "utf-8"
             first = False
             size += len(raw)
-            if not encoding:
+            if not forced and not wide:
                 nul = raw.find(b"\0")
                 if nul >= 0:
                     line = lines_before + raw.count(b"\n", 0, nul) + 1
                     raise WordListError(f"{source}:{line}: binary file (NUL byte), not a word list")
+            if not encoding:
+                found = raw.translate(None, _ALL_BUT_CONTROLS)
+                if found:
+                    controls += len(found)
+                    example = example or found[:1]
+                    if cp1252:
+                        try:
+                            found.decode("cp1252")
+                        except UnicodeDecodeError:
+                            cp1252 = False
                 if is_utf8:
                     try:
                         utf8.decode(raw, final=not raw)
@@ -376,4 +400,21 @@ def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: st
     if size == 0:
         raise WordListError(f"{source}: word list is empty")
     used = encoding or ("utf-8" if is_utf8 else FALLBACK_ENCODING)
-    return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False, forced=bool(encoding))
+    hint = None
+    if not encoding and used == FALLBACK_ENCODING and controls:
+        # The same sentences as encoding_hint, from the counts of the pass.
+        if not cp1252:
+            hint = f"{controls} bytes in 0x80-0x9F are control characters in {FALLBACK_ENCODING}; the words that hold them were dropped"
+        else:
+            hint = (f"{controls} bytes in 0x80-0x9F (such as {example.decode('cp1252')!r} in Windows-1252) are control "
+                    f"characters in {FALLBACK_ENCODING}: --encoding cp1252 would keep them")
+    return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False,
+                      forced=forced, hint=hint)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    # UTF-16 or UTF-32 when `data` starts with its byte order mark (its codec drops the mark).
+    for mark, wide in _WIDE_BOMS:
+        if data.startswith(mark):
+            return wide
+    return None

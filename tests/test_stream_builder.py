@@ -4,6 +4,7 @@ an interrupted build leaves no file behind."""
 
 from __future__ import annotations
 
+import codecs
 import re
 import signal
 import subprocess
@@ -265,28 +266,28 @@ list_texts = st.lists(
 
 
 @given(items=list_texts, separator=st.sampled_from(["\n", "\r\n", "\r", ";", ","]), block_bytes=st.integers(1, 40),
-       policy=st.sampled_from(Policy), encoding=st.sampled_from(["utf-8", "iso-8859-15", "utf-16"]),
-       bom=st.booleans())
+       policy=st.sampled_from(Policy), encoding=st.sampled_from(["utf-8", "utf-8-sig", "iso-8859-15", "cp1252", "utf-16", "utf-32"]),
+       forced=st.booleans())
 def test_streamed_reading_keeps_what_whole_reading_keeps(tmp_path_factory: pytest.TempPathFactory, items: list[str],
                                                           separator: str, block_bytes: int, policy: Policy,
-                                                          encoding: str, bom: bool) -> None:
+                                                          encoding: str, forced: bool) -> None:
     from boggle_dafsa.wordlist import stream_wordlist
 
     text = separator.join(items)
-    if encoding != "utf-8":
-        bom = False
+    if encoding == "cp1252":
+        text += "\nsœur’s"  # 0x9C and 0x92: a hint for ISO-8859-15 readers
     source = tmp_path_factory.mktemp("list") / "list.txt"
-    source.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode(encoding))
-    forced = "utf-16" if encoding == "utf-16" else None
+    source.write_bytes(text.encode(encoding))
+    given = encoding if forced else None
     try:
-        whole = read_wordlist(source, policy=policy, encoding=forced)
+        whole = read_wordlist(source, policy=policy, encoding=given)
     except WordListError:
         with pytest.raises(WordListError):
-            build_dictionary(source, source.with_suffix(".dafsa"), policy=policy, encoding=forced)
+            build_dictionary(source, source.with_suffix(".dafsa"), policy=policy, encoding=given)
         return
-    stream = stream_wordlist(source, policy=policy, encoding=forced)
+    stream = stream_wordlist(source, policy=policy, encoding=given)
     stream.block_bytes = block_bytes
     kept = [word for block in stream.blocks() for word in block.decode("utf-8").split("\n") if word]
     assert sorted(set(kept)) == whole.words
-    assert (stream.items, stream.dropped, stream.kept, stream.encoding) == (
-        whole.items, whole.dropped, len(kept), whole.encoding)
+    assert (stream.items, stream.dropped, stream.kept, stream.hint) == (whole.items, whole.dropped, len(kept), whole.hint)
+    assert codecs.lookup(stream.encoding) == codecs.lookup(whole.encoding)

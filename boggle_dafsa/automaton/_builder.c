@@ -8,7 +8,7 @@
  * a hash table over them, plus the path of the last word; never the list.
  *
  * write_body: the cells of docs/format.md, breadth-first from the root, written to a file
- * descriptor in blocks, with their CRC-32 (zlib's polynomial) computed on the way.
+ * stream in blocks, with their CRC-32 (zlib's polynomial) computed on the way.
  *
  * sort_lines / merge_runs: sort one run of lines in memory (unique), and merge sorted run
  * files into sorted unique lines handed to a Python callable in blocks.
@@ -363,24 +363,19 @@ static PyObject *Builder_stats(Builder *self, PyObject *Py_UNUSED(ignored)) {
 }
 
 typedef struct {
-    int fd;
+    PyObject *write;   /* the stream's write method */
     unsigned char *buffer;
     size_t used, size;
     uint32_t crc;
 } Output;
 
 static int output_flush(Output *out) {
-    size_t done = 0;
     out->crc = crc_update(out->crc, out->buffer, out->used);
-    while (done < out->used) {
-        ssize_t wrote = write(out->fd, out->buffer + done, out->used - done);
-        if (wrote < 0) {
-            if (errno == EINTR) { if (PyErr_CheckSignals() < 0) return -1; continue; }
-            PyErr_SetFromErrno(PyExc_OSError);
-            return -1;
-        }
-        done += (size_t)wrote;
-    }
+    PyObject *chunk = PyBytes_FromStringAndSize((const char *)out->buffer, (Py_ssize_t)out->used);
+    PyObject *answer = chunk ? PyObject_CallOneArg(out->write, chunk) : NULL;
+    Py_XDECREF(chunk);
+    if (!answer) return -1;
+    Py_DECREF(answer);
     out->used = 0;
     return 0;
 }
@@ -393,16 +388,17 @@ static int output_cell(Output *out, uint32_t cell) {
     return 0;
 }
 
-/* write_body(fd) -> (crc32, cells, root cell): the cells, breadth-first from the root. */
+/* write_body(stream) -> (crc32, cells, root cell): the cells, breadth-first from the root,
+ * handed to stream.write in blocks. */
 static PyObject *Builder_write_body(Builder *self, PyObject *arg) {
     if (!self->finished) { PyErr_SetString(PyExc_RuntimeError, "finish() the builder first"); return NULL; }
-    int fd = PyObject_AsFileDescriptor(arg);
-    if (fd < 0) return NULL;
+    PyObject *write = PyObject_GetAttrString(arg, "write");
+    if (!write) return NULL;
     size_t n = self->states, width = self->alphabet_size / 32 + 1;
     uint32_t *order = malloc((n ? n : 1) * sizeof(uint32_t));
     uint32_t *position = malloc((n ? n : 1) * sizeof(uint32_t));
     uint32_t *bits = calloc(width, sizeof(uint32_t));
-    Output out = {fd, malloc(1 << 20), 0, 1 << 20, 0};
+    Output out = {write, malloc(1 << 20), 0, 1 << 20, 0};
     PyObject *result = NULL;
     if (!order || !position || !bits || !out.buffer) { PyErr_NoMemory(); goto done; }
     for (size_t s = 0; s < n; s++) position[s] = UINT32_MAX;
@@ -458,6 +454,7 @@ done:
     free(position);
     free(bits);
     free(out.buffer);
+    Py_DECREF(write);
     return result;
 }
 
@@ -467,7 +464,7 @@ static PyMethodDef Builder_methods[] = {
     {"finish", (PyCFunction)Builder_finish, METH_NOARGS, "finish(): register the last path and the root."},
     {"stats", (PyCFunction)Builder_stats, METH_NOARGS, "stats() -> dict: words, states, transitions, finals, longest, alphabet, root."},
     {"write_body", (PyCFunction)Builder_write_body, METH_O,
-     "write_body(fd) -> (crc32, cells, root cell): write the file's cells to the file descriptor."},
+     "write_body(stream) -> (crc32, cells, root cell): write the file's cells with stream.write."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -5,8 +5,8 @@ kernel offers three things, the same in C (``_builder.c``) and in Python (here):
 
 * ``Builder``: ``add_lines(block) -> new words`` (words non-decreasing: an equal word is
   a duplicate and skipped, a smaller one raises ``ValueError("out of order", word,
-  previous)``), ``finish()``, ``stats() -> dict`` and ``write_body(fd) -> (crc32, cells,
-  root cell)``, which writes the file's cells;
+  previous)``), ``finish()``, ``stats() -> dict`` and ``write_body(stream) -> (crc32,
+  cells, root cell)``, which writes the file's cells with ``stream.write``;
 * ``sort_lines(block) -> (sorted unique block, non-empty lines)``: one run of the sort;
 * ``merge_runs(paths, sink, block_bytes) -> lines``: merges sorted run files and hands
   ``sink`` the sorted unique lines in blocks.
@@ -83,17 +83,14 @@ class PythonBuilder:
                 "longest": automaton.longest_word, "alphabet": automaton.alphabet, "root": automaton.root}
 
     def write_body(self, stream: Any) -> tuple[int, int, int]:
-        """Write the cells to ``stream`` (a file or descriptor); (crc32, cells, root cell)."""
+        """Write the cells with ``stream.write``; return (crc32, cells, root cell)."""
         if self._automaton is None:
             raise RuntimeError("finish() the builder first")
         cells, root = body_cells(self._automaton)
         if not _LITTLE_ENDIAN:
             cells.byteswap()
         body = cells.tobytes()
-        descriptor = stream if isinstance(stream, int) else stream.fileno()
-        view = memoryview(body)
-        while view:
-            view = view[os.write(descriptor, view) :]
+        stream.write(body)
         return zlib.crc32(body), len(cells), root
 
 
@@ -231,15 +228,14 @@ class NativeWriter:
             return self.write_to(stream, policy)
 
     def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD) -> NativeStats:
-        """Finish the automaton and write the file to ``stream`` (a real, seekable file, at
-        its start): room for the header, the cells, then the header over the room."""
+        """Finish the automaton and write the file to ``stream`` (seekable, at its start):
+        room for the header, the cells, then the header over the room."""
         self.builder.finish()
         stats = self.builder.stats()
         header_size = header_size_for(stats["alphabet"])
         digest = self.hasher.hexdigest()
         stream.write(bytes(header_size))
-        stream.flush()
-        crc, cells, root = self.builder.write_body(stream.fileno())
+        crc, cells, root = self.builder.write_body(stream)
         stream.seek(0)
         stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
                                  stats["finals"], stats["longest"], root, cells, crc, digest))

@@ -104,6 +104,8 @@ def _summary(report: BuildReport) -> str:
         lines.append(f"  transitions   {report.transitions:,}")
     lines.append(f"  file bytes    {report.file_bytes:,} ({report.bytes_per_word:.2f} bytes/word)")
     lines.append(f"  time          {report.seconds:.2f} s")
+    if report.hint:
+        lines.append(f"  note          {report.hint}")
     return "\n".join(lines)
 
 
