@@ -18,10 +18,14 @@ from typing import Any
 # Imported here, not in the functions: this module is only imported to build, and a
 # build's measured time should not include them.
 from .automaton.builder import UnsortedInputError
-from .automaton.stream import NativeWriter, sort_blocks
+from .automaton.stream import sort_blocks
 from .errors import BoggleError, WordListError
+from .formats import FORMATS, write_dictionary
+from .formats.native import compile_words, native_writer
 from .normalize import Policy
-from .wordlist import stream_wordlist
+from .wordlist import read_wordlist, stream_wordlist
+
+__all__ = ["DEFAULT_OUTPUT", "BuildProgress", "BuildReport", "build_dictionary", "compile_words"]
 
 DEFAULT_OUTPUT = Path("build") / "dictionary.dafsa"
 
@@ -79,24 +83,6 @@ class BuildProgress:
     started: float = field(default_factory=time.perf_counter, repr=False)
 
 
-def compile_words(sorted_words: list[str], policy: Policy = Policy.FOLD, progress: Callable[[int], None] | None = None) -> bytes:
-    """The native dictionary file of ``sorted_words`` (normalized, sorted, unique), as bytes."""
-    import io
-
-    writer = NativeWriter()
-    block_words = 65536
-    for start in range(0, len(sorted_words), block_words):
-        block = sorted_words[start : start + block_words]
-        added = writer.add_block(("\n".join(block) + "\n").encode("utf-8"))
-        if added != len(block):
-            raise UnsortedInputError("duplicate word: input must be sorted and unique")
-        if progress is not None:
-            progress(writer.words)
-    stream = io.BytesIO()
-    writer.write_to(stream, policy)
-    return stream.getvalue()
-
-
 def build_dictionary(
     source: str | Path,
     output: str | Path = DEFAULT_OUTPUT,
@@ -119,23 +105,18 @@ def build_dictionary(
     when it does not fit in one. ``progress``, if given, is called now and then with a
     :class:`BuildProgress`. ``kernel`` chooses the builder (see ``automaton.stream``).
     """
-    from .formats import FORMATS
-
     if format not in FORMATS:
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     started = time.perf_counter()
     output = Path(output)
     if format != "native":
-        from .formats import write_dictionary
-        from .wordlist import read_wordlist
-
         wordlist = read_wordlist(source, policy=policy, encoding=encoding)
         write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
         return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
                            output, format, None, None, output.stat().st_size, time.perf_counter() - started, wordlist.hint)
 
     stream = stream_wordlist(source, policy=policy, encoding=encoding)
-    writer = NativeWriter(kernel)
+    writer = native_writer(kernel)
     state = BuildProgress("reading", file_bytes=stream.file_bytes, started=started)
 
     def tell(phase: str) -> None:

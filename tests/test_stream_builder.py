@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
 from boggle_dafsa.automaton.fileformat import encode
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import NativeWriter, kernels, sort_blocks, write_sorted_words
+from boggle_dafsa.automaton.stream import NativeWriter, kernels, sort_blocks
 from boggle_dafsa.build import build_dictionary
 from boggle_dafsa.errors import WordListError
+from boggle_dafsa.formats.native import write_native
 from boggle_dafsa.normalize import Policy
 from boggle_dafsa.wordlist import digest_words, read_wordlist
 
@@ -84,7 +85,7 @@ def test_c_and_python_kernels_agree_byte_for_byte(tmp_path_factory: pytest.TempP
     unique = sorted(set(words))
     files = []
     for name in ("c", "python"):
-        write_sorted_words(unique, folder / name, Policy.EXACT, kernel=KERNELS[name])
+        write_native(unique, folder / name, Policy.EXACT, kernel=KERNELS[name])
         files.append((folder / name).read_bytes())
     assert files[0] == files[1]
     assert list(NativeDictionary(folder / "c")) == unique

@@ -222,18 +222,21 @@ class NativeWriter:
         """The builder's counts so far (see the kernels)."""
         return self.builder.stats()
 
-    def write(self, path: str | Path, policy: Policy = Policy.FOLD) -> NativeStats:
+    def write(self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
         """Finish the automaton and write the file to ``path`` atomically."""
         with atomic_file(path) as stream:
-            return self.write_to(stream, policy)
+            return self.write_to(stream, policy, digest)
 
-    def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD) -> NativeStats:
+    def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
         """Finish the automaton and write the file to ``stream`` (seekable, at its start):
-        room for the header, the cells, then the header over the room."""
+        room for the header, the cells, then the header over the room.
+
+        ``digest`` is the list's SHA-256 for the header; by default, that of the words added.
+        """
         self.builder.finish()
         stats = self.builder.stats()
         header_size = header_size_for(stats["alphabet"])
-        digest = self.hasher.hexdigest()
+        digest = digest or self.hasher.hexdigest()
         stream.write(bytes(header_size))
         crc, cells, root = self.builder.write_body(stream)
         stream.seek(0)
@@ -250,17 +253,6 @@ def _index(data: bytes, word: str, previous: str) -> int:
         if line == word and before == previous:
             return number
     return 1
-
-
-def write_sorted_words(words: Iterable[str], path: str | Path, policy: Policy = Policy.FOLD, kernel: Any = None) -> NativeStats:
-    """Write the native file of ``words`` (normalized, sorted; repeats skipped), streaming.
-
-    The public entry point for producers of sorted words (set algebra, merges): memory is
-    the automaton only. Raises :class:`UnsortedInputError` at the first word out of order.
-    """
-    writer = NativeWriter(kernel)
-    writer.add_words(words)
-    return writer.write(path, policy)
 
 
 # -- the external sort ---------------------------------------------------------------------

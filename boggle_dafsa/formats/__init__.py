@@ -14,7 +14,7 @@ files keep our metadata in a sidecar, ``<file>.meta.json`` (see ``sidecar.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,13 +40,16 @@ class Written:
 
 
 def write_dictionary(
-    words: Sequence[str],
+    words: Iterable[str],
     path: str | Path,
     format: str = "native",
     meta: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Written:
     """Write the sorted unique normalized ``words`` to ``path`` in ``format``, atomically.
+
+    For ``native``, ``words`` may be any iterable of sorted words (a generator, a merge):
+    it is streamed into the builder and never held whole.
 
     ``meta`` may give ``policy`` (a :class:`Policy` or its value, default fold) and
     ``source_sha256`` (the digest of the normalized list, computed when absent).
@@ -59,14 +62,14 @@ def write_dictionary(
 
     meta = meta or {}
     policy = Policy(meta.get("policy", Policy.FOLD))
-    digest = meta.get("source_sha256") or digest_words(words)
     if format == "native":
-        from ..automaton.fileformat import write_atomically
-        from .native import encode_words
+        from .native import write_native
 
-        data, states, transitions = encode_words(list(words), policy, digest, progress)
-        write_atomically(path, data)
-        return Written(len(data), states, transitions)
+        # Streamed: `words` may be any iterable, never held whole; the digest is made on the way.
+        stats = write_native(words, path, policy, meta.get("source_sha256"), progress)
+        return Written(stats.file_bytes, stats.states, stats.transitions)
+    words = words if isinstance(words, Sequence) else list(words)
+    digest = meta.get("source_sha256") or digest_words(words)
     if format == "marisa":
         from .marisa import write_marisa
 
