@@ -243,7 +243,8 @@ class WordStream:
         with opening(self.source, WordListError, "file"), open(self.source, "rb") as stream:
             first = True
             while True:
-                raw = stream.read(self.block_bytes)
+                # The first read is long enough for any byte order mark.
+                raw = stream.read(max(self.block_bytes, 4) if first else self.block_bytes)
                 end = not raw
                 self.bytes_read += len(raw)
                 if first and raw.startswith(_BOM):

@@ -393,3 +393,14 @@ def test_no_file_is_written_when_its_sidecar_cannot_be(tmp_path: Path, format: s
     with pytest.raises(DictionaryError):
         write_dictionary(["CHAT", "CHIEN"], target, format)
     assert not target.exists()
+
+
+def test_an_empty_dawg_file_has_no_prefix(tmp_path: Path) -> None:
+    # dawgdic fills the free units with labels that can match a letter by chance.
+    from boggle_dafsa.formats import open_path, write_dictionary
+
+    path = tmp_path / "empty.dawg"
+    write_dictionary([], path, "dawg")
+    with open_path(path) as dictionary:
+        assert [dictionary.has_prefix(letter) for letter in "AZaz"] == [False] * 4
+        assert list(dictionary) == [] and "A" not in dictionary

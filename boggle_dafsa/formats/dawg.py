@@ -111,6 +111,10 @@ class DawgDictionary(ForeignDictionary):
         """Follow the UTF-8 bytes of ``letters`` from ``state``; None if no word continues so."""
         encoded = self._encoded.get(letters)
         if encoded is None:
+            if not self.guide_count:
+                # No key at all (dawgdic writes no guide then): the free units' labels,
+                # chosen by dawgdic's fix_block, can still match a letter by chance.
+                return None
             encoded = letters.encode("utf-8")
             if len(self._encoded) < _ENCODED_CACHE_SIZE:
                 self._encoded[letters] = encoded
