@@ -95,6 +95,7 @@ def build_dictionary(
     run_bytes: int | None = None,
     temporary_folder: str | Path | None = None,
     kernel: Any = None,
+    data: bytes | None = None,
 ) -> BuildReport:
     """Read the word list ``source`` and write its dictionary to ``output`` atomically.
 
@@ -104,18 +105,19 @@ def build_dictionary(
     ``automaton.stream.RUN_BYTES``) spilled to ``temporary_folder`` (default the system's)
     when it does not fit in one. ``progress``, if given, is called now and then with a
     :class:`BuildProgress`. ``kernel`` chooses the builder (see ``automaton.stream``).
+    ``data``, if given, is the list's bytes already read (standard input), named ``source``.
     """
     if format not in FORMATS:
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     started = time.perf_counter()
     output = Path(output)
     if format != "native":
-        wordlist = read_wordlist(source, policy=policy, encoding=encoding)
+        wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)
         write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
         return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
                            output, format, None, None, output.stat().st_size, time.perf_counter() - started, wordlist.hint)
 
-    stream = stream_wordlist(source, policy=policy, encoding=encoding)
+    stream = stream_wordlist(source, policy=policy, encoding=encoding, data=data)
     writer = native_writer(kernel)
     state = BuildProgress("reading", file_bytes=stream.file_bytes, started=started)
 

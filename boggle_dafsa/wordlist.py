@@ -7,6 +7,7 @@ unsorted, with duplicates.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import unicodedata
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import WordListError, opening
 from .normalize import Policy, fold, rejection
@@ -41,6 +43,8 @@ class WordList:
     dropped: Counter[str] = field(default_factory=Counter)
     #: A sentence for the user when the guessed encoding probably lost characters (see :func:`encoding_hint`).
     hint: str | None = None
+    #: The list's bytes when they were read already (standard input); else the file is read.
+    data: bytes | None = field(default=None, repr=False)
 
     @property
     def duplicates(self) -> int:
@@ -229,6 +233,8 @@ class WordStream:
     forced: bool = False
     #: A sentence for the user when the guessed encoding probably lost characters (see :func:`encoding_hint`).
     hint: str | None = None
+    #: The list's bytes when they were read already (standard input); else the file is read.
+    data: bytes | None = field(default=None, repr=False)
 
     def blocks(self) -> Iterator[bytes]:
         """The kept words, block by block (see the class docstring)."""
@@ -240,7 +246,7 @@ class WordStream:
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
         carry_bytes, carry = b"", ""
         lines_before = 0
-        with opening(self.source, WordListError, "file"), open(self.source, "rb") as stream:
+        with opening(self.source, WordListError, "file"), self._open() as stream:
             first = True
             while True:
                 # The first read is long enough for any byte order mark.
@@ -292,6 +298,10 @@ class WordStream:
                 if end:
                     return
 
+    def _open(self) -> BinaryIO:
+        # The list's bytes: the file, or those given (already read from standard input).
+        return io.BytesIO(self.data) if self.data is not None else open(self.source, "rb")
+
     def _ascii(self, data: bytes) -> bytes:
         # `_normalized` for an ASCII block, on bytes: folding ASCII is upper-casing it.
         if self.policy is Policy.FOLD:
@@ -334,7 +344,9 @@ class WordStream:
         return "".join(word + "\n" for word in kept)
 
 
-def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None) -> WordStream:
+def stream_wordlist(
+    path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None, data: bytes | None = None
+) -> WordStream:
     """Open the word list at ``path`` for reading block by block (see :class:`WordStream`).
 
     The encoding is settled first, in one pass over the file that holds one block at a
@@ -351,9 +363,10 @@ def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: st
             raise WordListError(f"unknown encoding {encoding!r}") from None
     import stat
 
-    with opening(path, WordListError, "file"):
-        regular = stat.S_ISREG(os.stat(path).st_mode)
-    if not regular:
+    if data is None:
+        with opening(path, WordListError, "file"):
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+    if data is None and not regular:
         # A pipe or a device can be read once only: no detection pass, UTF-8 unless told.
         return WordStream(source=source, encoding=encoding or "utf-8", policy=policy, refuse_nul=not encoding,
                           forced=bool(encoding))
@@ -364,7 +377,7 @@ def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: st
     lines_before = 0
     # For encoding_hint: the bytes 0x80-0x9F, and whether Windows-1252 reads them all.
     controls, example, cp1252 = 0, b"", True
-    with opening(path, WordListError, "file"), open(path, "rb") as stream:
+    with opening(path, WordListError, "file"), (open(path, "rb") if data is None else io.BytesIO(data)) as stream:
         first = True
         while True:
             raw = stream.read(STREAM_BLOCK_BYTES)
@@ -410,7 +423,7 @@ def stream_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: st
             hint = (f"{controls} bytes in 0x80-0x9F (such as {example.decode('cp1252')!r} in Windows-1252) are control "
                     f"characters in {FALLBACK_ENCODING}: --encoding cp1252 would keep them")
     return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False,
-                      forced=forced, hint=hint)
+                      forced=forced, hint=hint, data=data)
 
 
 def _wide_encoding(data: bytes) -> str | None:

@@ -292,3 +292,12 @@ def test_streamed_reading_keeps_what_whole_reading_keeps(tmp_path_factory: pytes
     assert sorted(set(kept)) == whole.words
     assert (stream.items, stream.dropped, stream.kept, stream.hint) == (whole.items, whole.dropped, len(kept), whole.hint)
     assert codecs.lookup(stream.encoding) == codecs.lookup(whole.encoding)
+
+
+def test_a_build_from_bytes_already_read(tmp_path: Path) -> None:
+    data = "chat\nzoo\nchat\n".encode("utf-16")
+    report = build_dictionary("<stdin>", tmp_path / "d.dafsa", data=data)
+    assert (report.source, report.words, report.duplicates) == ("<stdin>", 2, 1)
+    assert list(NativeDictionary(tmp_path / "d.dafsa")) == ["CHAT", "ZOO"]
+    with pytest.raises(WordListError, match="^<stdin>: word list is empty"):
+        build_dictionary("<stdin>", tmp_path / "e.dafsa", data=b"")
