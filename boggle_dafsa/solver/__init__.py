@@ -22,13 +22,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..grid import Grid, neighbours
 from ..scoring import CLASSIC, Scoring
-from .kernels import available_kernels, select
+from .kernels import available_kernels, kernel_status, select
+from .prepared import SOLVER_CLASSES, PreparedSolver, prepared_solver
 from .trace import find
 
 if TYPE_CHECKING:
     from ..dictionary import Dictionary
 
-__all__ = ["Hit", "available_kernels", "find", "solve", "sort_key", "totals"]
+__all__ = [
+    "Hit", "PreparedSolver", "available_kernels", "find", "kernel_status", "prepared_solver", "score_only", "solve",
+    "sort_key", "totals",
+]
 
 
 class Hit(NamedTuple):
@@ -70,11 +74,37 @@ def solve(
     ``kernel`` names the kernel (see :func:`available_kernels`); every kernel gives the
     same hits.
     """
+    chosen = select(dictionary, kernel, cells=len(grid.faces))
+    if chosen.name in SOLVER_CLASSES:
+        # Over the native layout: a solver prepared once per shape and rules, which
+        # (compiled) also ranks the words and builds the hits in C.
+        prepared = prepared_solver(
+            dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=chosen.name
+        )
+        return prepared.solve(grid)
     if min_length is None:
         min_length = scoring.min_length
     table = neighbours(grid.shape, adjacency)
-    chosen = select(dictionary, kernel, cells=len(grid.faces))
     return _ranked_hits(chosen.search(dictionary, grid.faces, table, min_length), scoring)
+
+
+def score_only(
+    grid: Grid,
+    dictionary: Dictionary[Any],
+    *,
+    min_length: int | None = None,
+    scoring: Scoring = CLASSIC,
+    adjacency: str = "king",
+    kernel: str = "auto",
+) -> tuple[int, int]:
+    """(number of words, total points) of ``grid``: ``totals(solve(...))`` without building the hits."""
+    chosen = select(dictionary, kernel, cells=len(grid.faces))
+    if chosen.name in SOLVER_CLASSES:
+        prepared = prepared_solver(
+            dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=chosen.name
+        )
+        return prepared.totals(grid)
+    return totals(solve(grid, dictionary, min_length=min_length, scoring=scoring, adjacency=adjacency, kernel=kernel))
 
 
 def _ranked_hits(found: dict[str, tuple[int, ...]], scoring: Scoring) -> list[Hit]:

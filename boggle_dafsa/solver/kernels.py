@@ -158,15 +158,34 @@ def _register_builtin() -> None:
     register(CursorKernel("generic", generic.search))
 
 
+#: Why the compiled kernel is not in use, or None when it is.
+_compiled_missing: str | None = None
+
+
 def _register_compiled() -> None:
     # The C twin of `native.search`, when it was built: same arguments, same result.
+    # Its Solver (and the Python twin's) also serve PreparedSolver (see .prepared).
+    global _compiled_missing
     if pure():
+        _compiled_missing = "BOGGLE_DAFSA_PURE=1"
         return
     try:
         from . import _native  # type: ignore[attr-defined]
     except ImportError:
+        _compiled_missing = "the C extension is not built"
         return
-    register(LayoutKernel("c", _native.search, compiled=True))
+    from . import prepared
+
+    prepared.register_compiled(_native.Solver)
+    register(LayoutKernel("c", prepared.compiled_search, compiled=True))
+
+
+def kernel_status() -> str:
+    """Which kernel searches native dictionaries, and why: ``c (compiled)``, or
+    ``python (the C extension is not built)`` / ``python (BOGGLE_DAFSA_PURE=1)``."""
+    if _compiled_missing is None:
+        return "c (compiled)"
+    return f"python ({_compiled_missing})"
 
 
 _register_builtin()

@@ -8,7 +8,7 @@ letter (see :class:`~boggle_dafsa.automaton.fileformat.NativeLayout`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -78,8 +78,14 @@ def search(
     # append and pop around each call).
     trail = [0] * len(faces)
 
+    longest = layout.longest_word
+
     def visit(cell: int, state: int, head: int, used: int, word: str, depth: int) -> None:
         # `state` (header `head`) is reached by `word`, spelled by trail[:depth] + `cell`.
+        if len(word) > longest:
+            # A path longer than every word: a cycle, or a lying header. The walk is so
+            # bounded by the longest word whatever the file says (as in the C twin).
+            raise IndexError("a path longer than the longest word")
         trail[depth] = cell
         for other, bit, letter, face in steps[cell]:
             if head & letter and not used & bit:
@@ -130,3 +136,113 @@ def _follow(cells: Any, state: int, bits: Iterable[int]) -> int | None:
     return state
 
 
+
+
+# -- the twin of the compiled Solver --------------------------------------------------------
+
+#: Face codes (see :class:`Solver`): 0..30 a letter by its bit, 31 a face that spells no
+#: word, 32..255 the multi-letter faces registered with :meth:`Solver.set_face`.
+DEAD = 31
+FIRST_LONG = 32
+#: What :meth:`Solver.solve_many` returns per grid, by mode number.
+TOTALS, WORDS, HITS, FOUND = range(4)
+
+
+class Solver:
+    """The pure-Python twin of ``_native.Solver``: same constructor, methods and results.
+
+    A search prepared once per dictionary layout (``cells``, ``root``, ``longest`` word,
+    ``alphabet``), neighbour ``table``, ``min_length`` and ``points`` by length (the last
+    entry for longer words). Grids come as face codes, one byte per cell, grid after grid;
+    results are ``hit_type(word, score, path)``; a damaged file raises ``error_type``
+    naming ``source``. :func:`search` does the walk.
+    """
+
+    def __init__(
+        self,
+        cells: Any,
+        root: int,
+        longest: int,
+        alphabet: str,
+        table: Sequence[Sequence[int]],
+        min_length: int,
+        points: Sequence[int],
+        hit_type: Any,
+        error_type: type[Exception],
+        source: str,
+    ) -> None:
+        if len(alphabet) > 31:
+            raise ValueError("the compiled kernel reads alphabets of at most 31 letters")
+        if not points:
+            raise ValueError("points must not be empty")
+        self._table = tuple(tuple(row) for row in table)
+        for cell, row in enumerate(self._table):
+            for other in row:
+                if not 0 <= other < len(self._table) or other == cell:
+                    raise ValueError(f"neighbour {other} of cell {cell} is not another cell")
+        from ..automaton.fileformat import FINAL_FLAG, NativeLayout
+
+        letter_bits = {letter: bit for bit, letter in enumerate(alphabet)}
+        self._layout = NativeLayout(cells, root, letter_bits, alphabet, 1, longest, FINAL_FLAG, source)
+        self._alphabet = alphabet
+        self._min_length = min_length
+        self._points = tuple(points)
+        self._hit = hit_type
+        self._error = error_type
+        self._faces: dict[int, str] = dict(enumerate(alphabet))
+        self._faces[DEAD] = "\0"  # in no alphabet: the face spells no word
+        self.cell_count = len(self._table)
+
+    def set_face(self, code: int, letters: bytes) -> None:
+        """Register face ``code`` (32..255) as the letters of bits ``letters`` (2 or 3)."""
+        if not FIRST_LONG <= code <= 255 or not 2 <= len(letters) <= 3:
+            raise ValueError("a face code is 32..255 and has 2 or 3 letters")
+        if any(bit >= len(self._alphabet) for bit in letters):
+            raise ValueError("a letter bit outside the alphabet")
+        self._faces[code] = "".join(self._alphabet[bit] for bit in letters)
+
+    def solve(self, codes: bytes, mode: int = HITS) -> Any:
+        """One grid's result (see :meth:`solve_many`)."""
+        results = self.solve_many(codes, mode)
+        if len(results) != 1:
+            raise ValueError(f"one grid of {self.cell_count} cells expected")
+        return results[0]
+
+    def solve_many(self, codes: bytes, mode: int = HITS) -> list[Any]:
+        """Each grid's result: (words, points), (points, [word...]), [Hit...] or {word: path} by ``mode``."""
+        if mode not in (TOTALS, WORDS, HITS, FOUND):
+            raise ValueError("mode must be 0, 1, 2 or 3")
+        codes = bytes(codes)
+        n = self.cell_count
+        if len(codes) % n:
+            raise ValueError(f"{len(codes)} face codes are not whole grids of {n} cells")
+        for at, code in enumerate(codes):
+            if code not in self._faces:
+                raise ValueError(f"face code {code} at {at} is not registered")
+        results = []
+        for start in range(0, len(codes), n):
+            faces = tuple(self._faces[code] for code in codes[start : start + n])
+            try:
+                found = search(self._layout, faces, self._table, self._min_length)
+            except IndexError:
+                raise self._error(f"{self._layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
+            results.append(shape_result(found, self._points, mode, self._hit))
+        return results
+
+
+def shape_result(found: dict[str, tuple[int, ...]], points: Sequence[int], mode: int, hit_type: Any) -> Any:
+    """A kernel's word → path in the form of ``mode`` (see :meth:`Solver.solve_many`), ranked
+    by score, length, then word (:func:`boggle_dafsa.solver.sort_key`)."""
+    last = len(points) - 1
+    if mode == FOUND:
+        return found
+    if mode == TOTALS:
+        return (len(found), sum(points[min(len(word), last)] for word in found))
+    # C-level sorts: alphabetical, then stable by length, then by points if they ever drop.
+    words = sorted(found)
+    words.sort(key=len, reverse=True)
+    if any(shorter > longer for shorter, longer in zip(points, points[1:])):
+        words.sort(key=lambda word: -points[min(len(word), last)])
+    if mode == WORDS:
+        return (sum(points[min(len(word), last)] for word in words), words)
+    return [hit_type(word, points[min(len(word), last)], found[word]) for word in words]

@@ -1,0 +1,197 @@
+"""Fuzz the compiled solver kernel with damaged and hostile native dictionaries.
+
+Each round takes a small valid dictionary, damages its file (random cells, bit flips,
+cells pointing at themselves or far outside the file, a lying root or longest-word
+field with the header checksum made to match again, so that opening succeeds), opens
+it as any user would and solves random grids of random shapes on it, with QU faces and
+both adjacencies, through the compiled kernel and its Python twin. Every outcome must
+be a result or the project's DictionaryError, never a crash; and both kernels must
+agree: the same results, or both an error.
+
+    python scripts/fuzz_kernel.py                 # 2,000 damaged files
+    python scripts/fuzz_kernel.py --rounds 200    # a short run (CI)
+    python scripts/fuzz_kernel.py --asan          # the same run on an AddressSanitizer build
+
+``--asan`` compiles ``boggle_dafsa/solver/_native.c`` with ``-fsanitize=address`` (gcc
+or clang) into a temporary folder and runs the fuzz in a child interpreter with the
+sanitizer's runtime preloaded: any out-of-bounds read or write aborts with a report.
+Exit status 0 if every round passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import struct
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import zlib
+from array import array
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from boggle_dafsa.automaton import fileformat  # noqa: E402
+from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
+from boggle_dafsa.errors import DictionaryError  # noqa: E402
+from boggle_dafsa.grid import neighbours  # noqa: E402
+from boggle_dafsa.solver import Hit  # noqa: E402
+from boggle_dafsa.solver.native import Solver as PythonSolver  # noqa: E402
+from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
+
+ALPHABET = "ABCDEIKLNOQRSTU"
+SHAPES = [(4, 4), (3, 5), (1, 7), (2, 2, 3), (2, 2, 2, 2), (6, 6), (9,)]
+
+
+def load_compiled(path: str | None):  # type: ignore[no-untyped-def]
+    """The compiled Solver: the installed one, or the build at ``path``."""
+    if path is None:
+        from boggle_dafsa.solver import _native
+
+        return _native.Solver
+    spec = importlib.util.spec_from_file_location("boggle_dafsa.solver._native", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Solver
+
+
+def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: int) -> None:
+    """Damage the cells of a native file in place, in one of several ways."""
+    body = header_size
+    kind = rng.randrange(8)
+    if kind >= 6:
+        # A state at the very end whose letters' children lie past the last cell, and
+        # transitions leading to it: the boundary a missing check would cross.
+        letters = (1 << 31) | (2**len(ALPHABET) - 1) if kind == 6 else rng.getrandbits(32)
+        struct.pack_into("<I", data, body + 4 * (cell_count - 1), letters)
+        for _ in range(rng.randint(1, 12)):
+            struct.pack_into("<I", data, body + 4 * rng.randrange(cell_count), cell_count - rng.randint(1, 2))
+        return
+    for _ in range(rng.randint(1, 8)):
+        cell = rng.randrange(cell_count)
+        at = body + 4 * cell
+        if kind == 0:  # a random value
+            value = rng.getrandbits(32)
+        elif kind == 1:  # one bit flipped
+            value = struct.unpack_from("<I", data, at)[0] ^ (1 << rng.randrange(32))
+        elif kind == 2:  # pointing at itself or a neighbour (cycles)
+            value = max(0, cell + rng.randint(-3, 3))
+        elif kind == 3:  # just past the end, or far outside
+            value = rng.choice([cell_count, cell_count + 1, 2**31, 2**32 - 1])
+        elif kind == 4:  # a header with every letter (children read past the state)
+            value = (1 << 31) | (2**len(ALPHABET) - 1)
+        else:  # zero: a state with no letters, or the first cell
+            value = 0
+        struct.pack_into("<I", data, at, value)
+    if rng.random() < 0.3:
+        # A lying header: root or longest word changed, its checksum recomputed.
+        fields = list(fileformat._FIXED.unpack_from(data))
+        if rng.random() < 0.5:
+            fields[11] = rng.randrange(cell_count)  # root
+        else:
+            fields[10] = rng.choice([0, 1, 2, 1000, 2**32 - 1])  # longest word
+        fields[-1] = 0
+        fileformat._FIXED.pack_into(data, 0, *fields)
+        crc = zlib.crc32(bytes(data[:header_size]))
+        struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, crc)
+
+
+def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool):  # type: ignore[no-untyped-def]
+    layout = dictionary.layout()
+    # The mapped cells, or a copy on the heap: there (with PYTHONMALLOC=malloc, as --asan
+    # runs) every byte past the end is a red zone AddressSanitizer watches; past a mapping
+    # only the next page would tell.
+    cells = array("I", layout.cells) if heap else layout.cells
+    solver = solver_class(cells, layout.root, layout.longest_word, layout.alphabet, table, min_length,
+                          (0, 0, 0, 1, 1, 2, 3, 5, 11), Hit, DictionaryError, dictionary.path)
+    for code, letters in faces.items():
+        solver.set_face(code, letters)
+    try:
+        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3))
+    except DictionaryError:
+        return ("error",)
+
+
+def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
+    compiled = load_compiled(compiled_path)
+    print(f"compiled kernel: {sys.modules[compiled.__module__].__file__}", flush=True)
+    rng = random.Random(seed)
+    errors = agreements = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for round_number in range(rounds):
+            words = {"".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 60))}
+            words |= {"QUE", "QUOI", "SQUAT"}
+            good = dictionary_from_words(words, folder, name="good.dafsa")
+            data = bytearray(Path(good.path).read_bytes())
+            header_size, cell_count = good.header.header_size, good.header.cell_count
+            good.close()
+            damage(data, rng, header_size, cell_count)
+            path = Path(folder) / f"damaged{round_number % 7}.dafsa"
+            path.write_bytes(data)
+            try:
+                dictionary = NativeDictionary(path)
+            except DictionaryError:
+                continue  # refused at open: nothing reaches the kernel
+            shape = rng.choice(SHAPES)
+            table = neighbours(shape if len(shape) > 1 else (1, *shape), rng.choice(["king", "orthogonal"]))
+            letters = dictionary.layout().letter_bits
+            qu = bytes([letters["Q"], letters["U"]]) if "Q" in letters and "U" in letters else None
+            faces = {32: qu} if qu else {}
+            choices = sorted(letters.values()) + [31] + ([32] * 3 if qu else [])
+            codes = bytes(rng.choice(choices) for _ in range(len(table) * rng.randint(1, 4)))
+            min_length = rng.randint(1, 4)
+            heap = round_number % 2 == 1
+            compiled_result = outcome(compiled, dictionary, table, codes, faces, min_length, heap)
+            python_result = outcome(PythonSolver, dictionary, table, codes, faces, min_length, heap)
+            dictionary.close()
+            if compiled_result != python_result:
+                print(f"round {round_number}: the kernels disagree on {path} (seed {seed})", file=sys.stderr)
+                return 1
+            errors += compiled_result[0] == "error"
+            agreements += 1
+    print(f"{rounds:,} damaged files, {agreements:,} reached the kernels: {errors:,} raised DictionaryError, "
+          f"{agreements - errors:,} gave results; both kernels agreed every time, no crash")
+    return 0
+
+
+def asan_build(folder: str) -> str:
+    """Compile the kernel with AddressSanitizer into ``folder``: the path of the module."""
+    compiler = os.environ.get("CC", "gcc")
+    target = os.path.join(folder, "_native" + sysconfig.get_config_var("EXT_SUFFIX"))
+    command = [
+        compiler, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
+        "-I", sysconfig.get_paths()["include"], str(ROOT / "boggle_dafsa" / "solver" / "_native.c"), "-o", target,
+    ]
+    subprocess.run(command, check=True)
+    return target
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=2000, help="damaged files to try (default 2,000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--asan", action="store_true", help="run on an AddressSanitizer build of the kernel")
+    parser.add_argument("--module", help=argparse.SUPPRESS)  # the build to load (set by --asan)
+    args = parser.parse_args()
+    if not args.asan:
+        return fuzz(args.rounds, args.seed, args.module)
+    compiler = os.environ.get("CC", "gcc")
+    runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as folder:
+        module = asan_build(folder)
+        environment = dict(
+            os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+        )
+        command = [sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module]
+        print(f"AddressSanitizer build: {module}", flush=True)
+        return subprocess.run(command, env=environment).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Build of the optional C extensions (everything else is declared in pyproject.toml).
+
+The extensions only make things faster: each has a pure-Python twin. When one cannot be
+compiled (no compiler, no Python headers), the build warns and the install goes on
+without it, as markupsafe's and simplejson's speedups do. ``BOGGLE_DAFSA_NO_EXTENSIONS=1``
+skips them altogether (CI uses it to show the no-compiler path).
+
+To add an extension: append an ``Extension`` to ``EXTENSIONS``; it gets the same flags
+and the same optional treatment.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import tempfile
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+EXTENSIONS = [
+    # The compiled twin of boggle_dafsa/solver/native.py.
+    Extension("boggle_dafsa.solver._native", ["boggle_dafsa/solver/_native.c"]),
+]
+
+DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"
+
+
+def _x86_with_popcnt() -> bool:
+    # -mpopcnt makes the code use an instruction that very old x86 CPUs lack: only when
+    # the CPU building it (the one a source install runs on) reports it.
+    if platform.machine().lower() not in {"x86_64", "amd64", "i386", "i686"}:
+        return False
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            return any(line.startswith("flags") and " popcnt" in line for line in cpuinfo)
+    except OSError:
+        return False
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns instead of failing, with optimization flags the compiler accepts."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # no compiler at all (DistutilsPlatformError and kin)
+            self._warn("the C extensions", error)
+
+    def build_extension(self, extension: Extension) -> None:
+        if self.compiler.compiler_type == "unix":
+            wanted = ["-O3", "-std=c99", "-fno-strict-aliasing"]
+            if _x86_with_popcnt():
+                wanted.append("-mpopcnt")
+            extension.extra_compile_args = [flag for flag in wanted if self._accepts(flag)]
+        try:
+            super().build_extension(extension)
+        except Exception as error:  # CompileError, LinkError, missing headers
+            self._warn(extension.name, error)
+
+    def _accepts(self, flag: str) -> bool:
+        # A flag the compiler refuses would fail the whole build: try it on an empty file.
+        with tempfile.TemporaryDirectory() as folder:
+            source = os.path.join(folder, "flag.c")
+            with open(source, "w") as stream:
+                stream.write("int main(void) { return 0; }\n")
+            try:
+                self.compiler.compile([source], output_dir=folder, extra_postargs=[flag])
+            except Exception:
+                return False
+        return True
+
+    @staticmethod
+    def _warn(what: str, error: BaseException) -> None:
+        print(
+            f"WARNING: {what} could not be compiled ({error}); boggle-dafsa will run on its "
+            "pure-Python kernels, which give the same results more slowly.",
+            file=sys.stderr,
+        )
+
+
+disabled = os.environ.get(DISABLE_VARIABLE, "").strip() not in {"", "0"}
+setup(
+    ext_modules=[] if disabled else EXTENSIONS,
+    cmdclass={"build_ext": OptionalBuildExt},
+)

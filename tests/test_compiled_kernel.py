@@ -1,0 +1,269 @@
+"""The compiled kernel and its Python twin: identical words, paths, scores and order, on any grid.
+
+Every test here runs over every available native kernel ("c" when the extension is
+built, "python" always) and compares them with each other and with brute force.
+Without the extension the comparisons are skipped, unless BOGGLE_DAFSA_REQUIRE_C=1
+(CI's main environment), where a missing extension is a failure.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.errors import DictionaryError, GridError
+from boggle_dafsa.grid import Grid, neighbours
+from boggle_dafsa.normalize import Policy, normalize
+from boggle_dafsa.scoring import BIG, CLASSIC, LETTERS, Scoring
+from boggle_dafsa.solver import Hit, solve, sort_key
+from boggle_dafsa.solver import PreparedSolver, available_kernels
+from boggle_dafsa.testing import dictionary_from_words
+
+COMPILED = "c" in available_kernels()
+if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and not COMPILED:  # pragma: no cover - CI guard
+    raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled kernel is not built")
+needs_c = pytest.mark.skipif(not COMPILED, reason="the C extension is not built (pure-Python install)")
+KERNELS = ["python", *(["c"] if COMPILED else [])]
+
+
+def traceable(faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], word: str) -> bool:
+    """Brute force: can ``word`` be spelled by a path of adjacent cells, each used once?"""
+
+    def extend(cell: int, rest: str, used: frozenset[int]) -> bool:
+        if not rest:
+            return True
+        return any(
+            other not in used and rest.startswith(faces[other]) and extend(other, rest[len(faces[other]) :], used | {other})
+            for other in table[cell]
+        )
+
+    return any(word.startswith(face) and extend(cell, word[len(face) :], frozenset({cell})) for cell, face in enumerate(faces))
+
+
+@st.composite
+def shapes(draw: st.DrawFn) -> tuple[int, ...]:
+    # 1-D (a line: one row), 2-D, 3-D and 4-D, at most 36 cells.
+    dimensions = draw(st.integers(1, 4))
+    sizes = draw(st.lists(st.integers(1, 4 if dimensions < 3 else 3), min_size=dimensions, max_size=dimensions))
+    if dimensions == 1:
+        sizes = [1, draw(st.integers(1, 9))]
+    while math.prod(sizes) > 36:
+        sizes[sizes.index(max(sizes))] -= 1
+    return tuple(sizes)
+
+
+LETTERS_FOLD = "ABEQSU"
+LETTERS_EXACT = "aBeéQuß"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    shape=shapes(),
+    exact=st.booleans(),
+    data=st.data(),
+    min_length=st.integers(1, 4),
+    scoring=st.sampled_from([CLASSIC, BIG, LETTERS]),
+    adjacency=st.sampled_from(["king", "orthogonal"]),
+)
+def test_the_kernels_agree_with_each_other_and_with_brute_force(
+    tmp_path_factory: pytest.TempPathFactory,
+    shape: tuple[int, ...],
+    exact: bool,
+    data: st.DataObject,
+    min_length: int,
+    scoring: Scoring,
+    adjacency: str,
+) -> None:
+    letters = LETTERS_EXACT if exact else LETTERS_FOLD
+    policy = Policy.EXACT if exact else Policy.FOLD
+    words = data.draw(st.lists(st.text(letters, min_size=1, max_size=7), min_size=1, max_size=50))
+    words += ["QUE", "SQUAB", "QUASE"] if not exact else ["Queé", "aßQu"]
+    multi = ["QU", "EA", "SQU"] if not exact else ["Qu", "eé", "ßa"]
+    faces = tuple(data.draw(st.lists(st.sampled_from([*letters, *multi, "X" if not exact else "Z"]),
+                                     min_size=math.prod(shape), max_size=math.prod(shape))))
+    dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"), policy)
+    grid = Grid(shape, faces)
+    results = {}
+    for kernel in KERNELS:
+        prepared = PreparedSolver(dictionary, shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel)
+        assert prepared.kernel == kernel
+        found = prepared.found(grid)
+        hits = prepared.solve(grid)
+        results[kernel] = (list(found.items()), hits, prepared.words_many([grid]), prepared.totals_many([grid]))
+        assert hits == solve(grid, dictionary, min_length=min_length, scoring=scoring, adjacency=adjacency, kernel=kernel)
+    first = results[KERNELS[0]]
+    for kernel in KERNELS[1:]:
+        assert results[kernel] == first, kernel
+    found_items, hits, [(points, words_ranked)], [(count, total)] = first
+    # Brute force: exactly the traceable words of the list, each with a valid path.
+    table = neighbours(shape, adjacency)
+    keys = {key for word in words if (key := normalize(word, policy))}
+    expected = {word for word in keys if len(word) >= min_length and traceable(faces, table, word)}
+    assert {hit.word for hit in hits} == expected
+    assert [hit.word for hit in hits] == words_ranked
+    assert hits == sorted(hits, key=sort_key)
+    assert count == len(hits) and total == points == sum(hit.score for hit in hits)
+    for hit in hits:
+        assert isinstance(hit, Hit)
+        assert hit.score == scoring.score(hit.word)
+        assert "".join(faces[cell] for cell in hit.path) == hit.word
+        assert len(set(hit.path)) == len(hit.path)
+        assert all(b in table[a] for a, b in zip(hit.path, hit.path[1:]))
+
+
+@needs_c
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), threads=st.integers(1, 3))
+def test_a_batch_gives_what_each_grid_gives_alone(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, threads: int) -> None:
+    words = data.draw(st.lists(st.text("ABEQSU", min_size=2, max_size=6), min_size=5, max_size=60)) + ["QUE"]
+    dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
+    grids = [
+        Grid((3, 3), tuple(data.draw(st.lists(st.sampled_from(["A", "B", "E", "S", "QU", "X"]), min_size=9, max_size=9))))
+        for _ in range(data.draw(st.integers(0, 12)))
+    ]
+    compiled = PreparedSolver(dictionary, (3, 3), kernel="c")
+    python = PreparedSolver(dictionary, (3, 3), kernel="python")
+    alone = [python.solve(grid) for grid in grids]
+    assert compiled.solve_many(grids, threads=threads) == alone
+    assert compiled.words_many(grids, threads=threads) == [(sum(h.score for h in hits), [h.word for h in hits]) for hits in alone]
+    assert compiled.totals_many(grids, threads=threads) == [(len(hits), sum(h.score for h in hits)) for hits in alone]
+    codes = b"".join(compiled.encode(grid.faces) for grid in grids)
+    assert compiled.run_codes(codes, "hits", threads=threads) == alone
+
+
+def test_grids_beyond_64_cells_and_deep_paths(tmp_path: Path) -> None:
+    # No 64-cell limit: a 9x9 grid, and a 300-letter word snaking along a 1x300 line.
+    word = "".join("ABESQ"[(i * 7 + i // 5) % 5] for i in range(300))
+    dictionary = dictionary_from_words([word, word[:5], word[100:110], "ABE", "SABE"], tmp_path)
+    line = Grid((1, 300), tuple(word))
+    square = Grid((9, 9), tuple(("ABESQ" * 20)[:81]))
+    for grid in (line, square):
+        answers = [PreparedSolver(dictionary, grid.shape, kernel=kernel).solve(grid) for kernel in KERNELS]
+        assert all(answer == answers[0] for answer in answers)
+    assert {hit.word for hit in answers[0]} >= {"ABE"}
+    if COMPILED:
+        assert [hit.word for hit in PreparedSolver(dictionary, line.shape, kernel="c").solve(line)][0] == word
+
+
+def _damaged(tmp_path: Path, change: dict[int, int], longest: int | None = None) -> Path:
+    """A copy of a small dictionary with cells changed (by index from the root's cell)."""
+    from boggle_dafsa.automaton import fileformat
+
+    good = dictionary_from_words(["abc", "abd", "bcd", "abcabc"], tmp_path)
+    data = bytearray(Path(good.path).read_bytes())
+    body, root = good.header.header_size, good.root
+    for offset, value in change.items():
+        struct.pack_into("<I", data, body + 4 * (root + offset), value)
+    if longest is not None:
+        import zlib
+
+        fields = list(fileformat._FIXED.unpack_from(data))
+        fields[10] = longest
+        fields[-1] = 0
+        fileformat._FIXED.pack_into(data, 0, *fields)
+        struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, zlib.crc32(bytes(data[: good.header.header_size])))
+    good.close()
+    damaged = tmp_path / "damaged.dafsa"
+    damaged.write_bytes(bytes(data))
+    return damaged
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_cell_pointing_outside_the_file_is_a_dictionary_error(tmp_path: Path, kernel: str) -> None:
+    path = _damaged(tmp_path, {1: 0x0FFFFFFF})  # the root's first child, far outside
+    with pytest.raises(DictionaryError, match="damaged"):
+        solve(Grid.parse("ABC/DEF"), NativeDictionary(path), kernel=kernel)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_cycle_is_cut_by_the_longest_word(tmp_path: Path, kernel: str) -> None:
+    # The root's first child (A) points back to the root: AAAA... is a prefix forever.
+    path = _damaged(tmp_path, {1: 0}, longest=3)
+    dictionary = NativeDictionary(path)
+    with pytest.raises(DictionaryError, match="damaged"):
+        solve(Grid((3, 3), ("A",) * 9), dictionary, kernel=kernel)
+
+
+@needs_c
+def test_the_compiled_solver_refuses_bad_arguments(tmp_path: Path) -> None:
+    from boggle_dafsa.solver._native import Solver
+
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    layout = dictionary.layout()
+    args = (layout.cells, layout.root, layout.longest_word, layout.alphabet)
+    solver = Solver(*args, neighbours((2, 2)), 3, (0, 1), Hit, DictionaryError, "x")
+    with pytest.raises(ValueError, match="not registered"):
+        solver.solve(bytes([0, 1, 2, 40]))
+    with pytest.raises(ValueError, match="whole grids"):
+        solver.solve_many(bytes([0, 1, 2]))
+    with pytest.raises(ValueError, match="32..255"):
+        solver.set_face(5, bytes([0, 1]))
+    with pytest.raises(ValueError, match="outside the alphabet"):
+        solver.set_face(40, bytes([0, 30]))
+    with pytest.raises(ValueError, match="not another cell"):
+        Solver(*args, ((1,), (7,)), 3, (0, 1), Hit, DictionaryError, "x")
+    with pytest.raises(TypeError):
+        Solver(object(), *args[1:], neighbours((2, 2)), 3, (0, 1), Hit, DictionaryError, "x")
+    assert solver.solve(bytes([0, 1, 2, 31]), 0) == (1, 1)  # ABC, one point
+
+
+def test_the_environment_forces_the_python_kernel(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    code = (
+        "import sys; from boggle_dafsa.solver import PreparedSolver, kernel_status; "
+        "from boggle_dafsa.automaton.reader import NativeDictionary; "
+        "print(PreparedSolver(NativeDictionary(sys.argv[1]), (2, 2)).kernel, kernel_status())"
+    )
+    for pure, expected in (("1", "python python (BOGGLE_DAFSA_PURE=1)"), ("", "c c (compiled)" if COMPILED else "python python")):
+        environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
+        out = subprocess.run([sys.executable, "-c", code, dictionary.path], env=environment, capture_output=True,
+                             text=True, timeout=120, check=True)
+        assert out.stdout.startswith(expected)
+
+
+def test_a_prepared_solver_checks_shapes(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    prepared = PreparedSolver(dictionary, (2, 2))
+    with pytest.raises(GridError):
+        prepared.solve(Grid((1, 4), tuple("ABCD")))
+    with pytest.raises(GridError):
+        prepared.solve(("A", "B"))
+
+
+def test_many_different_multi_letter_faces(tmp_path: Path) -> None:
+    # 256 different two-letter faces, more than the one-byte codes hold: still solved, alike.
+    letters = "ABCDEFGHIJKLMNOP"
+    faces = [a + b for a in letters for b in letters]
+    grids = [Grid((2, 2), tuple(faces[i : i + 4])) for i in range(0, 256, 4)]
+    words = [grid.faces[0] + grid.faces[1] for grid in grids]
+    dictionary = dictionary_from_words(words, tmp_path)
+    answers = [PreparedSolver(dictionary, (2, 2), kernel=kernel).solve_many(grids) for kernel in KERNELS]
+    assert all(answer == answers[0] for answer in answers)
+    assert [[hit.word for hit in hits] for hits in answers[0]] == [[word] for word in words]
+    big = Grid((16, 16), tuple(faces))  # 256 different faces in one grid
+    answers = [PreparedSolver(dictionary, (16, 16), kernel=kernel).solve(big) for kernel in KERNELS]
+    assert all(answer == answers[0] for answer in answers)
+    assert {hit.word for hit in answers[0]} == set(words)
+
+
+def test_foreign_dictionaries_use_the_generic_kernel(tmp_path: Path) -> None:
+    from boggle_dafsa.formats import open_path, write_dictionary
+
+    words = ["ABC", "ABD", "BAD", "CAB"]
+    native = dictionary_from_words(words, tmp_path)
+    target = tmp_path / "words.marisa"
+    write_dictionary(list(native), target, "marisa")
+    foreign = open_path(target)
+    prepared = PreparedSolver(foreign, (2, 2))
+    assert prepared.kernel == "generic"
+    grid = Grid.parse("AB/DC")
+    assert prepared.solve(grid) == PreparedSolver(native, (2, 2), kernel="python").solve(grid)
