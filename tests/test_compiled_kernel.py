@@ -267,3 +267,16 @@ def test_foreign_dictionaries_use_the_generic_kernel(tmp_path: Path) -> None:
     assert prepared.kernel == "generic"
     grid = Grid.parse("AB/DC")
     assert prepared.solve(grid) == PreparedSolver(native, (2, 2), kernel="python").solve(grid)
+
+
+def test_version_and_inspect_name_the_kernel(tmp_path: Path) -> None:
+    from conftest import COMMAND
+
+    for pure, expected in (("1", "solver kernel: python (BOGGLE_DAFSA_PURE=1)"), ("", "solver kernel: c (compiled)" if COMPILED else "solver kernel: python (")):
+        environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
+        out = subprocess.run([COMMAND, "--version"], env=environment, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0 and out.stdout.startswith("boggle-dafsa ") and expected in out.stdout
+        dictionary = dictionary_from_words(["abc"], tmp_path, name=f"k{pure}.dafsa")
+        shown = subprocess.run([COMMAND, "inspect", "-d", dictionary.path, "--json"], env=environment,
+                               capture_output=True, text=True, timeout=120, check=True)
+        assert '"solver_kernel": "' + ("python (BOGGLE_DAFSA_PURE=1)" if pure else "c" if COMPILED else "python (") in shown.stdout

@@ -25,6 +25,9 @@ def main() -> None:
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
     args = sys.argv[1:]
+    if args == ["--version"]:
+        print(version_text())
+        sys.exit(0)
     if sys.stdin is None:  # started with stdin closed: read as empty input
         sys.stdin = open(os.devnull)
     if sys.stdout is None:
@@ -54,6 +57,19 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 2
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def version_text() -> str:
+    """``boggle-dafsa 0.1.0 (solver kernel: c (compiled))``: the version and the kernel in use."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from ..solver import kernel_status
+
+    try:
+        number = version("boggle-dafsa")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        number = "unknown version"
+    return f"{PROGRAM} {number} (solver kernel: {kernel_status()})"
 
 
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EPIPE}

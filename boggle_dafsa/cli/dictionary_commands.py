@@ -157,7 +157,10 @@ def inspect(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Show a dictionary's format, policy, alphabet, counts, sizes and digests."""
-    info = load_dictionary(dictionary).info()
+    from ..solver.kernels import kernel_for
+
+    opened = load_dictionary(dictionary)
+    info = {**opened.info(), "solver_kernel": kernel_for(opened)}
     if as_json:
         print_json(info)
         return

@@ -180,6 +180,16 @@ def _register_compiled() -> None:
     register(LayoutKernel("c", prepared.compiled_search, compiled=True))
 
 
+def kernel_for(dictionary: Dictionary[Any]) -> str:
+    """The kernel "auto" runs on ``dictionary`` (for a 4x4 grid), with why when it is not compiled."""
+    name = select(dictionary, "auto", cells=16).name
+    if name == "python" and _compiled_missing is not None:
+        return f"python ({_compiled_missing})"
+    if name == "generic":
+        return "generic (the cursor: no native layout)"
+    return name
+
+
 def kernel_status() -> str:
     """Which kernel searches native dictionaries, and why: ``c (compiled)``, or
     ``python (the C extension is not built)`` / ``python (BOGGLE_DAFSA_PURE=1)``."""
