@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..grid import Grid, neighbours
 from ..scoring import CLASSIC, Scoring
 from .kernels import available_kernels, kernel_status, select
-from .prepared import SOLVER_CLASSES, PreparedSolver, prepared_solver
+from .prepared import PreparedSolver, prepared_solver
 from .trace import find
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def solve(
     same hits.
     """
     chosen = select(dictionary, kernel, cells=len(grid.faces))
-    if chosen.name in SOLVER_CLASSES:
+    if getattr(chosen, "solver_class", None) is not None:
         # Over the native layout: a solver prepared once per shape and rules, which
         # (compiled) also ranks the words and builds the hits in C.
         prepared = prepared_solver(
@@ -99,7 +99,7 @@ def score_only(
 ) -> tuple[int, int]:
     """(number of words, total points) of ``grid``: ``totals(solve(...))`` without building the hits."""
     chosen = select(dictionary, kernel, cells=len(grid.faces))
-    if chosen.name in SOLVER_CLASSES:
+    if getattr(chosen, "solver_class", None) is not None:
         prepared = prepared_solver(
             dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=chosen.name
         )

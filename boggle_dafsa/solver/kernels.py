@@ -66,6 +66,9 @@ class LayoutKernel:
     compiled: bool = False
     #: Deepest path the function can walk (None: any); deeper grids go to another kernel.
     max_depth: int | None = None
+    #: Its solver prepared per shape and rules (``native.Solver`` or ``_native.Solver``),
+    #: which :class:`~.prepared.PreparedSolver` uses; None if it has none.
+    solver_class: Any = None
 
     def accepts(self, dictionary: Dictionary[Any], cells: int) -> bool:
         """True for a dictionary with a native layout and paths within :attr:`max_depth`."""
@@ -154,7 +157,7 @@ def select(dictionary: Dictionary[Any], kernel: str = "auto", *, cells: int = 0)
 def _register_builtin() -> None:
     from . import generic, native
 
-    register(LayoutKernel("python", native.search, max_depth=native.MAX_DEPTH))
+    register(LayoutKernel("python", native.search, max_depth=native.MAX_DEPTH, solver_class=native.Solver))
     register(CursorKernel("generic", generic.search))
 
 
@@ -164,20 +167,16 @@ _compiled_missing: str | None = None
 
 def _register_compiled() -> None:
     # The C twin of `native.search`, when it was built: same arguments, same result.
-    # Its Solver (and the Python twin's) also serve PreparedSolver (see .prepared).
     global _compiled_missing
     if pure():
         _compiled_missing = "BOGGLE_DAFSA_PURE=1"
         return
     try:
-        from . import _native  # type: ignore[attr-defined]
+        from . import compiled
     except ImportError:
         _compiled_missing = "the C extension is not built"
         return
-    from . import prepared
-
-    prepared.register_compiled(_native.Solver)
-    register(LayoutKernel("c", prepared.compiled_search, compiled=True))
+    register(LayoutKernel("c", compiled.search, compiled=True, solver_class=compiled.Solver))
 
 
 def kernel_for(dictionary: Dictionary[Any]) -> str:

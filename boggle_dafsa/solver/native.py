@@ -246,3 +246,56 @@ def shape_result(found: dict[str, tuple[int, ...]], points: Sequence[int], mode:
     if mode == WORDS:
         return (sum(points[min(len(word), last)] for word in words), words)
     return [hit_type(word, points[min(len(word), last)], found[word]) for word in words]
+
+
+class TooManyFaces(Exception):
+    """More different multi-letter faces than free codes (224)."""
+
+
+class FaceCodes:
+    """Faces to codes for one low-level solver (compiled or twin): letters by their bit,
+    multi-letter faces registered with the solver as they come."""
+
+    def __init__(self, solver: Any, layout: NativeLayout) -> None:
+        self.solver = solver
+        self.layout = layout
+        self._codes: dict[str, int] = dict(layout.letter_bits)
+        self._next = FIRST_LONG
+
+    def encode(self, faces: Sequence[str]) -> bytes:
+        """One byte per face (raises :class:`TooManyFaces` when the codes run out)."""
+        codes = self._codes
+        try:
+            return bytes(map(codes.__getitem__, faces))
+        except KeyError:
+            return bytes(codes[face] if face in codes else self._register(face) for face in faces)
+
+    def _register(self, face: str) -> int:
+        bits = [self.layout.letter_bits.get(letter) for letter in face]
+        if not 2 <= len(bits) <= 3 or None in bits:
+            code = DEAD  # a letter outside the alphabet (or a blank): the face spells no word
+        elif self._next > 255:
+            raise TooManyFaces
+        else:
+            code = self._next
+            self._next += 1
+            self.solver.set_face(code, bytes(bits))  # type: ignore[arg-type]
+        self._codes[face] = code
+        return code
+
+
+def twin_result(
+    layout: NativeLayout, faces: Sequence[str], table: tuple[tuple[int, ...], ...], min_length: int,
+    points: Sequence[int], mode: int, hit_type: Any,
+) -> Any:
+    """One grid of more than 224 different multi-letter faces (codes are one byte): this
+    kernel searches it, with the same result, as long as its recursion allows."""
+    from ..errors import DictionaryError, GridError
+
+    if min(len(faces), layout.longest_word) > MAX_DEPTH:
+        raise GridError("a grid of more than 224 different multi-letter faces and paths this deep: use kernel='generic'")
+    try:
+        found = search(layout, tuple(faces), table, min_length)
+    except IndexError:
+        raise DictionaryError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
+    return shape_result(found, points, mode, hit_type)

@@ -69,26 +69,32 @@ class PreparedSolver:
         chosen = select(dictionary, kernel, cells=self.cell_count)
         #: The kernel that runs: "c", "python" or "generic".
         self.kernel: str = chosen.name
-        self._encoder: _Encoder | None = None
+        self._chosen = chosen
+        self._codes: native.FaceCodes | None = None
         self._dictionary: Dictionary[Any] | None = None
-        self._generic = chosen
-        layout = _layout(dictionary) if chosen.name in SOLVER_CLASSES else None
+        solver_class = getattr(chosen, "solver_class", None)
+        layout = _layout(dictionary) if solver_class is not None else None
         if layout is None:
             self._dictionary = dictionary  # the generic kernel walks the dictionary itself
         else:
-            solver = SOLVER_CLASSES[chosen.name](
+            solver = solver_class(
                 layout.cells, layout.root, layout.longest_word, layout.alphabet, self._table, self.min_length,
                 self._points, Hit, DictionaryError, layout.source,
             )
-            self._encoder = _Encoder(solver, layout)
+            self._codes = native.FaceCodes(solver, layout)
+
+    @property
+    def holds_dictionary(self) -> bool:
+        """True for the generic kernel, which walks the dictionary object itself."""
+        return self._dictionary is not None
 
     # -- grids in -------------------------------------------------------------------------
 
     def encode(self, faces: Sequence[str]) -> bytes:
         """The face codes of a grid of this shape (its faces, row-major), for :meth:`run_codes`."""
-        if self._encoder is None:
+        if self._codes is None:
             raise ValueError("the generic kernel takes faces, not codes")
-        return self._encoder.encode(self._faces(faces))
+        return self._codes.encode(self._faces(faces))
 
     def _faces(self, grid: Grid | Sequence[str]) -> Sequence[str]:
         if isinstance(grid, Grid):
@@ -132,10 +138,10 @@ class PreparedSolver:
         "hits" [Hit, ...], "found" {word: path}. The compiled kernel searches with the GIL
         released, the grids split over ``threads`` threads.
         """
-        if self._encoder is None:
+        if self._codes is None:
             raise ValueError("the generic kernel takes faces, not codes")
         number = MODES[mode]
-        solver = self._encoder.solver
+        solver = self._codes.solver
         grids = len(codes) // self.cell_count
         if threads <= 1 or grids < 2 * threads or self.kernel != "c":
             return solver.solve_many(codes, number)  # type: ignore[no-any-return]
@@ -151,33 +157,32 @@ class PreparedSolver:
 
     def _many(self, grids: Iterable[Grid | Sequence[str]], mode: str, threads: int = 1) -> list[Any]:
         faces_list = [self._faces(grid) for grid in grids]
-        if self._encoder is None:
+        if self._codes is None:
             return [self._generic_result(faces, mode) for faces in faces_list]
         try:
-            codes = b"".join(map(self._encoder.encode, faces_list))
-        except _TooManyFaces:
+            codes = b"".join(map(self._codes.encode, faces_list))
+        except native.TooManyFaces:
             # More different multi-letter faces than codes: each grid with its own codes.
             return [self._alone(faces, mode) for faces in faces_list]
         return self.run_codes(codes, mode, threads=threads)
 
     def _alone(self, faces: Sequence[str], mode: str) -> Any:
-        assert self._encoder is not None
-        solver = self._encoder.solver
-        layout = self._encoder.layout
-        fresh = type(solver)(
+        assert self._codes is not None
+        layout = self._codes.layout
+        fresh = type(self._codes.solver)(
             layout.cells, layout.root, layout.longest_word, layout.alphabet, self._table, self.min_length,
             self._points, _hit_type(), DictionaryError, layout.source,
         )
         try:
-            return fresh.solve(_Encoder(fresh, layout).encode(faces), MODES[mode])
-        except _TooManyFaces:
-            return _twin_result(layout, faces, self._table, self.min_length, self._points, MODES[mode])
+            return fresh.solve(native.FaceCodes(fresh, layout).encode(faces), MODES[mode])
+        except native.TooManyFaces:
+            return native.twin_result(layout, faces, self._table, self.min_length, self._points, MODES[mode], _hit_type())
 
     def _generic_result(self, faces: Sequence[str], mode: str) -> Any:
         from . import Hit
 
         assert self._dictionary is not None
-        found = self._generic.search(self._dictionary, tuple(faces), self._table, self.min_length)
+        found = self._chosen.search(self._dictionary, tuple(faces), self._table, self.min_length)
         return native.shape_result(found, self._points, MODES[mode], Hit)
 
 
@@ -186,69 +191,10 @@ def _layout(dictionary: object) -> NativeLayout | None:
     return layout() if callable(layout) else None
 
 
-class _TooManyFaces(Exception):
-    """More different multi-letter faces than free codes (224)."""
-
-
-class _Encoder:
-    """Faces to codes for one low-level solver: letters by their bit, multi-letter faces registered."""
-
-    def __init__(self, solver: Any, layout: NativeLayout) -> None:
-        self.solver = solver
-        self.layout = layout
-        self._codes: dict[str, int] = dict(layout.letter_bits)
-        self._next = native.FIRST_LONG
-
-    def encode(self, faces: Sequence[str]) -> bytes:
-        codes = self._codes
-        try:
-            return bytes(map(codes.__getitem__, faces))
-        except KeyError:
-            return bytes(codes[face] if face in codes else self._register(face) for face in faces)
-
-    def _register(self, face: str) -> int:
-        bits = [self.layout.letter_bits.get(letter) for letter in face]
-        if not 2 <= len(bits) <= 3 or None in bits:
-            code = native.DEAD  # a letter outside the alphabet: the face spells no word
-        elif self._next > 255:
-            raise _TooManyFaces
-        else:
-            code = self._next
-            self._next += 1
-            self.solver.set_face(code, bytes(bits))  # type: ignore[arg-type]
-        self._codes[face] = code
-        return code
-
-
-
 def _hit_type() -> Any:
     from . import Hit
 
     return Hit
-
-
-def _twin_result(
-    layout: NativeLayout, faces: Sequence[str], table: tuple[tuple[int, ...], ...], min_length: int,
-    points: Sequence[int], mode: int,
-) -> Any:
-    # One grid of more than 224 different multi-letter faces (codes are one byte): the
-    # Python twin searches it, with the same result, as long as its recursion allows.
-    if min(len(faces), layout.longest_word) > native.MAX_DEPTH:
-        raise GridError("a grid of more than 224 different multi-letter faces and paths this deep: use kernel='generic'")
-    try:
-        found = native.search(layout, tuple(faces), table, min_length)
-    except IndexError:
-        raise DictionaryError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
-    return native.shape_result(found, points, mode, _hit_type())
-
-
-#: The low-level solver class of each kernel over the native layout.
-SOLVER_CLASSES: dict[str, Any] = {"python": native.Solver}
-
-
-def register_compiled(solver_class: Any) -> None:
-    """Make ``solver_class`` (``_native.Solver``) the "c" kernel's (see :mod:`.kernels`)."""
-    SOLVER_CLASSES["c"] = solver_class
 
 
 # -- one prepared solver per dictionary and rules ------------------------------------------
@@ -278,51 +224,9 @@ def prepared_solver(
         prepared = PreparedSolver(
             dictionary, shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel
         )
-        if prepared._dictionary is not None:
-            return prepared  # it holds the dictionary: kept, it would keep it alive forever
+        if prepared.holds_dictionary:
+            return prepared  # kept, it would keep its dictionary alive forever
         if len(kept) >= _PER_DICTIONARY:
             kept.clear()
         kept[key] = prepared
     return prepared
-
-
-# -- the "c" kernel through the seam's signature ---------------------------------------------
-
-_COMPILED: dict[tuple[int, int, int], tuple[Any, Any, _Encoder]] = {}
-
-
-def compiled_search(
-    layout: NativeLayout, faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int
-) -> Found:
-    """The compiled kernel as ``native.search`` is called: word → first path.
-
-    :func:`boggle_dafsa.solver.solve` goes through :class:`PreparedSolver` instead, which
-    also ranks and builds the hits in C; this is the kernel seam's plain signature.
-    """
-    key = (id(layout), id(table), min_length)
-    entry = _COMPILED.get(key)
-    if entry is None:
-        solver = SOLVER_CLASSES["c"](
-            layout.cells, layout.root, layout.longest_word, layout.alphabet, table, min_length, (0,), _hit_type(),
-            DictionaryError, layout.source,
-        )
-        if len(_COMPILED) >= 16:
-            _COMPILED.clear()
-        # The layout and table are kept with their solver, so that their ids stay theirs.
-        entry = _COMPILED[key] = (layout, table, _Encoder(solver, layout))
-    encoder = entry[2]
-    try:
-        codes = encoder.encode(faces)
-    except _TooManyFaces:
-        # Codes for other grids' faces fill the table: start afresh for this one.
-        fresh = _Encoder(type(encoder.solver)(
-            layout.cells, layout.root, layout.longest_word, layout.alphabet, table, min_length, (0,), _hit_type(),
-            DictionaryError, layout.source,
-        ), layout)
-        _COMPILED[key] = (layout, table, fresh)
-        try:
-            codes = fresh.encode(faces)
-        except _TooManyFaces:
-            return _twin_result(layout, faces, table, min_length, (0,), native.FOUND)  # type: ignore[no-any-return]
-        encoder = fresh
-    return encoder.solver.solve(codes, native.FOUND)  # type: ignore[no-any-return]
