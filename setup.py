@@ -22,6 +22,8 @@ from setuptools.command.build_ext import build_ext
 EXTENSIONS = [
     # The compiled twin of boggle_dafsa/solver/native.py.
     Extension("boggle_dafsa.solver._native", ["boggle_dafsa/solver/_native.c"]),
+    # The compiled twin of the streaming builder (boggle_dafsa/automaton/stream.py).
+    Extension("boggle_dafsa.automaton._builder", ["boggle_dafsa/automaton/_builder.c"]),
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"
