@@ -404,3 +404,26 @@ def test_an_empty_dawg_file_has_no_prefix(tmp_path: Path) -> None:
     with open_path(path) as dictionary:
         assert [dictionary.has_prefix(letter) for letter in "AZaz"] == [False] * 4
         assert list(dictionary) == [] and "A" not in dictionary
+
+
+@given(st.lists(st.binary(min_size=1, max_size=6).filter(lambda key: b"\0" not in key and b"\n" not in key), max_size=60))
+def test_dawg_builder_kernels_give_the_same_lists(keys: list[bytes]) -> None:
+    from boggle_dafsa.automaton.stream import kernels
+    from boggle_dafsa.formats.dawgdic import build_dawg
+
+    if "c" not in kernels():
+        pytest.skip("the C extension is not built here")
+    keys = sorted(set(keys))
+    python, compiled = build_dawg(keys, "python"), build_dawg(keys, "c")
+    assert (python.labels, list(python.children), python.last, python.merging) == (
+        compiled.labels, list(compiled.children), compiled.last, compiled.merging)
+
+
+def test_the_compiled_dawg_builder_refuses_what_the_python_one_refuses() -> None:
+    from boggle_dafsa.automaton.stream import kernels
+    from boggle_dafsa.formats.dawgdic import build_dawg
+
+    for kernel in ["python"] + (["c"] if "c" in kernels() else []):
+        for bad in ([b"B", b"A"], [b"A", b"A"], [b"A\0"], [b""]):
+            with pytest.raises(ValueError):
+                build_dawg(bad, kernel)

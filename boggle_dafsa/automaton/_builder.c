@@ -682,9 +682,201 @@ done:
     return result;
 }
 
+/* ---- dawgdic's DawgBuilder (the first stage of formats/dawgdic.py's writer) ------------- */
+
+typedef struct {
+    uint64_t *items;   /* (child group << 8) | label; a leaf is 0 */
+    size_t count, capacity;
+} Open;
+
+static int open_push(Open *o, uint64_t t) {
+    if (grow((void **)&o->items, &o->capacity, o->count + 1, sizeof(uint64_t)) < 0) return -1;
+    o->items[o->count++] = t;
+    return 0;
+}
+
+typedef struct {
+    uint64_t *trans; size_t trans_used, trans_capacity;   /* every frozen group, in order */
+    uint64_t *start; uint32_t *length; size_t groups, groups_capacity;
+    uint32_t *table; size_t table_size;                    /* group number + 1, 0 = empty */
+    unsigned char *merging; size_t merging_capacity;       /* by transition index */
+} Groups;
+
+static uint64_t hash_group(const uint64_t *t, size_t n) {
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (size_t i = 0; i < n; i++) { h ^= t[i]; h *= 1099511628211ull; h ^= h >> 31; }
+    return h;
+}
+
+static int groups_rehash(Groups *g) {
+    size_t size = g->table_size ? g->table_size * 2 : 1024;
+    uint32_t *table = calloc(size, sizeof(uint32_t));
+    if (!table) { PyErr_NoMemory(); return -1; }
+    for (size_t k = 0; k < g->groups; k++) {
+        size_t slot = (size_t)hash_group(g->trans + g->start[k], g->length[k]) & (size - 1);
+        while (table[slot]) slot = (slot + 1) & (size - 1);
+        table[slot] = (uint32_t)k + 1;
+    }
+    free(g->table);
+    g->table = table;
+    g->table_size = size;
+    return 0;
+}
+
+/* The index of the group equal to `t`, freezing it as a new group if there is none. */
+static int64_t freeze_group(Groups *g, const uint64_t *t, size_t n) {
+    uint64_t h = hash_group(t, n);
+    if (g->table_size) {
+        size_t slot = (size_t)h & (g->table_size - 1);
+        while (g->table[slot]) {
+            size_t k = g->table[slot] - 1;
+            if (g->length[k] == n && memcmp(g->trans + g->start[k], t, n * sizeof(uint64_t)) == 0) {
+                size_t index = g->start[k] + 1;
+                if (index >= g->merging_capacity) { PyErr_SetString(PyExc_AssertionError, "merging out of range"); return -1; }
+                g->merging[index] = 1;
+                return (int64_t)index;
+            }
+            slot = (slot + 1) & (g->table_size - 1);
+        }
+    }
+    if (g->groups >= 0xFFFFFFF0u) { PyErr_SetString(PyExc_OverflowError, "too many DAWG states"); return -1; }
+    if ((g->groups + 1) * 2 > g->table_size && groups_rehash(g) < 0) return -1;
+    if (grow((void **)&g->start, &g->groups_capacity, g->groups + 1, sizeof(uint64_t)) < 0) return -1;
+    uint32_t *length = realloc(g->length, g->groups_capacity * sizeof(uint32_t));
+    if (!length) { PyErr_NoMemory(); return -1; }
+    g->length = length;
+    if (grow((void **)&g->trans, &g->trans_capacity, g->trans_used + n, sizeof(uint64_t)) < 0) return -1;
+    size_t needed = g->trans_used + n + 1;
+    if (needed > g->merging_capacity) {
+        size_t old = g->merging_capacity;
+        if (grow((void **)&g->merging, &g->merging_capacity, needed, 1) < 0) return -1;
+        memset(g->merging + old, 0, g->merging_capacity - old);
+    }
+    size_t k = g->groups++;
+    g->start[k] = g->trans_used;
+    g->length[k] = (uint32_t)n;
+    memcpy(g->trans + g->trans_used, t, n * sizeof(uint64_t));
+    g->trans_used += n;
+    size_t slot = (size_t)h & (g->table_size - 1);
+    while (g->table[slot]) slot = (slot + 1) & (g->table_size - 1);
+    g->table[slot] = (uint32_t)k + 1;
+    return (int64_t)g->start[k] + 1;
+}
+
+/* dawg_lists(keys) -> (labels, children, last, merging): formats/dawgdic.build_dawg's lists
+ * for the keys of `keys` (one a line, sorted, unique, non-empty, no NUL byte); `children`
+ * as native uint32 bytes. */
+static PyObject *dawg_lists(PyObject *module, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const unsigned char *data = view.buf;
+    size_t size = (size_t)view.len, start = 0, depth_capacity = 0, depth = 0;
+    size_t previous_start = 0, previous_length = 0, keys = 0;
+    Open *open = NULL;
+    Groups g = {0};
+    PyObject *result = NULL;
+    if (grow((void **)&open, &depth_capacity, 1, sizeof(Open)) < 0) goto done;
+    memset(open, 0, depth_capacity * sizeof(Open));
+    while (start < size) {
+        const unsigned char *newline = memchr(data + start, '\n', size - start);
+        size_t end = newline ? (size_t)(newline - data) : size, n = end - start;
+        const unsigned char *key = data + start;
+        if (!n || memchr(key, 0, n)) {
+            PyErr_SetString(PyExc_ValueError, "dawgdic keys must be non-empty and free of NUL bytes");
+            goto done;
+        }
+        const unsigned char *previous = data + previous_start;
+        if (keys && compare_bytes(key, n, previous, previous_length) <= 0) {
+            PyErr_SetString(PyExc_ValueError, "dawgdic keys must be sorted and unique");
+            goto done;
+        }
+        size_t limit = n < previous_length ? n : previous_length, common = 0;
+        while (common < limit && key[common] == previous[common]) common++;
+        /* Freeze the states below the point where this key leaves the previous one. */
+        for (size_t d = previous_length; d > common; d--) {
+            Open *o = &open[depth--];
+            int64_t child = freeze_group(&g, o->items, o->count);
+            if (child < 0) goto done;
+            o->count = 0;
+            Open *parent = &open[depth];
+            parent->items[parent->count - 1] |= (uint64_t)child << 8;
+        }
+        /* The rest of this key, then its end-of-key leaf. */
+        size_t old_capacity = depth_capacity;
+        if (grow((void **)&open, &depth_capacity, n + 2, sizeof(Open)) < 0) goto done;
+        memset(open + old_capacity, 0, (depth_capacity - old_capacity) * sizeof(Open));
+        if (open_push(&open[common], key[common]) < 0) goto done;
+        for (size_t i = common + 1; i < n; i++) {
+            depth++;
+            open[depth].count = 0;
+            if (open_push(&open[depth], key[i]) < 0) goto done;
+        }
+        depth++;
+        open[depth].count = 0;
+        if (open_push(&open[depth], 0) < 0) goto done;
+        previous_start = start;
+        previous_length = n;
+        keys++;
+        if (!(keys & SIGNAL_EVERY) && PyErr_CheckSignals() < 0) goto done;
+        start = end + 1;
+    }
+    for (size_t d = previous_length; d > 0; d--) {
+        Open *o = &open[depth--];
+        int64_t child = freeze_group(&g, o->items, o->count);
+        if (child < 0) goto done;
+        o->count = 0;
+        Open *parent = &open[depth];
+        parent->items[parent->count - 1] |= (uint64_t)child << 8;
+    }
+    int64_t root = 0;
+    if (keys) {
+        root = freeze_group(&g, open[0].items, open[0].count);
+        if (root < 0) goto done;
+    }
+    size_t total = g.trans_used + 1;
+    if (total > 0xFFFFFFFFu) { PyErr_SetString(PyExc_OverflowError, "too many DAWG transitions"); goto done; }
+    PyObject *labels = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    PyObject *children = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * 4));
+    PyObject *last = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    PyObject *merging = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!labels || !children || !last || !merging) {
+        Py_XDECREF(labels); Py_XDECREF(children); Py_XDECREF(last); Py_XDECREF(merging);
+        goto done;
+    }
+    unsigned char *l = (unsigned char *)PyBytes_AS_STRING(labels), *z = (unsigned char *)PyBytes_AS_STRING(last);
+    unsigned char *m = (unsigned char *)PyBytes_AS_STRING(merging);
+    uint32_t *c = (uint32_t *)PyBytes_AS_STRING(children);
+    memset(z, 0, total);
+    memset(m, 0, total);
+    for (size_t i = 1; i < total && i < g.merging_capacity; i++) m[i] = g.merging[i];
+    l[0] = 0xFF; c[0] = (uint32_t)root; z[0] = 1;
+    size_t index = 1;
+    for (size_t k = 0; k < g.groups; k++) {
+        for (size_t i = 0; i < g.length[k]; i++) {
+            uint64_t t = g.trans[g.start[k] + i];
+            if ((t >> 8) > 0xFFFFFFFFu) { PyErr_SetString(PyExc_OverflowError, "child index too large"); goto fail; }
+            l[index] = (unsigned char)(t & 0xFF);
+            c[index] = (uint32_t)(t >> 8);
+            index++;
+        }
+        z[index - 1] = 1;
+    }
+    result = Py_BuildValue("(NNNN)", labels, children, last, merging);
+    goto done;
+fail:
+    Py_DECREF(labels); Py_DECREF(children); Py_DECREF(last); Py_DECREF(merging);
+done:
+    for (size_t d = 0; open && d < depth_capacity; d++) free(open[d].items);
+    free(open);
+    free(g.trans); free(g.start); free(g.length); free(g.table); free(g.merging);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},
     {"merge_runs", merge_runs, METH_VARARGS, "merge_runs(paths, sink, block) -> lines: merge sorted run files."},
+    {"dawg_lists", dawg_lists, METH_O, "dawg_lists(keys) -> (labels, children, last, merging): dawgdic's DawgBuilder."},
     {NULL, NULL, 0, NULL},
 };
 

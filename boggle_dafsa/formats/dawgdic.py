@@ -26,6 +26,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 # Dictionary unit bits (dictionary-unit.h).
 IS_LEAF_BIT = 1 << 31
@@ -56,7 +57,7 @@ class Dawg:
     """
 
     labels: bytearray
-    children: list[int]
+    children: list[int] | array[int]
     last: bytearray
     merging: bytearray
 
@@ -64,8 +65,42 @@ class Dawg:
         return len(self.labels)
 
 
-def build_dawg(keys: Sequence[bytes]) -> Dawg:
+def build_dawg(keys: Sequence[bytes], kernel: str | None = None) -> Dawg:
     """Build the minimal DAWG of ``keys`` (sorted, unique, non-empty, no NUL byte).
+
+    ``kernel``: "c" (the compiled twin in ``automaton/_builder.c``), "python", or None for
+    the compiled one when it is built and ``BOGGLE_DAFSA_PURE`` is not set. Same lists.
+    """
+    compiled = _compiled_dawg_lists(kernel)
+    if compiled is None:
+        return _build_dawg_python(keys)
+    blob = b"".join(key + b"\n" for key in keys)
+    if blob.count(b"\n") != len(keys):
+        raise ValueError("dawgdic keys here must not hold a newline byte")
+    labels, children, last, merging = compiled(blob)
+    child_array = array("I")
+    child_array.frombytes(children)
+    return Dawg(bytearray(labels), child_array, bytearray(last), bytearray(merging))
+
+
+def _compiled_dawg_lists(kernel: str | None) -> Any:
+    # The compiled DawgBuilder, or None for the Python one.
+    if kernel == "python":
+        return None
+    from ..automaton.stream import default_kernel, kernels
+
+    chosen = kernels().get("c") if kernel == "c" else default_kernel()
+    if chosen is None or chosen.name != "c":
+        if kernel == "c":
+            raise RuntimeError("the compiled kernel is not built here")
+        return None
+    from ..automaton import _builder  # type: ignore[attr-defined]
+
+    return _builder.dawg_lists
+
+
+def _build_dawg_python(keys: Sequence[bytes]) -> Dawg:
+    """:func:`build_dawg` in Python: the twin of ``dawg_lists`` in ``_builder.c``.
 
     This is dawgdic's DawgBuilder: states are frozen deepest first as soon as the next key
     leaves their path, and a frozen state identical to an earlier one is shared. The
