@@ -427,3 +427,29 @@ def test_the_compiled_dawg_builder_refuses_what_the_python_one_refuses() -> None
         for bad in ([b"B", b"A"], [b"A", b"A"], [b"A\0"], [b""]):
             with pytest.raises(ValueError):
                 build_dawg(bad, kernel)
+
+
+@settings(max_examples=100)
+@given(word_lists)
+def test_dawg_writer_kernels_write_the_same_bytes(words: list[str]) -> None:
+    from boggle_dafsa.automaton.stream import kernels
+
+    if "c" not in kernels():
+        pytest.skip("the C extension is not built here")
+    assert completion_dawg_bytes(words, "c") == completion_dawg_bytes(words, "python")
+
+
+def test_dawg_writer_kernels_agree_on_a_large_list() -> None:
+    # Many blocks: exercises fixing blocks while others are still being filled.
+    import lzma
+
+    from boggle_dafsa.automaton.stream import kernels
+    from boggle_dafsa.resolve import DATA_DIR
+
+    if "c" not in kernels():
+        pytest.skip("the C extension is not built here")
+    words = lzma.decompress((DATA_DIR / "en.txt.xz").read_bytes()).decode().split()
+    data = completion_dawg_bytes(words, "c")
+    assert data == completion_dawg_bytes(words, "python")
+    dawg = pytest.importorskip("dawg")
+    assert data == dawg.CompletionDAWG(words).tobytes()

@@ -873,10 +873,319 @@ done:
     return result;
 }
 
+/* ---- dawgdic's DictionaryBuilder and GuideBuilder (formats/dawgdic.py's later stages) -- */
+
+#define D_IS_LEAF 0x80000000u
+#define D_HAS_LEAF 0x100u
+#define D_EXTENSION 0x200u
+#define D_OFFSET_MAX (1u << 21)
+#define D_UPPER_MASK (~(D_OFFSET_MAX - 1))
+#define D_LOWER_MASK 0xFFu
+#define D_LABEL_MASK (D_IS_LEAF | 0xFFu)
+#define D_BLOCK 256
+#define D_UNFIXED_BLOCKS 16
+
+typedef struct {
+    const unsigned char *labels, *last, *merging;
+    const uint32_t *children;
+    size_t size;                 /* DAWG transitions */
+    uint32_t *units; size_t units_used, units_capacity;
+    unsigned char *is_fixed, *is_used;
+    uint32_t *next, *prev;
+    size_t aux_capacity;         /* capacity of is_fixed, is_used, next, prev */
+    size_t unfixed;
+    uint32_t *links;             /* by DAWG transition: the offset its group got, 0 = none */
+} Placer;
+
+static int placer_bad(const char *what) {
+    PyErr_Format(PyExc_ValueError, "dawgdic: %s", what);
+    return -1;
+}
+
+static int set_offset(Placer *p, size_t index, uint64_t offset) {
+    if (offset >= ((uint64_t)D_OFFSET_MAX << 8)) return placer_bad("offset too large (dictionary over 2^29 units)");
+    if (index >= p->units_used) return placer_bad("unit out of range");
+    uint32_t base = p->units[index] & (D_IS_LEAF | D_HAS_LEAF | 0xFFu);
+    if (offset < D_OFFSET_MAX) base |= (uint32_t)offset << 10;
+    else base |= ((uint32_t)offset << 2) | D_EXTENSION;
+    p->units[index] = base;
+    return 0;
+}
+
+static int fix_block(Placer *p, size_t block);
+
+static int expand_dictionary(Placer *p) {
+    size_t src = p->units_used, blocks = src / D_BLOCK, dest = src + D_BLOCK;
+    if (blocks + 1 > D_UNFIXED_BLOCKS && fix_block(p, blocks - D_UNFIXED_BLOCKS) < 0) return -1;
+    if (dest > 0xFFFFFFFFu) return placer_bad("too many units");
+    if (grow((void **)&p->units, &p->units_capacity, dest, sizeof(uint32_t)) < 0) return -1;
+    if (dest > p->aux_capacity) {
+        size_t capacity = p->aux_capacity ? p->aux_capacity : 1024;
+        while (capacity < dest) capacity *= 2;
+        unsigned char *fixed = realloc(p->is_fixed, capacity), *used;
+        if (!fixed) { PyErr_NoMemory(); return -1; }
+        p->is_fixed = fixed;
+        used = realloc(p->is_used, capacity);
+        if (!used) { PyErr_NoMemory(); return -1; }
+        p->is_used = used;
+        uint32_t *next = realloc(p->next, capacity * sizeof(uint32_t));
+        if (!next) { PyErr_NoMemory(); return -1; }
+        p->next = next;
+        uint32_t *prev = realloc(p->prev, capacity * sizeof(uint32_t));
+        if (!prev) { PyErr_NoMemory(); return -1; }
+        p->prev = prev;
+        p->aux_capacity = capacity;
+    }
+    for (size_t i = src; i < dest; i++) {
+        p->units[i] = 0;
+        p->is_fixed[i] = 0;
+        p->is_used[i] = 0;
+        p->next[i] = (uint32_t)(i + 1);
+        p->prev[i] = (uint32_t)(i - 1);
+    }
+    p->units_used = dest;
+    /* The new block's free units form a circular list, spliced in before the head. */
+    p->next[dest - 1] = (uint32_t)src;
+    p->prev[src] = (uint32_t)(dest - 1);
+    size_t head = p->unfixed;
+    if (head >= dest) return placer_bad("free list head out of range");
+    p->prev[src] = p->prev[head];
+    p->next[dest - 1] = (uint32_t)head;
+    if (p->prev[head] >= dest) return placer_bad("free list out of range");
+    p->next[p->prev[head]] = (uint32_t)src;
+    p->prev[head] = (uint32_t)(dest - 1);
+    return 0;
+}
+
+static int reserve_unit(Placer *p, size_t index) {
+    if (index >= p->units_used && expand_dictionary(p) < 0) return -1;
+    if (index >= p->units_used) return placer_bad("unit out of range");
+    if (index == p->unfixed) {
+        p->unfixed = p->next[index];
+        if (p->unfixed == index) p->unfixed = p->units_used;
+    }
+    uint32_t before = p->prev[index], after = p->next[index];
+    if (before >= p->units_used || after >= p->units_used) return placer_bad("free list out of range");
+    p->next[before] = after;
+    p->prev[after] = before;
+    p->is_fixed[index] = 1;
+    return 0;
+}
+
+static int fix_block(Placer *p, size_t block) {
+    size_t begin = block * D_BLOCK, end = begin + D_BLOCK, unused = 0;
+    if (end > p->units_used) return placer_bad("block out of range");
+    for (size_t offset = begin; offset < end; offset++)
+        if (!p->is_used[offset]) { unused = offset; break; }
+    for (size_t index = begin; index < end; index++) {
+        if (!p->is_fixed[index]) {
+            if (reserve_unit(p, index) < 0) return -1;
+            p->units[index] = (p->units[index] & ~0xFFu) | (uint32_t)((index ^ unused) & 0xFF);
+        }
+    }
+    return 0;
+}
+
+static size_t find_good_offset(Placer *p, size_t index, const unsigned char *labels, size_t count) {
+    size_t units = p->units_used;
+    if (p->unfixed >= units) return units | (index & 0xFF);
+    size_t unfixed = p->unfixed;
+    for (;;) {
+        size_t offset = unfixed ^ labels[0];
+        if (offset < units && !p->is_used[offset]) {
+            size_t relative = index ^ offset;
+            if (!((relative & D_LOWER_MASK) && (relative & D_UPPER_MASK))) {
+                size_t k = 1;
+                for (; k < count; k++) {
+                    size_t at = offset ^ labels[k];
+                    if (at < units && p->is_fixed[at]) break;
+                }
+                if (k == count) return offset;
+            }
+        }
+        unfixed = p->next[unfixed];
+        if (unfixed == p->unfixed || unfixed >= units) return units | (index & 0xFF);
+    }
+}
+
+/* Place the children of DAWG transition `dawg_index` below unit `dic_index`; the offset. */
+static int64_t arrange_child_nodes(Placer *p, size_t dawg_index, size_t dic_index) {
+    size_t first = p->children[dawg_index], end = first;
+    if (first >= p->size) return placer_bad("child out of range");
+    while (!p->last[end]) if (++end >= p->size) return placer_bad("group without end");
+    size_t offset = find_good_offset(p, dic_index, p->labels + first, end - first + 1);
+    if (set_offset(p, dic_index, dic_index ^ offset) < 0) return -1;
+    for (size_t i = first; i <= end; i++) {
+        unsigned char label = p->labels[i];
+        size_t child = offset ^ label;
+        if (reserve_unit(p, child) < 0) return -1;
+        if (label == 0) {
+            p->units[dic_index] |= D_HAS_LEAF;
+            p->units[child] = D_IS_LEAF;
+        } else {
+            p->units[child] = (p->units[child] & ~0xFFu) | label;
+        }
+    }
+    if (offset >= p->units_used) return placer_bad("offset out of range");
+    p->is_used[offset] = 1;
+    return (int64_t)offset;
+}
+
+/* 1: (child, offset) to visit; 0: nothing to visit; -1: error. */
+static int enter_state(Placer *p, size_t dawg_index, size_t dic_index, size_t *child_out, size_t *offset_out) {
+    if (dawg_index >= p->size) return placer_bad("transition out of range");
+    if (p->labels[dawg_index] == 0) return 0;
+    size_t child = p->children[dawg_index];
+    if (child >= p->size) return placer_bad("child out of range");
+    if (p->merging[child]) {
+        size_t offset = p->links[child];
+        if (offset) {
+            offset ^= dic_index;
+            if (!(offset & D_UPPER_MASK) || !(offset & D_LOWER_MASK)) {
+                if (p->labels[child] == 0) p->units[dic_index] |= D_HAS_LEAF;
+                return set_offset(p, dic_index, offset) < 0 ? -1 : 0;
+            }
+        }
+    }
+    int64_t offset = arrange_child_nodes(p, dawg_index, dic_index);
+    if (offset < 0) return -1;
+    if (p->merging[child]) p->links[child] = (uint32_t)offset;
+    *child_out = child;
+    *offset_out = (size_t)offset;
+    return 1;
+}
+
+typedef struct { size_t a, b; } Frame;
+
+static int push_frame(Frame **stack, size_t *used, size_t *capacity, size_t a, size_t b) {
+    if (grow((void **)stack, capacity, *used + 1, sizeof(Frame)) < 0) return -1;
+    (*stack)[*used].a = a;
+    (*stack)[(*used)++].b = b;
+    return 0;
+}
+
+static int place_all(Placer *p) {
+    if (reserve_unit(p, 0) < 0) return -1;
+    p->is_used[0] = 1;
+    if (set_offset(p, 0, 1) < 0) return -1;
+    p->units[0] &= ~0xFFu;
+    Frame *stack = NULL;
+    size_t used = 0, capacity = 0, child, offset;
+    int status = 0;
+    if (p->size > 1) {
+        int entered = enter_state(p, 0, 0, &child, &offset);
+        if (entered < 0 || (entered && push_frame(&stack, &used, &capacity, child, offset) < 0)) { status = -1; goto done; }
+        while (used) {
+            Frame top = stack[used - 1];
+            if (top.a == 0) { used--; continue; }
+            stack[used - 1].a = p->last[top.a] ? 0 : top.a + 1;
+            if (stack[used - 1].a >= p->size) { status = placer_bad("transition out of range"); goto done; }
+            entered = enter_state(p, top.a, top.b ^ p->labels[top.a], &child, &offset);
+            if (entered < 0 || (entered && push_frame(&stack, &used, &capacity, child, offset) < 0)) { status = -1; goto done; }
+            if (!(used & 0xFFF) && PyErr_CheckSignals() < 0) { status = -1; goto done; }
+        }
+    }
+    size_t blocks = p->units_used / D_BLOCK;
+    for (size_t block = blocks > D_UNFIXED_BLOCKS ? blocks - D_UNFIXED_BLOCKS : 0; block < blocks; block++)
+        if (fix_block(p, block) < 0) { status = -1; goto done; }
+done:
+    free(stack);
+    return status;
+}
+
+static int64_t follow_unit(const Placer *p, size_t index, unsigned char label) {
+    if (index >= p->units_used) return placer_bad("unit out of range");
+    uint32_t base = p->units[index];
+    size_t child = index ^ ((size_t)(base >> 10) << ((base & D_EXTENSION) >> 6)) ^ label;
+    if (child >= p->units_used || (p->units[child] & D_LABEL_MASK) != label)
+        return placer_bad("guide: dictionary transition missing");
+    return (int64_t)child;
+}
+
+/* 1: (child, dic_index) to visit; 0: nothing; -1: error. */
+static int guide_enter(const Placer *p, unsigned char *fixed, unsigned char *guide, size_t dawg_index, size_t dic_index,
+                       size_t *child_out) {
+    if (dic_index >= p->units_used || dawg_index >= p->size) return placer_bad("guide out of range");
+    if (fixed[dic_index]) return 0;
+    fixed[dic_index] = 1;
+    size_t child = p->children[dawg_index];
+    if (child >= p->size) return placer_bad("child out of range");
+    if (p->labels[child] == 0) {
+        if (p->last[child]) return 0;
+        if (++child >= p->size) return placer_bad("child out of range");
+    }
+    guide[2 * dic_index] = p->labels[child];
+    *child_out = child;
+    return 1;
+}
+
+static PyObject *build_guide(const Placer *p) {
+    if (p->size <= 1) return PyBytes_FromStringAndSize(NULL, 0);
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(2 * p->units_used));
+    unsigned char *fixed = calloc(p->units_used ? p->units_used : 1, 1);
+    Frame *stack = NULL;
+    size_t used = 0, capacity = 0, child;
+    if (!bytes || !fixed) { Py_XDECREF(bytes); free(fixed); return bytes ? PyErr_NoMemory() : NULL; }
+    unsigned char *guide = (unsigned char *)PyBytes_AS_STRING(bytes);
+    memset(guide, 0, 2 * p->units_used);
+    int entered = guide_enter(p, fixed, guide, 0, 0, &child);
+    if (entered < 0 || (entered && push_frame(&stack, &used, &capacity, child, 0) < 0)) goto fail;
+    while (used) {
+        Frame top = stack[used - 1];
+        if (top.a == 0) { used--; continue; }
+        size_t sibling = p->last[top.a] ? 0 : top.a + 1;
+        if (sibling >= p->size) { placer_bad("transition out of range"); goto fail; }
+        stack[used - 1].a = sibling;
+        int64_t dic_child = follow_unit(p, top.b, p->labels[top.a]);
+        if (dic_child < 0) goto fail;
+        if (sibling) guide[2 * dic_child + 1] = p->labels[sibling];
+        entered = guide_enter(p, fixed, guide, top.a, (size_t)dic_child, &child);
+        if (entered < 0 || (entered && push_frame(&stack, &used, &capacity, child, (size_t)dic_child) < 0)) goto fail;
+    }
+    free(stack);
+    free(fixed);
+    return bytes;
+fail:
+    free(stack);
+    free(fixed);
+    Py_DECREF(bytes);
+    return NULL;
+}
+
+/* dawg_dictionary(labels, children, last, merging) -> (units, guide): the double array
+ * (native uint32 bytes) and the guide of a DAWG given as dawg_lists returns it. */
+static PyObject *dawg_dictionary(PyObject *module, PyObject *args) {
+    Py_buffer labels, children, last, merging;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*", &labels, &children, &last, &merging)) return NULL;
+    Placer p = {0};
+    PyObject *result = NULL;
+    size_t n = (size_t)labels.len;
+    if ((size_t)children.len != 4 * n || (size_t)last.len != n || (size_t)merging.len != n || n == 0) {
+        PyErr_SetString(PyExc_ValueError, "dawgdic: lists of different lengths");
+        goto done;
+    }
+    p.labels = labels.buf; p.last = last.buf; p.merging = merging.buf; p.children = children.buf; p.size = n;
+    if (!p.last[n - 1]) { PyErr_SetString(PyExc_ValueError, "dawgdic: the last group has no end"); goto done; }
+    p.links = calloc(n, sizeof(uint32_t));
+    if (!p.links) { PyErr_NoMemory(); goto done; }
+    if (place_all(&p) < 0) goto done;
+    PyObject *guide = build_guide(&p);
+    if (!guide) goto done;
+    PyObject *units = PyBytes_FromStringAndSize((const char *)p.units, (Py_ssize_t)(4 * p.units_used));
+    if (!units) { Py_DECREF(guide); goto done; }
+    result = Py_BuildValue("(NN)", units, guide);
+done:
+    free(p.units); free(p.is_fixed); free(p.is_used); free(p.next); free(p.prev); free(p.links);
+    PyBuffer_Release(&labels); PyBuffer_Release(&children); PyBuffer_Release(&last); PyBuffer_Release(&merging);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},
     {"merge_runs", merge_runs, METH_VARARGS, "merge_runs(paths, sink, block) -> lines: merge sorted run files."},
     {"dawg_lists", dawg_lists, METH_O, "dawg_lists(keys) -> (labels, children, last, merging): dawgdic's DawgBuilder."},
+    {"dawg_dictionary", dawg_dictionary, METH_VARARGS,
+     "dawg_dictionary(labels, children, last, merging) -> (units, guide): dawgdic's DictionaryBuilder and GuideBuilder."},
     {NULL, NULL, 0, NULL},
 };
 

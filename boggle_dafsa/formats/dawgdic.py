@@ -71,7 +71,7 @@ def build_dawg(keys: Sequence[bytes], kernel: str | None = None) -> Dawg:
     ``kernel``: "c" (the compiled twin in ``automaton/_builder.c``), "python", or None for
     the compiled one when it is built and ``BOGGLE_DAFSA_PURE`` is not set. Same lists.
     """
-    compiled = _compiled_dawg_lists(kernel)
+    compiled = _compiled(kernel, "dawg_lists")
     if compiled is None:
         return _build_dawg_python(keys)
     blob = b"".join(key + b"\n" for key in keys)
@@ -83,8 +83,8 @@ def build_dawg(keys: Sequence[bytes], kernel: str | None = None) -> Dawg:
     return Dawg(bytearray(labels), child_array, bytearray(last), bytearray(merging))
 
 
-def _compiled_dawg_lists(kernel: str | None) -> Any:
-    # The compiled DawgBuilder, or None for the Python one.
+def _compiled(kernel: str | None, name: str) -> Any:
+    # The compiled stage `name` of _builder.c, or None for the Python one.
     if kernel == "python":
         return None
     from ..automaton.stream import default_kernel, kernels
@@ -96,7 +96,7 @@ def _compiled_dawg_lists(kernel: str | None) -> Any:
         return None
     from ..automaton import _builder  # type: ignore[attr-defined]
 
-    return _builder.dawg_lists
+    return getattr(_builder, name)
 
 
 def _build_dawg_python(keys: Sequence[bytes]) -> Dawg:
@@ -400,16 +400,25 @@ def build_guide(dawg: Dawg, units: list[int]) -> bytearray:
     return guide
 
 
-def completion_dawg_bytes(words: Sequence[str]) -> bytes:
-    """The dawgdic CompletionDAWG file image of ``words`` (sorted, unique, non-empty strings)."""
+def completion_dawg_bytes(words: Sequence[str], kernel: str | None = None) -> bytes:
+    """The dawgdic CompletionDAWG file image of ``words`` (sorted, unique, non-empty strings).
+
+    ``kernel`` as for :func:`build_dawg`: the three stages run compiled or in Python.
+    """
     keys = [word.encode("utf-8") for word in words]
-    dawg = build_dawg(keys)
-    units = _DictionaryBuilder(dawg).build()
-    guide = build_guide(dawg, units)
-    unit_array = array("I", units)
-    header = array("I", [len(units)])
+    dawg = build_dawg(keys, kernel)
+    compiled = _compiled(kernel, "dawg_dictionary")
+    if compiled is None:
+        unit_array = array("I", _DictionaryBuilder(dawg).build())
+        guide = bytes(build_guide(dawg, list(unit_array)))
+    else:
+        children = dawg.children if isinstance(dawg.children, array) else array("I", dawg.children)
+        unit_bytes, guide = compiled(bytes(dawg.labels), children.tobytes(), bytes(dawg.last), bytes(dawg.merging))
+        unit_array = array("I")
+        unit_array.frombytes(unit_bytes)
+    header = array("I", [len(unit_array)])
     guide_header = array("I", [len(guide) // 2])
     if sys.byteorder != "little":  # dawgdic files are little-endian in practice (x86, ARM)
         for part in (unit_array, header, guide_header):
             part.byteswap()
-    return b"".join((header.tobytes(), unit_array.tobytes(), guide_header.tobytes(), bytes(guide)))
+    return b"".join((header.tobytes(), unit_array.tobytes(), guide_header.tobytes(), guide))
