@@ -174,7 +174,7 @@ static int64_t intern_state(Builder *self, int final, const uint32_t *edges, siz
         size_t slot = (size_t)hash & mask;
         while (self->table[slot]) {
             uint32_t s = self->table[slot] - 1;
-            if (self->info[s] == wanted && memcmp(self->trans + self->first[s], edges, 2 * pairs * sizeof(uint32_t)) == 0)
+            if (self->info[s] == wanted && (!pairs || memcmp(self->trans + self->first[s], edges, 2 * pairs * sizeof(uint32_t)) == 0))
                 return s;
             slot = (slot + 1) & mask;
         }
@@ -190,7 +190,7 @@ static int64_t intern_state(Builder *self, int final, const uint32_t *edges, siz
     uint32_t state = (uint32_t)self->states++;
     self->first[state] = self->trans_used;
     self->info[state] = wanted;
-    memcpy(self->trans + self->trans_used, edges, 2 * pairs * sizeof(uint32_t));
+    if (pairs) memcpy(self->trans + self->trans_used, edges, 2 * pairs * sizeof(uint32_t));
     self->trans_used += 2 * pairs;
     if (final) self->finals++;
     table_insert(self, hash, state);
@@ -755,7 +755,7 @@ static int64_t freeze_group(Groups *g, const uint64_t *t, size_t n) {
     size_t k = g->groups++;
     g->start[k] = g->trans_used;
     g->length[k] = (uint32_t)n;
-    memcpy(g->trans + g->trans_used, t, n * sizeof(uint64_t));
+    if (n) memcpy(g->trans + g->trans_used, t, n * sizeof(uint64_t));
     g->trans_used += n;
     size_t slot = (size_t)h & (g->table_size - 1);
     while (g->table[slot]) slot = (slot + 1) & (g->table_size - 1);
