@@ -5,6 +5,7 @@ an interrupted build leaves no file behind."""
 from __future__ import annotations
 
 import codecs
+import os
 import re
 import signal
 import subprocess
@@ -27,6 +28,8 @@ from boggle_dafsa.normalize import Policy
 from boggle_dafsa.wordlist import digest_words, read_wordlist
 
 KERNELS = kernels()
+if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "c" not in KERNELS:  # pragma: no cover - CI guard
+    raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled builder (automaton/_builder.c) is not built")
 kernel_names = pytest.mark.parametrize("kernel", sorted(KERNELS), ids=sorted(KERNELS))
 
 ascii_words = st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_size=60)
