@@ -1,0 +1,176 @@
+"""Fuzz the compiled builder (``boggle_dafsa/automaton/_builder.c``) against its Python twins.
+
+Each round draws a random word list (ASCII, accented and astral letters, repeats) and runs
+every compiled entry point next to its twin: the streaming builder and file writer, the
+run sort, the run merge, and dawgdic's three stages. Both must give the same bytes. Then
+hostile inputs: bytes that are not UTF-8, words out of order, blank lines, random bytes,
+run files with garbage, dawg lists that do not fit together. Every outcome must be a
+result or a ValueError, never a crash, and both kernels must agree on which.
+
+    python scripts/fuzz_builder.py                 # 1,000 rounds
+    python scripts/fuzz_builder.py --rounds 100    # a short run
+    python scripts/fuzz_builder.py --asan          # the same run on an AddressSanitizer build
+
+``--asan`` compiles ``_builder.c`` with ``-fsanitize=address,undefined`` into a temporary
+folder and runs the fuzz in a child interpreter with the sanitizer's runtime preloaded.
+Exit status 0 if every round passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import os
+import random
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from array import array
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from boggle_dafsa.automaton import stream  # noqa: E402
+from boggle_dafsa.formats import dawgdic  # noqa: E402
+
+LETTERS = "ABCDEZaéÉßœ𝔸"
+
+
+def load_compiled(path: str | None) -> ModuleType:
+    """The compiled module: the installed one, or the build at ``path``."""
+    if path is None:
+        from boggle_dafsa.automaton import _builder  # type: ignore[attr-defined]
+
+        return _builder
+    spec = importlib.util.spec_from_file_location("boggle_dafsa.automaton._builder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def outcome(call: Any) -> tuple[str, Any]:
+    """("ok", result) or ("error", None) for a ValueError; anything else propagates."""
+    try:
+        return "ok", call()
+    except ValueError:
+        return "error", None
+
+
+def body(kernel_builder: Any, data: bytes) -> tuple[str, Any]:
+    def run() -> tuple[bytes, Any]:
+        builder = kernel_builder()
+        builder.add_lines(data)
+        builder.finish()
+        out = io.BytesIO()
+        answer = builder.write_body(out)
+        return out.getvalue(), answer, builder.stats()
+
+    return outcome(run)
+
+
+def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
+    c = load_compiled(module_path)
+    python = stream.PYTHON_KERNEL
+    rng = random.Random(seed)
+    for number in range(rounds):
+        words = sorted({"".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(0, 400))})
+        data = "".join(word + "\n" for word in words).encode("utf-8")
+        # The builder and writer, on good and hostile blocks.
+        cases = [data, data + data[: len(data) // 3], b"\n\n" + data, bytes(rng.randrange(256) for _ in range(rng.randint(0, 64)))]
+        lines = data.split(b"\n")
+        if len(lines) > 3:
+            i = rng.randrange(len(lines) - 1)
+            cases.append(b"\n".join(lines[:i] + [lines[i] + b"\xff"] + lines[i + 1 :]))
+            cases.append(b"\n".join(reversed(lines)))
+        for case in cases:
+            compiled, twin = body(c.Builder, case), body(python.Builder, case)
+            if compiled != twin:
+                print(f"round {number}: builder differs on {case[:60]!r}: {compiled[0]} vs {twin[0]}")
+                return 1
+        # One run of the sort, and a merge of several.
+        shuffled = lines[:]
+        rng.shuffle(shuffled)
+        blob = b"\n".join(shuffled + [bytes(rng.randrange(1, 256) for _ in range(rng.randint(0, 9)))])
+        if c.sort_lines(blob) != python.sort_lines(blob):
+            print(f"round {number}: sort_lines differs")
+            return 1
+        with tempfile.TemporaryDirectory() as folder:
+            paths = []
+            for k in range(rng.randint(1, 5)):
+                chosen = sorted({rng.choice(lines) for _ in range(rng.randint(0, 30))} - {b""})
+                path = os.path.join(folder, f"run{k}")
+                with open(path, "wb") as out:
+                    out.write(b"".join(line + b"\n" for line in chosen) + (b"\n" if rng.random() < 0.2 else b""))
+                paths.append(path)
+            got: list[list[bytes]] = [[], []]
+            block = rng.randint(1, 64)
+            counts = (c.merge_runs(paths, got[0].append, block), python.merge_runs(paths, got[1].append, block))
+            if counts[0] != counts[1] or b"".join(got[0]) != b"".join(got[1]):
+                print(f"round {number}: merge_runs differs")
+                return 1
+        # dawgdic's stages, compiled against Python: the lists, then the units and guide.
+        keys = [word.encode("utf-8") for word in words]
+        if keys:
+            twin = dawgdic._build_dawg_python(keys)
+            labels, children, last, merging = c.dawg_lists(b"".join(key + b"\n" for key in keys))
+            if (labels, children, last, merging) != (
+                bytes(twin.labels), array("I", twin.children).tobytes(), bytes(twin.last), bytes(twin.merging)):
+                print(f"round {number}: dawg lists differ")
+                return 1
+            units = dawgdic._DictionaryBuilder(twin).build()
+            if c.dawg_dictionary(labels, children, last, merging) != (
+                    array("I", units).tobytes(), bytes(dawgdic.build_guide(twin, units))):
+                print(f"round {number}: dawg units or guide differ")
+                return 1
+        # Lists that do not fit together must be refused, not followed.
+        n = rng.randint(1, 40)
+        garbage = (bytes(rng.randrange(256) for _ in range(n)), bytes(rng.randrange(256) for _ in range(4 * n)),
+                   bytes(rng.randrange(2) for _ in range(n - 1)) + b"\x01", bytes(rng.randrange(2) for _ in range(n)))
+        outcome(lambda: c.dawg_dictionary(*garbage))
+        outcome(lambda: c.dawg_lists(bytes(rng.randrange(256) for _ in range(rng.randint(0, 64)))))
+    print(f"{rounds} rounds: the compiled builder and its twins agree")
+    return 0
+
+
+def asan_build(folder: str) -> str:
+    """Compile ``_builder.c`` with AddressSanitizer into ``folder``: the path of the module."""
+    compiler = os.environ.get("CC", "gcc")
+    target = os.path.join(folder, "_builder" + sysconfig.get_config_var("EXT_SUFFIX"))
+    command = [
+        compiler, "-shared", "-fPIC", "-O1", "-g", "-std=c99", "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-I", sysconfig.get_paths()["include"],
+        str(ROOT / "boggle_dafsa" / "automaton" / "_builder.c"), "-o", target,
+    ]
+    subprocess.run(command, check=True)
+    return target
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=1000, help="rounds to run (default 1,000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--asan", action="store_true", help="run on an AddressSanitizer build")
+    parser.add_argument("--module", help=argparse.SUPPRESS)  # the build to load (set by --asan)
+    args = parser.parse_args()
+    if not args.asan:
+        return fuzz(args.rounds, args.seed, args.module)
+    compiler = os.environ.get("CC", "gcc")
+    runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as folder:
+        module = asan_build(folder)
+        environment = dict(
+            os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+        )
+        command = [sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module]
+        print(f"AddressSanitizer build: {module}", flush=True)
+        return subprocess.run(command, env=environment).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
