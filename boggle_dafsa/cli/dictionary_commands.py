@@ -23,20 +23,27 @@ class _Progress:
     def __init__(self) -> None:
         self.shown = False
         self.last = 0.0
+        self.phase = ""
+        self.phase_started = self.seen = 0.0
 
     def __call__(self, progress: BuildProgress) -> None:
-        if progress.seconds - self.last < 0.2 and progress.phase != "writing":
+        seen, self.seen = self.seen, progress.seconds
+        if progress.phase != self.phase:
+            # Throughput is per phase (merging counts its words anew), from the end of the last.
+            self.phase, self.phase_started = progress.phase, seen
+        elif progress.seconds - self.last < 0.2:
             return
         self.last = progress.seconds
-        rate = progress.words / max(progress.seconds, 1e-6)
+        rate = progress.words / max(progress.seconds - self.phase_started, 1e-3)
         parts = [f"{progress.phase:<8} {progress.words:>12,} words"]
         if progress.phase == "reading" and progress.file_bytes:
             parts.append(f"{100 * progress.bytes_read // progress.file_bytes:3d}% of the list")
         if progress.runs:
-            parts.append(f"{progress.runs} sorted runs spilled")
+            parts.append(f"{progress.runs} sorted run{'s' if progress.runs > 1 else ''} spilled")
         if progress.states:
             parts.append(f"{progress.states:,} states")
-        parts.append(f"{rate / 1000:,.0f}k words/s")
+        if progress.phase != "writing":
+            parts.append(f"{rate / 1000:,.0f}k words/s")
         print("\r" + " · ".join(parts) + "\033[K", end="", file=sys.stderr, flush=True)
         self.shown = True
 
