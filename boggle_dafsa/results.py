@@ -31,6 +31,8 @@ class Rendering:
     scores: bool = False
     paths: bool = False
     json: bool = False
+    #: One line per grid, ``GRID<TAB>words<TAB>points`` (``--summary``).
+    summary: bool = False
 
 
 def format_path(grid: Grid, path: Iterable[int]) -> str:
@@ -161,6 +163,11 @@ def solve_batch(
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise BoggleError(f"the number of processes must be between 1 and {MAX_JOBS}, not {jobs}")
+    kernel = _batch_kernel(dictionary)
+    if kernel == "c" or (kernel == "python" and jobs == 1):
+        # The prepared solvers: grids by chunks, the compiled search over `jobs` threads.
+        yield from _fast_batch(lines, dictionary, options, rendering, jobs, source)
+        return
     if jobs == 1:
         _worker.update(dictionary=dictionary, options=options, rendering=rendering, source=source)
         yield from _raising_at_first_error(map(_solve_line, lines))
@@ -171,6 +178,46 @@ def solve_batch(
     with multiprocessing.Pool(jobs, _init_worker, (dictionary_spec, options, rendering, source)) as pool:
         # Ordered results; chunks amortize the messages without delaying the first grids much.
         yield from _raising_at_first_error(pool.imap(_solve_line, lines, chunksize=8))
+
+
+def _batch_kernel(dictionary: Dictionary) -> str | None:
+    # The kernel that would search a 4x4 grid of this dictionary, if it has a prepared solver.
+    from .solver.kernels import select
+
+    chosen = select(dictionary, "auto", cells=16)
+    return chosen.name if getattr(chosen, "solver_class", None) is not None else None
+
+
+def _fast_batch(
+    lines: Iterable[tuple[int, str]],
+    dictionary: Dictionary,
+    options: SolveOptions,
+    rendering: Rendering,
+    threads: int,
+    source: str,
+) -> Iterator[BatchResult]:
+    from .fastbatch import QuickGrids, Renderer, mode_for, solve_texts
+    from .solver import prepared_solver
+
+    def solver_for(shape: tuple[int, ...]) -> Any:
+        return prepared_solver(
+            dictionary, shape, adjacency=options.adjacency, min_length=options.min_length, scoring=options.scoring
+        )
+
+    quick = QuickGrids(dictionary.normalize, q_is_qu=options.q_is_qu, shape=options.shape)
+    render = Renderer(options.scoring.score, scores=rendering.scores, paths=rendering.paths, as_json=rendering.json,
+                      summary=rendering.summary)
+    mode = mode_for(rendering.scores, rendering.paths, rendering.json, rendering.summary)
+    # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.
+    chunk = 1 if source == "standard input" and sys.stdin.isatty() else 256
+    try:
+        for solved in solve_texts(
+            lines, lambda text: options.parse(text, dictionary), quick, solver_for, mode, threads=threads, chunk=chunk
+        ):
+            text, words, points = render(solved)
+            yield BatchResult(solved.line, text, words, points)
+    except GridError as error:
+        raise GridError(f"{source} line {getattr(error, 'line', '?')}: {error}") from None
 
 
 def _raising_at_first_error(results: Iterable[BatchResult]) -> Iterator[BatchResult]:
@@ -203,7 +250,9 @@ def _solve_line(numbered: tuple[int, str]) -> BatchResult:
     except GridError as error:
         return BatchResult(number, "", 0, 0, error=f"{_worker['source']} line {number}: {error}")
     count, points = totals(hits)
-    if rendering.json:
+    if rendering.summary:
+        text = f"{grid}\t{count}\t{points}"
+    elif rendering.json:
         text = _json_text(result_json(grid, hits, line=number), ensure_ascii=False)
     else:
         header = f"# {grid}\t{format_totals(count, points)}"
@@ -241,9 +290,18 @@ def run_solve(
     if jobs != 1:
         raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
     grid = read_grid(grid_text, dictionary, options)
+    out = sys.stdout
+    if rendering.summary:
+        from .solver import score_only
+
+        count, points = score_only(
+            grid, dictionary, min_length=options.min_length, scoring=options.scoring, adjacency=options.adjacency
+        )
+        out.write(f"{grid}\t{count}\t{points}\n")
+        out.flush()
+        return
     hits = options.solve(grid, dictionary)
     count, points = totals(hits)
-    out = sys.stdout
     if rendering.json:
         out.write(_json_text(result_json(grid, hits), ensure_ascii=False, indent=2) + "\n")
     else:

@@ -53,11 +53,14 @@ def solve(
     json_output: Annotated[bool, typer.Option("--json", help="Print words, scores, paths and totals as JSON.")] = False,
     show_totals: Annotated[bool, typer.Option("--totals", help="End with the totals (words, points) on standard output.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the totals on standard error.")] = False,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="One line per grid: GRID<TAB>words<TAB>points, without the words (for scoring many grids).")
+    ] = False,
     batch: Annotated[
         Optional[str],
         typer.Option("--batch", help="Solve a file of grids, one a line ('-': standard input).", show_default=False),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many threads (compiled kernel) or processes.")] = 1,
 ) -> None:
     """Print every dictionary word that can be traced on GRID, best first.
 
@@ -71,7 +74,11 @@ def solve(
     from ..results import Rendering, SolveOptions, run_batch, run_solve
 
     options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice)
-    rendering = Rendering(scores=scores, paths=paths, json=json_output)
+    if summary and (scores or paths or json_output):
+        from ..errors import BoggleError
+
+        raise BoggleError("--summary prints totals only: not with --scores, --paths or --json")
+    rendering = Rendering(scores=scores, paths=paths, json=json_output, summary=summary)
     spec = dictionary_spec_for(dictionary, options.language)
     if batch is not None:
         run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)

@@ -131,6 +131,10 @@ class PreparedSolver:
         """(words, points) of each grid: what scoring a million boards needs."""
         return self._many(grids, "totals", threads)
 
+    def results(self, grids: Iterable[Grid | Sequence[str]], mode: str = "hits", *, threads: int = 1) -> list[Any]:
+        """Each grid's result in ``mode`` (see :meth:`run_codes`), the grids given as faces or :class:`Grid`."""
+        return self._many(grids, mode, threads)
+
     def run_codes(self, codes: bytes | bytearray | memoryview, mode: str = "hits", *, threads: int = 1) -> list[Any]:
         """Solve grids already encoded (:meth:`encode`), concatenated in one bytes-like object.
 

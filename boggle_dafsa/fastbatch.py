@@ -1,0 +1,243 @@
+"""Solving a batch of grid texts fast: few Python steps per grid between the lines and the output.
+
+With the compiled kernel, the search of a 4x4 grid costs less than parsing its text
+with :meth:`Grid.parse` or building its :class:`Hit` objects. So a batch goes:
+
+* lines read by :class:`QuickGrids` (the common forms of the GRID syntax in a few string
+  methods; anything else through :meth:`Grid.parse` and its located messages);
+* grids of one shape encoded and searched in one call per chunk
+  (:meth:`PreparedSolver.run_codes`, the GIL released, over threads on request), asking
+  only what the output needs: totals, ranked words, or hits with paths;
+* each result rendered straight to its text by :func:`render`, byte for byte what the
+  general renderers print (a test holds them together).
+
+The library part of ``solve --batch``: no printing, no standard streams.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import GridError
+from .grid import Grid
+
+if TYPE_CHECKING:
+    from .solver.prepared import PreparedSolver
+
+#: Grids solved per call of the kernel: big enough to amortize the call, small enough
+#: that output streams and memory stays flat.
+CHUNK = 256
+
+
+class QuickGrids:
+    """A reader of simple grid texts for one normalization, QU rule and optional shape.
+
+    Reads rows of ASCII letters separated by single slashes (``IDXT/MHEI/ERVN/TLLU``)
+    and flat runs (``IDXTMHEIERVNTLLU``); answers None for anything else, which then
+    goes through :meth:`Grid.parse`. What it accepts, it reads as :meth:`Grid.parse` does.
+    """
+
+    def __init__(
+        self, normalize: Callable[[str], str | None], *, q_is_qu: bool = False, shape: tuple[int, ...] | None = None
+    ) -> None:
+        # Each ASCII letter once through the dictionary's normalization; a letter that
+        # does not stay one letter sends its grids to the full parser.
+        mapping = {}
+        for letter in string.ascii_letters:
+            face = normalize(letter)
+            if face is not None and len(face) == 1 and face.isalpha():
+                mapping[letter] = face
+        self._letters = frozenset(mapping)
+        self._table = str.maketrans(mapping)
+        self._qu = {"Q": "QU", "q": "qu"} if q_is_qu else None
+        self._shape = shape
+
+    def parse(self, text: str) -> tuple[tuple[int, ...], tuple[str, ...], str] | None:
+        """(shape, faces, ``str(grid)``) of ``text`` (stripped), or None for the full parser."""
+        if not text or not text.isascii():
+            return None
+        if "/" in text:
+            rows = text.split("/")
+            width = len(rows[0])
+            if len(rows) < 2 or not width or any(len(row) != width for row in rows):
+                return None  # ragged rows, //, a trailing slash: the full parser says what
+            letters = text.replace("/", "")
+            shape: tuple[int, ...] = (len(rows), width)
+            if self._shape is not None and self._shape != shape:
+                return None
+        else:
+            letters = text
+            if self._shape is not None:
+                if math.prod(self._shape) != len(letters):
+                    return None
+                shape = self._shape
+            else:
+                side = math.isqrt(len(letters))
+                shape = (side, side) if side * side == len(letters) else (1, len(letters))
+        if not self._letters.issuperset(letters):
+            return None
+        normalized = letters.translate(self._table)
+        if self._qu is not None and ("Q" in normalized or "q" in normalized):
+            faces = tuple(self._qu.get(face, face) for face in normalized)
+            return shape, faces, str(Grid(shape, faces))
+        faces = tuple(normalized)
+        if len(shape) == 2 and shape[0] > 1:
+            width = shape[1]
+            return shape, faces, "/".join([normalized[start : start + width] for start in range(0, len(normalized), width)])
+        return shape, faces, str(Grid(shape, faces))
+
+
+@dataclass(frozen=True)
+class Solved:
+    """One grid of a batch: its line, text (``str(grid)``), shape and kernel result."""
+
+    line: int
+    text: str
+    shape: tuple[int, ...]
+    #: (words, points) for "totals"; (points, [word...]) for "words"; [Hit...] for "hits".
+    result: Any
+
+
+def solve_texts(
+    numbered: Iterable[tuple[int, str]],
+    parse: Callable[[str], Grid],
+    quick: QuickGrids | None,
+    solver_for: Callable[[tuple[int, ...]], PreparedSolver],
+    mode: str,
+    *,
+    threads: int = 1,
+    chunk: int = CHUNK,
+) -> Iterator[Solved]:
+    """Each (line number, grid text) solved, in order, by chunks.
+
+    ``parse`` reads what ``quick`` does not; ``solver_for(shape)`` gives the prepared
+    solver of a shape. The first bad grid raises its :class:`GridError` after the
+    results of the grids before it, with ``.line`` set to its line number.
+    """
+    pending: list[tuple[int, tuple[int, ...], tuple[str, ...], str]] = []
+    for number, text in numbered:
+        parsed = quick.parse(text) if quick is not None else None
+        if parsed is None:
+            try:
+                grid = parse(text)
+            except GridError as error:
+                yield from _solve_pending(pending, solver_for, mode, threads)
+                error.line = number  # type: ignore[attr-defined]
+                raise
+            parsed = (grid.shape, grid.faces, str(grid))
+        pending.append((number, *parsed))
+        if len(pending) >= chunk:
+            yield from _solve_pending(pending, solver_for, mode, threads)
+            pending = []
+    yield from _solve_pending(pending, solver_for, mode, threads)
+
+
+def _solve_pending(
+    pending: list[tuple[int, tuple[int, ...], tuple[str, ...], str]],
+    solver_for: Callable[[tuple[int, ...]], PreparedSolver],
+    mode: str,
+    threads: int,
+) -> Iterator[Solved]:
+    # Consecutive grids of one shape go to the kernel in one call.
+    start = 0
+    while start < len(pending):
+        shape = pending[start][1]
+        end = start + 1
+        while end < len(pending) and pending[end][1] == shape:
+            end += 1
+        run = pending[start:end]
+        solver = solver_for(shape)
+        results = solver.results([faces for _, _, faces, _ in run], mode, threads=threads)
+        for (number, _, _, text), result in zip(run, results):
+            yield Solved(number, text, shape, result)
+        start = end
+
+
+# -- rendering --------------------------------------------------------------------------
+
+
+def mode_for(scores: bool, paths: bool, as_json: bool, summary: bool) -> str:
+    """What the kernel must give for this output: totals, ranked words, or hits with paths."""
+    if summary:
+        return "totals"
+    return "hits" if paths or as_json else "words"
+
+
+class Renderer:
+    """Results to text, exactly as the general renderers print them, without building a Grid."""
+
+    def __init__(self, scoring_points: Callable[[str], int], *, scores: bool, paths: bool, as_json: bool, summary: bool):
+        self.scores, self.paths, self.as_json, self.summary = scores, paths, as_json, summary
+        self._points = scoring_points
+        self._cells: dict[tuple[int, ...], tuple[list[str], list[str]]] = {}
+
+    def __call__(self, solved: Solved) -> tuple[str, int, int]:
+        """(text, words, points) of one grid."""
+        result = solved.result
+        if self.summary:
+            count, points = result
+            return f"{solved.text}\t{count}\t{points}", count, points
+        if self.as_json:
+            return self._json(solved)
+        from .results import format_totals
+
+        if isinstance(result, tuple):  # words mode: (points, words)
+            points, words = result
+            count = len(words)
+            if self.scores:
+                score = self._points
+                lines = [f"{score(word)}\t{word}" for word in words]
+            else:
+                lines = words
+        else:
+            count = len(result)
+            points = sum(hit.score for hit in result)
+            text_cells = self._coordinates(solved.shape)[0]
+            lines = [
+                (f"{hit.score}\t{hit.word}\t" if self.scores else f"{hit.word}\t") + " ".join([text_cells[c] for c in hit.path])
+                for hit in result
+            ]
+        header = f"# {solved.text}\t{format_totals(count, points)}"
+        return "\n".join([header, *lines]) + "\n", count, points
+
+    def _json(self, solved: Solved) -> tuple[str, int, int]:
+        import json
+
+        hits = solved.result
+        json_cells = self._coordinates(solved.shape)[1]
+        points = sum(hit.score for hit in hits)
+        # Words are letters (no quote, backslash or control character): written as they are.
+        words = ", ".join([
+            f'{{"word": "{hit.word}", "score": {hit.score}, "path": [{", ".join([json_cells[c] for c in hit.path])}]}}'
+            for hit in hits
+        ])
+        shape = ", ".join(map(str, solved.shape))
+        text = (
+            f'{{"line": {solved.line}, "grid": {json.dumps(solved.text, ensure_ascii=False)}, "shape": [{shape}], "words": [{words}], '
+            f'"totals": {{"words": {len(hits)}, "points": {points}}}}}'
+        )
+        return text, len(hits), points
+
+    def _coordinates(self, shape: tuple[int, ...]) -> tuple[list[str], list[str]]:
+        # Each cell's coordinates as text ("(1,2)") and as JSON ("[1, 2]"), once per shape.
+        kept = self._cells.get(shape)
+        if kept is None:
+            points = [_coordinates(cell, shape) for cell in range(math.prod(shape))]
+            kept = self._cells[shape] = (
+                ["(" + ",".join(map(str, point)) + ")" for point in points],
+                ["[" + ", ".join(map(str, point)) + "]" for point in points],
+            )
+        return kept
+
+
+def _coordinates(index: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    # Grid.coordinates without a grid: row-major, the last coordinate fastest.
+    coordinates = []
+    for size in reversed(shape):
+        index, coordinate = divmod(index, size)
+        coordinates.append(coordinate)
+    return tuple(reversed(coordinates))

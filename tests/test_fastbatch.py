@@ -1,0 +1,121 @@
+"""The fast batch path: grid texts read as Grid.parse reads them, results rendered as the general renderers do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa.errors import GridError
+from boggle_dafsa.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
+from boggle_dafsa.grid import Grid
+from boggle_dafsa.normalize import Policy, normalize
+from boggle_dafsa.results import Rendering, render_lines, result_json
+from boggle_dafsa.scoring import CLASSIC
+from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
+from boggle_dafsa.testing import dictionary_from_words
+
+KERNELS = [kernel for kernel in available_kernels() if kernel != "generic"]
+
+texts = st.one_of(
+    st.text("abcqQXyZ/", max_size=20),
+    st.lists(st.text("AbQqE", min_size=1, max_size=4), min_size=1, max_size=5).map("/".join),
+    st.text("aBcQé /.1", max_size=12),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.booleans(), st.booleans(), st.sampled_from([None, (2, 2), (1, 4), (2, 2, 2), (4, 4)]))
+def test_quick_grids_read_what_grid_parse_reads(text: str, exact: bool, q_is_qu: bool, shape: tuple[int, ...] | None) -> None:
+    policy = Policy.EXACT if exact else Policy.FOLD
+    normalizer = lambda word: normalize(word, policy)  # noqa: E731
+    quick = QuickGrids(normalizer, q_is_qu=q_is_qu, shape=shape).parse(text.strip())
+    try:
+        grid = Grid.parse(text, shape=shape, normalize=normalizer, q_is_qu=q_is_qu)
+    except GridError:
+        assert quick is None  # a bad grid is left to Grid.parse, which says what is wrong
+        return
+    if quick is not None:
+        assert quick == (grid.shape, grid.faces, str(grid))
+
+
+def test_quick_grids_take_the_common_forms() -> None:
+    quick = QuickGrids(normalize, q_is_qu=True)
+    assert quick.parse("idxt/mhei/ervn/tllu") == ((4, 4), tuple("IDXTMHEIERVNTLLU"), "IDXT/MHEI/ERVN/TLLU")
+    assert quick.parse("IDXTMHEIERVNTLLU")[2] == "IDXT/MHEI/ERVN/TLLU"  # type: ignore[index]
+    assert quick.parse("QAB/CDE")[1][0] == "QU"  # type: ignore[index]
+    assert quick.parse("QU A/B C") is None and quick.parse("élan") is None and quick.parse("AB//CD") is None
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize(("scores", "paths", "as_json", "summary"), [
+    (False, False, False, False), (True, False, False, False), (False, True, False, False),
+    (True, True, False, False), (False, False, True, False), (False, False, False, True),
+])
+def test_rendered_as_the_general_renderers_do(
+    tmp_path: Path, kernel: str, scores: bool, paths: bool, as_json: bool, summary: bool
+) -> None:
+    dictionary = dictionary_from_words(["chat", "chien", "niche", "nicher", "ache", "hache", "quai", "aqua"], tmp_path)
+    lines = [(1, "CHAT/IENE/RQAI/UNEH"), (3, "QAUI/NICH/EREA/HCIN"), (4, "AB/CD"), (7, "chaine")]
+    renderer = Renderer(CLASSIC.score, scores=scores, paths=paths, as_json=as_json, summary=summary)
+    solved = list(solve_texts(
+        lines, lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True), QuickGrids(dictionary.normalize, q_is_qu=True),
+        lambda shape: PreparedSolver(dictionary, shape, kernel=kernel), mode_for(scores, paths, as_json, summary), chunk=2,
+    ))
+    assert [item.line for item in solved] == [1, 3, 4, 7]
+    for (number, text), item in zip(lines, solved):
+        grid = Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True)
+        hits = solve(grid, dictionary)
+        count, points = len(hits), sum(hit.score for hit in hits)
+        rendered, words, total = renderer(item)
+        assert (words, total) == (count, points)
+        if summary:
+            assert rendered == f"{grid}\t{count}\t{points}"
+        elif as_json:
+            assert rendered == json.dumps(result_json(grid, hits, line=number), ensure_ascii=False)
+        else:
+            from boggle_dafsa.results import format_totals
+
+            body = [f"# {grid}\t{format_totals(count, points)}", *render_lines(grid, hits, Rendering(scores=scores, paths=paths))]
+            assert rendered == "\n".join(body) + "\n"
+    assert any(renderer(item)[1] for item in solved)
+
+
+def test_a_bad_grid_stops_after_the_grids_before_it(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    lines = [(1, "ABC/DEF"), (2, "AB/C"), (3, "ABC/DEF")]
+    seen: list[int] = []
+    with pytest.raises(GridError) as raised:
+        for item in solve_texts(lines, lambda text: Grid.parse(text), QuickGrids(normalize),
+                                lambda shape: PreparedSolver(dictionary, shape), "totals"):
+            seen.append(item.line)
+    assert seen == [1] and raised.value.line == 2  # type: ignore[attr-defined]
+
+
+def test_solved_carries_the_mode_result(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["abc", "abcd"], tmp_path)
+    [item] = solve_texts([(5, "AB/DC")], Grid.parse, None, lambda shape: PreparedSolver(dictionary, shape), "words")
+    assert item == Solved(5, "AB/DC", (2, 2), (2, ["ABCD", "ABC"]))
+
+
+def test_summary_from_the_command_line(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    dictionary = dictionary_from_words(["chat", "chien", "niche", "ache", "hache"], tmp_path)
+    batch = tmp_path / "grids.txt"
+    batch.write_text("chat/iene/rqai/uneh\n# a comment\n\nAB/CD\n")
+    result = run_cli("solve", "--batch", str(batch), "--summary", "-d", dictionary.path, "-q")
+    assert result.returncode == 0, result.stderr
+    grid = Grid.parse("chat/iene/rqai/uneh")
+    hits = solve(grid, dictionary)
+    assert result.stdout == f"{grid}\t{len(hits)}\t{sum(h.score for h in hits)}\nAB/CD\t0\t0\n"
+    assert len(hits) >= 2
+    single = run_cli("solve", "CHAT/IENE/RQAI/UNEH", "--summary", "-d", dictionary.path)
+    assert single.stdout == result.stdout.splitlines(keepends=True)[0]
+    refused = run_cli("solve", "--batch", str(batch), "--summary", "--json", "-d", dictionary.path)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--summary" in refused.stderr
+    threads = run_cli("solve", "--batch", str(batch), "--summary", "-d", dictionary.path, "-q", "--jobs", "2")
+    assert threads.stdout == result.stdout
