@@ -19,8 +19,7 @@ from __future__ import annotations
 import math
 import string
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import GridError
 from .grid import Grid
@@ -49,12 +48,72 @@ class QuickGrids:
         mapping = {}
         for letter in string.ascii_letters:
             face = normalize(letter)
-            if face is not None and len(face) == 1 and face.isalpha():
+            if face is not None and len(face) == 1 and face.isalpha() and face.isascii():
                 mapping[letter] = face
         self._letters = frozenset(mapping)
         self._table = str.maketrans(mapping)
-        self._qu = {"Q": "QU", "q": "qu"} if q_is_qu else None
+        self._qu = q_is_qu
         self._shape = shape
+        self._code_tables: dict[int, tuple[PreparedSolver, bytes]] = {}
+
+    def bulk(self, texts: list[str]) -> tuple[tuple[int, ...], str, list[str]] | None:
+        """(shape, the normalized letters of every grid in a row, each ``str(grid)``) when all
+        of ``texts`` are flat runs, or all rows, of one two-dimensional shape; else None.
+
+        A handful of string methods over the whole chunk instead of a dozen per line.
+        """
+        first = self.parse(texts[0])
+        if first is None:
+            return None
+        shape = first[0]
+        if len(shape) != 2 or shape[0] < 2:
+            return None
+        height, width = shape
+        joined = "\n".join(texts)
+        if not joined.isascii():
+            return None
+        rows = "/" in texts[0]
+        size = height * width + (height - 1 if rows else 0)
+        if any(len(text) != size for text in texts):
+            return None
+        letters = joined.replace("\n", "")
+        if rows:
+            if letters.count("/") != (height - 1) * len(texts) or any(
+                text[width :: width + 1] != "/" * (height - 1) for text in texts
+            ):
+                return None
+            letters = letters.replace("/", "")
+        if not self._letters.issuperset(letters):
+            return None
+        normalized = letters.translate(self._table)
+        shown = joined.translate(self._table).split("\n")
+        if not rows:
+            cuts = [slice(start, start + width) for start in range(0, height * width, width)]
+            shown = ["/".join([line[cut] for cut in cuts]) for line in shown]
+        if self._qu and ("Q" in normalized or "q" in normalized):
+            # A QU face: the faces of its grid are printed spaced out ("QU A B C/D E F G").
+            shown = [
+                " ".join(line).replace(" / ", "/").replace("Q", "QU").replace("q", "qu") if "Q" in line or "q" in line else line
+                for line in shown
+            ]
+        return shape, normalized, shown
+
+    def codes(self, solver: PreparedSolver, letters: str) -> bytes | None:
+        """The face codes of normalized ``letters`` (a face each, Q read as QU if asked) for
+        ``solver``, in one translation; None if ``solver`` takes no codes (generic kernel)."""
+        kept = self._code_tables.get(id(solver))
+        if kept is None or kept[0] is not solver:
+            table = bytearray(256)  # only the letters checked by bulk() are ever looked up
+            try:
+                for letter in self._letters:
+                    face = letter.translate(self._table)
+                    if self._qu and face in ("Q", "q"):
+                        face += "U" if face == "Q" else "u"
+                    table[ord(face[0])] = solver.encode((face,) * solver.cell_count)[0]
+            except ValueError:
+                return None
+            kept = self._code_tables[id(solver)] = (solver, bytes(table))
+        return letters.encode("ascii").translate(kept[1])
 
     def parse(self, text: str) -> tuple[tuple[int, ...], tuple[str, ...], str] | None:
         """(shape, faces, ``str(grid)``) of ``text`` (stripped), or None for the full parser."""
@@ -81,18 +140,21 @@ class QuickGrids:
         if not self._letters.issuperset(letters):
             return None
         normalized = letters.translate(self._table)
-        if self._qu is not None and ("Q" in normalized or "q" in normalized):
-            faces = tuple(self._qu.get(face, face) for face in normalized)
-            return shape, faces, str(Grid(shape, faces))
+        plain = len(shape) == 2 and shape[0] > 1  # rows, no trailing separator (see Grid.__str__)
+        width = shape[-1]
+        if self._qu and ("Q" in normalized or "q" in normalized):
+            # Every face one letter but Q's: spaced out, QU in place, split back (C-level steps).
+            faces = tuple(" ".join(normalized).replace("Q", "QU").replace("q", "qu").split(" "))
+            if not plain:
+                return shape, faces, str(Grid(shape, faces))
+            return shape, faces, "/".join([" ".join(faces[start : start + width]) for start in range(0, len(faces), width)])
         faces = tuple(normalized)
-        if len(shape) == 2 and shape[0] > 1:
-            width = shape[1]
-            return shape, faces, "/".join([normalized[start : start + width] for start in range(0, len(normalized), width)])
-        return shape, faces, str(Grid(shape, faces))
+        if not plain:
+            return shape, faces, str(Grid(shape, faces))
+        return shape, faces, "/".join([normalized[start : start + width] for start in range(0, len(normalized), width)])
 
 
-@dataclass(frozen=True)
-class Solved:
+class Solved(NamedTuple):
     """One grid of a batch: its line, text (``str(grid)``), shape and kernel result."""
 
     line: int
@@ -118,8 +180,38 @@ def solve_texts(
     solver of a shape. The first bad grid raises its :class:`GridError` after the
     results of the grids before it, with ``.line`` set to its line number.
     """
+    lines: list[tuple[int, str]] = []
+    for numbered_line in numbered:
+        lines.append(numbered_line)
+        if len(lines) >= chunk:
+            yield from _solve_chunk(lines, parse, quick, solver_for, mode, threads)
+            lines = []
+    yield from _solve_chunk(lines, parse, quick, solver_for, mode, threads)
+
+
+def _solve_chunk(
+    lines: list[tuple[int, str]],
+    parse: Callable[[str], Grid],
+    quick: QuickGrids | None,
+    solver_for: Callable[[tuple[int, ...]], PreparedSolver],
+    mode: str,
+    threads: int,
+) -> Iterator[Solved]:
+    if not lines:
+        return
+    bulk = quick.bulk([text for _, text in lines]) if quick is not None else None
+    if bulk is not None:
+        # Every line one simple form of one shape: encoded and rendered chunk-wide.
+        shape, letters, texts = bulk
+        solver = solver_for(shape)
+        codes = quick.codes(solver, letters)  # type: ignore[union-attr]
+        if codes is not None:
+            results = solver.run_codes(codes, mode, threads=threads)
+            for (number, _), text, result in zip(lines, texts, results):
+                yield Solved(number, text, shape, result)
+            return
     pending: list[tuple[int, tuple[int, ...], tuple[str, ...], str]] = []
-    for number, text in numbered:
+    for number, text in lines:
         parsed = quick.parse(text) if quick is not None else None
         if parsed is None:
             try:
@@ -130,9 +222,6 @@ def solve_texts(
                 raise
             parsed = (grid.shape, grid.faces, str(grid))
         pending.append((number, *parsed))
-        if len(pending) >= chunk:
-            yield from _solve_pending(pending, solver_for, mode, threads)
-            pending = []
     yield from _solve_pending(pending, solver_for, mode, threads)
 
 

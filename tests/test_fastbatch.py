@@ -119,3 +119,33 @@ def test_summary_from_the_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--summary" in refused.stderr
     threads = run_cli("solve", "--batch", str(batch), "--summary", "-d", dictionary.path, "-q", "--jobs", "2")
     assert threads.stdout == result.stdout
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from([(2, 2), (3, 4), (4, 4), (2, 5)]),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.data(),
+)
+def test_a_chunk_read_at_once_reads_as_grid_parse(
+    shape: tuple[int, int], rows: bool, exact: bool, q_is_qu: bool, data: st.DataObject
+) -> None:
+    policy = Policy.EXACT if exact else Policy.FOLD
+    normalizer = lambda word: normalize(word, policy)  # noqa: E731
+    height, width = shape
+    boards = data.draw(st.lists(st.text("abQqEz", min_size=height * width, max_size=height * width), min_size=1, max_size=6))
+    if rows:
+        boards = ["/".join(board[start : start + width] for start in range(0, len(board), width)) for board in boards]
+    quick = QuickGrids(normalizer, q_is_qu=q_is_qu)
+    bulk = quick.bulk(boards)
+    grids = [Grid.parse(board, normalize=normalizer, q_is_qu=q_is_qu) for board in boards]
+    if bulk is None:
+        assert any(grid.shape != shape for grid in grids)  # a flat run that is not a square reads as one row
+        return
+    read_shape, letters, shown = bulk
+    assert read_shape == shape and [grid.shape for grid in grids] == [shape] * len(grids)
+    assert shown == [str(grid) for grid in grids]
+    faces = [("QU" if letter == "Q" else "qu" if letter == "q" else letter) if q_is_qu else letter for letter in letters]
+    assert faces == [face for grid in grids for face in grid.faces]

@@ -456,6 +456,9 @@ static PyObject *make_path(const int32_t *cells, uint32_t count) {
         }
         PyTuple_SET_ITEM(path, i, cell);
     }
+    /* Ints only: it can be in no reference cycle, so the collector need not visit it
+     * (CPython would untrack it itself, at its next collection). */
+    PyObject_GC_UnTrack(path);
     return path;
 }
 
@@ -475,6 +478,8 @@ static PyObject *make_hit(const Solver *solver, PyObject *word, int64_t points, 
             PyTuple_SET_ITEM(hit, 0, word);
             PyTuple_SET_ITEM(hit, 1, score);
             PyTuple_SET_ITEM(hit, 2, path);
+            /* A str, an int and a tuple of ints: no cycle can go through it either. */
+            PyObject_GC_UnTrack(hit);
             return hit;
         }
     } else {

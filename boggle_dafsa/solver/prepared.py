@@ -109,6 +109,13 @@ class PreparedSolver:
 
     def solve(self, grid: Grid | Sequence[str]) -> list[Any]:
         """The hits of one grid (a :class:`Grid` of this shape, or its faces), best first."""
+        if self._codes is not None:
+            # The one-grid path of solve(): the fewest Python steps around the kernel.
+            try:
+                codes = self._codes.encode(self._faces(grid))
+            except native.TooManyFaces:
+                return self._alone(self._faces(grid), "hits")  # type: ignore[no-any-return]
+            return self._codes.solver.solve(codes, native.HITS)  # type: ignore[no-any-return]
         return self._many([grid], "hits")[0]  # type: ignore[no-any-return]
 
     def found(self, grid: Grid | Sequence[str]) -> Found:
