@@ -259,9 +259,20 @@ def mode_for(scores: bool, paths: bool, as_json: bool, summary: bool) -> str:
 class Renderer:
     """Results to text, exactly as the general renderers print them, without building a Grid."""
 
-    def __init__(self, scoring_points: Callable[[str], int], *, scores: bool, paths: bool, as_json: bool, summary: bool):
+    def __init__(
+        self,
+        scoring_points: Callable[[str], int],
+        totals_text: Callable[[int, int], str],
+        *,
+        scores: bool,
+        paths: bool,
+        as_json: bool,
+        summary: bool,
+    ) -> None:
+        """``scoring_points(word)`` and ``totals_text(words, points)`` as the general renderers use them."""
         self.scores, self.paths, self.as_json, self.summary = scores, paths, as_json, summary
         self._points = scoring_points
+        self._totals_text = totals_text
         self._cells: dict[tuple[int, ...], tuple[list[str], list[str]]] = {}
 
     def __call__(self, solved: Solved) -> tuple[str, int, int]:
@@ -272,8 +283,6 @@ class Renderer:
             return f"{solved.text}\t{count}\t{points}", count, points
         if self.as_json:
             return self._json(solved)
-        from .results import format_totals
-
         if isinstance(result, tuple):  # words mode: (points, words)
             points, words = result
             count = len(words)
@@ -290,7 +299,7 @@ class Renderer:
                 (f"{hit.score}\t{hit.word}\t" if self.scores else f"{hit.word}\t") + " ".join([text_cells[c] for c in hit.path])
                 for hit in result
             ]
-        header = f"# {solved.text}\t{format_totals(count, points)}"
+        header = f"# {solved.text}\t{self._totals_text(count, points)}"
         return "\n".join([header, *lines]) + "\n", count, points
 
     def _json(self, solved: Solved) -> tuple[str, int, int]:

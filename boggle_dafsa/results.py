@@ -205,7 +205,7 @@ def _fast_batch(
         )
 
     quick = QuickGrids(dictionary.normalize, q_is_qu=options.q_is_qu, shape=options.shape)
-    render = Renderer(options.scoring.score, scores=rendering.scores, paths=rendering.paths, as_json=rendering.json,
+    render = Renderer(options.scoring.score, format_totals, scores=rendering.scores, paths=rendering.paths, as_json=rendering.json,
                       summary=rendering.summary)
     mode = mode_for(rendering.scores, rendering.paths, rendering.json, rendering.summary)
     # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.

@@ -13,7 +13,7 @@ from boggle_dafsa.errors import GridError
 from boggle_dafsa.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
 from boggle_dafsa.grid import Grid
 from boggle_dafsa.normalize import Policy, normalize
-from boggle_dafsa.results import Rendering, render_lines, result_json
+from boggle_dafsa.results import Rendering, format_totals, render_lines, result_json
 from boggle_dafsa.scoring import CLASSIC
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
 from boggle_dafsa.testing import dictionary_from_words
@@ -60,7 +60,7 @@ def test_rendered_as_the_general_renderers_do(
 ) -> None:
     dictionary = dictionary_from_words(["chat", "chien", "niche", "nicher", "ache", "hache", "quai", "aqua"], tmp_path)
     lines = [(1, "CHAT/IENE/RQAI/UNEH"), (3, "QAUI/NICH/EREA/HCIN"), (4, "AB/CD"), (7, "chaine")]
-    renderer = Renderer(CLASSIC.score, scores=scores, paths=paths, as_json=as_json, summary=summary)
+    renderer = Renderer(CLASSIC.score, format_totals, scores=scores, paths=paths, as_json=as_json, summary=summary)
     solved = list(solve_texts(
         lines, lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True), QuickGrids(dictionary.normalize, q_is_qu=True),
         lambda shape: PreparedSolver(dictionary, shape, kernel=kernel), mode_for(scores, paths, as_json, summary), chunk=2,
@@ -77,8 +77,6 @@ def test_rendered_as_the_general_renderers_do(
         elif as_json:
             assert rendered == json.dumps(result_json(grid, hits, line=number), ensure_ascii=False)
         else:
-            from boggle_dafsa.results import format_totals
-
             body = [f"# {grid}\t{format_totals(count, points)}", *render_lines(grid, hits, Rendering(scores=scores, paths=paths))]
             assert rendered == "\n".join(body) + "\n"
     assert any(renderer(item)[1] for item in solved)
