@@ -547,6 +547,12 @@ static PyObject *sort_lines(PyObject *module, PyObject *arg) {
     PyObject *result = NULL;
     int sorted = 1;
     if (size > 0xFFFFFFFFu) { PyErr_SetString(PyExc_OverflowError, "a run of 4 GiB or more"); goto done; }
+    /* Count the lines first: the records are the sort's largest allocation, made once. */
+    size_t estimate = 1;
+    for (const unsigned char *at = data; (at = memchr(at, '\n', size - (size_t)(at - data))) != NULL; at++) estimate++;
+    lines = malloc(estimate * sizeof(Line));
+    if (!lines) { PyErr_NoMemory(); goto done; }
+    capacity = estimate;
     sort_text = data;
     while (start < size) {
         const unsigned char *newline = memchr(data + start, '\n', size - start);

@@ -282,11 +282,16 @@ def sort_blocks(
     with tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder) as temporary:
         runs: list[str] = []
 
-        def spill() -> None:
+        def sorted_run() -> bytes:
+            # The blocks joined, then let go, before sorting: one copy of the run less at the peak.
             nonlocal size
-            data, _ = kernel.sort_lines(b"".join(pending))
+            joined = b"".join(pending)
             pending.clear()
             size = 0
+            return kernel.sort_lines(joined)[0]
+
+        def spill() -> None:
+            data = sorted_run()
             run = os.path.join(temporary, f"run{len(runs):05d}")
             with open(run, "wb") as out:
                 out.write(data)
@@ -300,8 +305,7 @@ def sort_blocks(
             if size >= run_bytes:
                 spill()
         if not runs:  # everything fitted in one run: no file at all
-            data, _ = kernel.sort_lines(b"".join(pending))
-            pending.clear()
+            data = sorted_run()
             lines = 0
             for piece in _cut(data, block_bytes):
                 sink(piece)
