@@ -72,20 +72,28 @@ def _normalize_cached(word: str, policy: Policy) -> str:
 def fold(text: str) -> str:
     """Upper-case ``text`` and strip its accents and ligatures (no check on what remains).
 
+    Idempotent: ``fold(fold(x)) == fold(x)`` (tested over every code point), so a word
+    ``build`` keeps is the key every query of it folds to. That is why accents go before
+    ligatures: Ǽ is Æ with an accent, and must end as AE, not as Æ.
+
     Works character by character, so folding a whole word list at once gives the
     same result as folding each word, only much faster.
     """
     if text.isascii():
         return text.upper()
-    # str.replace and re.sub rather than str.translate: several times faster on long
-    # non-ASCII texts, which is what a whole word list is.
-    for ligature, letters in _LIGATURES.items():
-        if ligature in text:
-            text = text.replace(ligature, letters)
+    return _fold_once(text)
+
+
+def _fold_once(text: str) -> str:
     # One name for every stage, so that each copy of a long text is freed as the next is made.
     text = unicodedata.normalize("NFD", text)
     marks = "".join(sorted(ch for ch in set(text) if unicodedata.combining(ch)))
     if marks:
         text = re.sub(f"[{re.escape(marks)}]+", "", text)
+    # str.replace and re.sub rather than str.translate: several times faster on long
+    # non-ASCII texts, which is what a whole word list is.
+    for ligature, letters in _LIGATURES.items():
+        if ligature in text:
+            text = text.replace(ligature, letters)
     text = unicodedata.normalize("NFC", text)
     return text.upper()

@@ -35,3 +35,28 @@ def test_exact_policy_keeps_case_and_accents() -> None:
 def test_folding_a_whole_text_equals_folding_each_word(words: list[str]) -> None:
     # The word-list reader folds whole chunks at once: it must agree with word-by-word folding.
     assert fold("\n".join(words)) == "\n".join(fold(w) for w in words)
+
+
+def test_fold_is_idempotent_over_every_code_point() -> None:
+    # Folding is per character (the test above and the one below): folding every code
+    # point joined by newlines folds each of them, and folding the result again must
+    # change nothing, or `build` would keep words (Ǽ -> Æ) that no query folds to (AE).
+    chars = [chr(code) for code in range(0x110000) if code != 0x0A]
+    folded = fold("\n".join(chars))
+    assert folded.count("\n") == len(chars) - 1
+    assert fold(folded) == folded
+    assert fold("Ǽ") == fold("Æ") == "AE" and fold("ǣ") == "AE"
+
+
+@given(st.characters(blacklist_characters="\n"))
+def test_folding_one_code_point_alone_or_among_others_agrees(char: str) -> None:
+    assert fold(f"A\n{char}\nB").split("\n")[1] == fold(char)
+
+
+@given(st.text())
+def test_normalization_is_idempotent_on_any_text(text: str) -> None:
+    assert fold(fold(text)) == fold(text)
+    for policy in Policy:
+        key = normalize(text, policy)
+        if key is not None:
+            assert normalize(key, policy) == key
