@@ -44,11 +44,17 @@ BLANK = "."
 #: Most (cell, neighbour) pairs a neighbour table may hold: a 1000x1000 grid has about
 #: 8 million, a 2x2x...x2 grid of 16 dimensions 4 billion (every cell touches every other).
 MAX_ADJACENCIES = 1 << 24
+#: Most cells a grid may have (128x128; a 100x100 grid has 10,000). The solver keeps a
+#: cell-wide bitmask per cell, so its tables grow with cells²: 16 MB here, 62 GB for a
+#: 1000x1000 grid, which is refused when it is parsed instead.
+MAX_CELLS = 1 << 14
+#: Longest grid text :meth:`Grid.parse` reads (enough for MAX_CELLS faces of 3 letters
+#: with separators); a longer one is refused before any work is done on it.
+MAX_GRID_CHARS = 1 << 18
 
 Normalizer = Callable[[str], "str | None"]
 
-_SHAPE_SEPARATOR = re.compile(r"\s*[x×*]\s*", re.IGNORECASE)
-_TRAILING_SLASHES = re.compile(r"/+$")
+_SHAPE_SEPARATOR = re.compile(r"[x×*]", re.IGNORECASE)
 _SLASH_RUN = re.compile(r"/+")
 
 
@@ -74,6 +80,7 @@ class Grid:
         if len(self.shape) < 2 or any(size < 1 for size in self.shape):
             raise GridError(f"bad grid shape {format_shape(self.shape)}: two dimensions or more, each at least 1")
         _check_dimensions(len(self.shape))
+        _check_cells(self.shape)
         if len(self.faces) != math.prod(self.shape):
             raise GridError(f"{len(self.faces)} faces do not fill a {format_shape(self.shape)} grid")
         if not all(self.faces):
@@ -102,13 +109,13 @@ class Grid:
         if "\n" in text.strip() and "/" not in text:
             # Lines are rows, as on standard input (a board pasted from a file).
             return cls.parse_worddle(text, shape=shape, normalize=normalize, q_is_qu=q_is_qu)
+        _check_length(text)
         normalize = normalize or _fold
         text = unicodedata.normalize("NFC", text).strip()
-        trailing = _TRAILING_SLASHES.search(text)
-        explicit_depth = 0
-        if trailing:
-            explicit_depth = len(trailing.group())
-            text = text[: trailing.start()].rstrip()
+        # rstrip, not a regular expression: /+$ tries every slash of a long run (quadratic).
+        stripped = text.rstrip("/")
+        explicit_depth = len(text) - len(stripped)
+        text = stripped.rstrip()
         if not text:
             raise GridError("empty grid")
         depth = max([explicit_depth, *(len(run) for run in _SLASH_RUN.findall(text))])
@@ -152,6 +159,7 @@ class Grid:
         """
         if "/" in text:
             return cls.parse(text, shape=shape, normalize=normalize, q_is_qu=q_is_qu)
+        _check_length(text)
         normalize = normalize or _fold
         text = unicodedata.normalize("NFC", text)
         blocks: list[list[list[str]]] = []
@@ -277,15 +285,19 @@ def parse_shape(text: str) -> tuple[int, ...]:
 
     Raises :class:`GridError` for anything else.
     """
-    parts = _SHAPE_SEPARATOR.split(text.strip())
+    # Split on the letter, then strip: \s*x\s* would rescan long runs of spaces (quadratic).
+    parts = _SHAPE_SEPARATOR.split(text.strip()) if len(text) <= 1000 else []
     try:
-        sizes = tuple(int(part) for part in parts)
+        sizes = tuple(int(part.strip()) for part in parts)
     except ValueError:
         sizes = ()
     if not sizes or any(size < 1 for size in sizes):
-        raise GridError(f"bad shape {text!r}: expected N (for NxN) or sizes joined by x, like 3x5 or 4x4x4")
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise GridError(f"bad shape {shown!r}: expected N (for NxN) or sizes joined by x, like 3x5 or 4x4x4")
     _check_dimensions(len(sizes), "bad shape:")
-    return sizes * 2 if len(sizes) == 1 else sizes
+    sizes = sizes * 2 if len(sizes) == 1 else sizes
+    _check_cells(sizes)
+    return sizes
 
 
 def format_shape(shape: Sequence[int]) -> str:
@@ -346,6 +358,17 @@ def _check_dimensions(dimensions: int, prefix: str = "") -> None:
     if dimensions > MAX_DIMENSIONS:
         what = f"{prefix} a grid of" if prefix else "a grid has"
         raise GridError(f"{what} {dimensions} dimensions: at most {MAX_DIMENSIONS}")
+
+
+def _check_cells(shape: Sequence[int]) -> None:
+    cells = math.prod(shape)
+    if cells > MAX_CELLS:
+        raise GridError(f"a {format_shape(shape)} grid is too large: {cells:,} cells, at most {MAX_CELLS:,}")
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_GRID_CHARS:
+        raise GridError(f"grid text of {len(text):,} characters is too long: at most {MAX_GRID_CHARS:,}")
 
 
 # -- parsing helpers ---------------------------------------------------------------------

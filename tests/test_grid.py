@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from boggle_dafsa.errors import GridError
 from boggle_dafsa.grid import (
     MAX_ADJACENCIES,
+    MAX_CELLS,
     MAX_DIMENSIONS,
     Grid,
     adjacency_count,
@@ -299,3 +300,25 @@ def test_grids_check_their_fields() -> None:
     with pytest.raises(GridError, match="3 faces make no square grid"):
         Grid.from_faces(["A", "B", "C"])
     assert Grid.from_faces(["é", "q"], (1, 2), normalize=lambda f: normalize(f), q_is_qu=True).faces == ("E", "QU")
+
+
+def test_parsing_is_linear_in_the_length_of_the_text() -> None:
+    # Quadratic regular expressions (/+$, \s*x\s*) took more than 30 s on these; now
+    # each is refused at once (no timing: a quadratic parse would hang the suite).
+    with pytest.raises(GridError, match="100001 dimensions: at most 16"):
+        Grid.parse("A" + "/" * 100_000 + "B")
+    with pytest.raises(GridError, match="bad shape"):
+        parse_shape(" " * 200_000 + "5")
+    with pytest.raises(GridError, match="too long: at most 262,144"):
+        Grid.parse("A" * 300_000)
+    with pytest.raises(GridError, match="too long"):
+        Grid.parse_worddle("A B\n" * 100_000)
+    assert parse_shape(" 4 x 4 ") == (4, 4)
+
+
+def test_grids_over_the_cell_limit_are_refused_when_parsed() -> None:
+    with pytest.raises(GridError, match=r"a 1000x1000 grid is too large: 1,000,000 cells, at most 16,384"):
+        parse_shape("1000x1000")
+    with pytest.raises(GridError, match="at most 16,384"):
+        Grid.from_faces(["A"] * 130 * 130)
+    assert len(Grid.from_faces(["A"] * 128 * 128)) == MAX_CELLS
