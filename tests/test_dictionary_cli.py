@@ -237,12 +237,16 @@ def test_named_pipes_are_neither_read_as_dictionaries_nor_replaced(tmp_path: Pat
     assert not pipe.is_file()
 
 
-def test_build_through_a_symbolic_link_writes_its_target(tmp_path: Path, wordlist: Path) -> None:
-    target = tmp_path / "real.dafsa"
+def test_build_replaces_a_symbolic_link_instead_of_writing_through_it(tmp_path: Path, wordlist: Path) -> None:
+    # As `sed -i` does: a link planted at the output path must not redirect the write.
+    target = tmp_path / "victim.txt"
+    target.write_text("precious\n")
     link = tmp_path / "link.dafsa"
     link.symlink_to(target)
     assert runner.invoke(app, ["build", str(wordlist), "-o", str(link)]).exit_code == 0
-    assert link.is_symlink() and target.is_file()
+    assert not link.is_symlink() and link.is_file()
+    assert target.read_text() == "precious\n"
+    assert runner.invoke(app, ["lookup", "CHAT", "-d", str(link)]).exit_code == 0
 
 
 def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from ..errors import DictionaryError, opening
 from ..normalize import Policy
 from .dawgdic import EXTENSION_BIT, HAS_LEAF_BIT, LABEL_MASK, completion_dawg_bytes
 from .foreign import ForeignDictionary
-from .sidecar import check_file, describe, file_sha256, read_sidecar, write_with_sidecar
+from .sidecar import describe, file_sha256, matching_sidecar, read_sidecar, write_with_sidecar
 
 FORMAT = "dawg"
 #: Bound on the key length (bytes) of a file without sidecar: past it, the file is damaged.
@@ -96,7 +96,7 @@ class DawgDictionary(ForeignDictionary):
         self._encoded: dict[str, bytes] = {}
         sidecar = read_sidecar(path, FORMAT)
         if sidecar is not None:
-            check_file(path, self._map, sidecar)
+            sidecar = matching_sidecar(path, self._map, sidecar)
         self._max_key_bytes = 4 * sidecar.longest_word if sidecar else _MAX_KEY_BYTES
         super().__init__(path, sidecar)
 

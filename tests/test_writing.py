@@ -1,0 +1,143 @@
+"""Writing outputs safely: links replaced not followed, modes from the umask, and builds
+interrupted at every step (in process, and killed with SIGKILL) leaving the previous
+dictionary usable and no temporary file."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from boggle_dafsa.automaton import fileformat
+from boggle_dafsa.automaton.fileformat import FAULT_VARIABLE, write_atomically
+from boggle_dafsa.errors import BoggleError, DictionaryError
+from boggle_dafsa.formats import open_path, write_dictionary
+from boggle_dafsa.formats.sidecar import sidecar_path
+
+OLD = ["CHAT", "CHIEN", "NICHE"]
+NEW = ["ARBRE", "BOIS", "FEUILLE", "ZOO"]
+
+
+@pytest.fixture
+def umask() -> Iterator[None]:
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+def test_new_files_get_the_mode_the_umask_gives(tmp_path: Path, umask: None) -> None:
+    os.umask(0o077)
+    write_atomically(tmp_path / "private", b"x")
+    assert stat.S_IMODE(os.stat(tmp_path / "private").st_mode) == 0o600
+    os.umask(0o022)
+    write_atomically(tmp_path / "shared", b"x")
+    assert stat.S_IMODE(os.stat(tmp_path / "shared").st_mode) == 0o644
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path: Path, umask: None) -> None:
+    path = tmp_path / "kept"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o640)
+    write_atomically(path, b"new")
+    assert path.read_bytes() == b"new" and stat.S_IMODE(os.stat(path).st_mode) == 0o640
+
+
+def test_links_are_replaced_never_written_through(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    for name, points_to in (("link", victim), ("dangling", tmp_path / "nowhere"), ("to-folder", tmp_path)):
+        link = tmp_path / name
+        link.symlink_to(points_to)
+        write_atomically(link, b"data")
+        assert not link.is_symlink() and link.read_bytes() == b"data"
+    assert victim.read_bytes() == b"precious" and not (tmp_path / "nowhere").exists()
+
+
+def test_special_files_and_impossible_names_are_one_line_errors(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    for path in (tmp_path / "pipe", tmp_path, tmp_path / ("a" * 300), tmp_path / "file" / "below"):
+        if path.name == "below":
+            (tmp_path / "file").write_bytes(b"")
+        with pytest.raises(DictionaryError, match="not a regular file|cannot write"):
+            write_atomically(path, b"x")
+    assert stat.S_ISFIFO(os.stat(tmp_path / "pipe").st_mode)
+    assert [entry for entry in os.listdir(tmp_path) if entry.endswith(".tmp")] == []
+
+
+def _contents(path: Path) -> list[str] | None:
+    try:
+        return list(open_path(path))
+    except BoggleError:
+        return None
+
+
+def _temporaries(folder: Path) -> list[str]:
+    return sorted(entry for entry in os.listdir(folder) if entry.endswith(".tmp"))
+
+
+class Interrupted(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("format", ["native", "marisa", "dawg"])
+def test_a_build_interrupted_at_any_step_leaves_the_previous_dictionary(
+    tmp_path: Path, format: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / f"words.{format}"
+    write_dictionary(OLD, path, format)
+    step = 0
+    while True:
+        step += 1
+        calls = 0
+
+        def interrupt(name: str) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == step:
+                raise Interrupted(name)
+
+        monkeypatch.setattr(fileformat, "fault_hook", interrupt)
+        try:
+            write_dictionary(NEW, path, format)
+        except Interrupted:
+            monkeypatch.setattr(fileformat, "fault_hook", None)
+            # Put back, or already the new one: never neither, never a temporary file.
+            assert _contents(path) in (OLD, NEW), f"after an interruption at step {step}"
+            assert _temporaries(tmp_path) == []
+            write_dictionary(OLD, path, format)
+            continue
+        break
+    assert step > 4 and _contents(path) == NEW
+
+
+_BUILD = "from boggle_dafsa.formats import write_dictionary; import sys; write_dictionary(sys.argv[2:], sys.argv[1], sys.argv[1].rsplit('.', 1)[1])"
+
+
+@pytest.mark.parametrize("format", ["native", "dawg"])  # marisa: the same writer as dawg
+def test_a_build_killed_at_any_step_leaves_a_usable_dictionary(tmp_path: Path, format: str) -> None:
+    # SIGKILL cannot be caught: whatever instant it strikes, the file and its sidecar
+    # must read as the old list or the new one, and the next write removes the
+    # temporary file the killed process could not.
+    path = tmp_path / f"words.{format}"
+    step = 0
+    while True:
+        step += 1
+        write_dictionary(OLD, path, format)
+        killed = subprocess.run(
+            [sys.executable, "-c", _BUILD, str(path), *NEW],
+            env={**os.environ, FAULT_VARIABLE: str(step)}, capture_output=True, timeout=120,
+        )
+        if killed.returncode == 0:
+            break
+        assert killed.returncode == -9, killed.stderr
+        assert _contents(path) in (OLD, NEW), f"after SIGKILL at step {step}"
+        write_dictionary(OLD, path, format)
+        assert _temporaries(tmp_path) == [] and _contents(path) == OLD
+    assert _contents(path) == NEW and step > 4
+    if format != "native":
+        assert "previous" not in sidecar_path(path).read_text()
