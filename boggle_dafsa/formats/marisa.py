@@ -6,8 +6,10 @@ costs a search from the root for each step, which is why the solver is slower on
 than on the formats with a real cursor (see ``scripts/bench_formats.py``).
 
 marisa's C++ library trusts its input: a damaged file can crash the process. Files we write
-come with a sidecar holding their SHA-256, checked before the file is handed to marisa; a
-file without one is trusted as is, after a check of its magic and size.
+come with a sidecar holding their SHA-256, checked before the file is handed to marisa. A
+file without one is first opened and walked in full by a child process (see :func:`probe`):
+if that child dies or fails, the file is refused; its verdict is remembered by the file's
+device, inode, size and modification time, so a file is probed once.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..errors import DictionaryError, opening
 from ..normalize import Policy
 from .detect import MARISA_MAGIC
 from .foreign import ForeignDictionary
-from .sidecar import check_file, describe, file_sha256, read_sidecar, write_with_sidecar
+from .sidecar import describe, file_sha256, matching_sidecar, read_sidecar, write_with_sidecar
 
 FORMAT = "marisa"
 # Answers of `step` kept per dictionary: a grid reaches the same prefix by many paths.
@@ -52,16 +54,20 @@ class MarisaDictionary(ForeignDictionary):
         with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
             head = stream.read(len(MARISA_MAGIC))
+            identity = os.fstat(stream.fileno())
             sidecar = read_sidecar(path, FORMAT)
             if sidecar is not None and size:
                 # Checked before marisa sees a byte: it does not check its input.
                 with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as content:
-                    check_file(path, content, sidecar)
+                    sidecar = matching_sidecar(path, content, sidecar)
             elif sidecar is not None:
-                check_file(path, b"", sidecar)
+                sidecar = matching_sidecar(path, b"", sidecar)
         if head != MARISA_MAGIC:
             raise DictionaryError(f"{path}: not a marisa file (bad magic)")
+        if sidecar is None:
+            probe(path, identity)
         self.file_bytes = size
+        self.file_identity = identity
         self._trie = marisa_trie.Trie()
         try:
             self._trie.mmap(path)
@@ -137,6 +143,101 @@ class MarisaDictionary(ForeignDictionary):
 
     def __repr__(self) -> str:
         return f"MarisaDictionary({self.path!r})"
+
+
+#: Longest a probe may take (a sound file of a million words takes about a second).
+PROBE_SECONDS = 60.0
+#: Address space a probe may use: a damaged file may make marisa allocate without end.
+PROBE_MEMORY = 2 << 30
+# Verdicts of this process: (device, inode, size, mtime_ns) -> error message or None.
+_verdicts: dict[tuple[int, int, int, int], str | None] = {}
+
+# The probe: open the file, read every key as UTF-8, look each one up, and check that the
+# count agrees. It runs in a child: if marisa crashes on a damaged file, only the child dies.
+_PROBE_CODE = """
+import resource, sys
+limit = int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import marisa_trie
+trie = marisa_trie.Trie()
+trie.mmap(sys.argv[1])
+count = 0
+for key in trie.iterkeys():
+    count += 1
+    if key not in trie or not trie.keys(key) or len(key) > 65536:
+        sys.exit("a key is not found again")
+if count != len(trie):
+    sys.exit("its key count is wrong")
+"""
+
+
+def probe(path: str, identity: os.stat_result) -> None:
+    """Raise :class:`DictionaryError` unless a child process can open and walk ``path``.
+
+    For marisa files without a sidecar, which nothing else vouches for: marisa's C++
+    reader trusts its input, and a damaged file could otherwise take this process down.
+    The verdict is kept for the life of the process and, in the cache folder, across
+    processes, keyed by the file's device, inode, size and modification time.
+    """
+    key = (identity.st_dev, identity.st_ino, identity.st_size, identity.st_mtime_ns)
+    if key not in _verdicts:
+        _verdicts[key] = _remembered(key)
+    if key not in _verdicts or _verdicts[key] == "unknown":
+        _verdicts[key] = _run_probe(path)
+        _remember(key, _verdicts[key])
+    verdict = _verdicts[key]
+    if verdict is not None:
+        raise DictionaryError(f"{path}: damaged marisa file ({verdict})")
+
+
+def _run_probe(path: str) -> str | None:
+    import subprocess
+    import sys
+
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", _PROBE_CODE, os.path.abspath(path), str(PROBE_MEMORY)],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        return f"checking it took more than {PROBE_SECONDS:.0f} s"
+    except OSError as error:
+        return f"cannot start the process that checks it: {error.strerror or error}"
+    if result.returncode == 0:
+        return None
+    if result.returncode < 0:
+        return f"marisa crashed reading it (signal {-result.returncode})"
+    lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1][:200] if lines else f"the check failed with status {result.returncode}"
+
+
+def _verdict_file(key: tuple[int, int, int, int]) -> Path | None:
+    from ..resolve import private_cache_dir
+
+    folder = private_cache_dir()
+    return None if folder is None else folder / "marisa-probes" / "-".join(map(str, key))
+
+
+def _remembered(key: tuple[int, int, int, int]) -> str | None:
+    # "unknown" when no verdict is kept; a kept one is "ok" or the error message.
+    file = _verdict_file(key)
+    try:
+        text = file.read_text(encoding="utf-8")[:300] if file is not None else "unknown"
+    except (OSError, UnicodeDecodeError):
+        return "unknown"
+    return None if text == "ok" else text
+
+
+def _remember(key: tuple[int, int, int, int], verdict: str | None) -> None:
+    from ..automaton.fileformat import write_atomically
+
+    file = _verdict_file(key)
+    if file is None or (verdict or "").startswith("cannot start"):
+        return
+    try:
+        write_atomically(file, (verdict or "ok").encode("utf-8"))
+    except DictionaryError:
+        pass  # only a cache
 
 
 def _first_line(error: BaseException) -> str:
