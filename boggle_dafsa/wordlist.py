@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import WordListError, opening
+from .errors import WordListError
+from .limits import MAX_LIST_BYTES, MAX_WORD_CHARS, check_word, read_limited
 from .normalize import Policy, fold, rejection
 
 # An item between separators: line breaks of every convention, semicolons, commas.
@@ -77,7 +78,7 @@ def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str 
     Raises :class:`WordListError` (one line: what and where) for a missing, unreadable,
     empty, binary or undecodable file, or one where no word survives normalization.
     """
-    data = read_bytes(path) if data is None else data
+    data = read_bytes(path, stop_at_nul=encoding is None) if data is None else data
     text, used_encoding = decode(data, str(path), encoding)
     wordlist = parse_words(text, policy, source=str(path), encoding=used_encoding)
     if encoding is None:
@@ -88,10 +89,13 @@ def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str 
     return wordlist
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a user-given file, with one-line errors for every way it can fail."""
-    with opening(path, WordListError, "file"):
-        return Path(path).read_bytes()
+def read_bytes(path: str | Path, limit: int = MAX_LIST_BYTES, *, stop_at_nul: bool = True) -> bytes:
+    """The bytes of a user-given file, with one-line errors for every way it can fail.
+
+    At most ``limit`` bytes (more is an error); reading stops early at a NUL byte unless
+    ``stop_at_nul`` is false (see :func:`boggle_dafsa.limits.read_limited`).
+    """
+    return read_limited(path, limit, WordListError, "file", stop_at_nul=stop_at_nul)
 
 
 def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, str]:
@@ -123,6 +127,9 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, 
             if candidate is candidates[-1]:
                 line = data.count(b"\n", 0, error.start) + 1
                 raise WordListError(f"{source}:{line}: cannot decode byte 0x{data[error.start]:02x} as {candidate}") from None
+        except UnicodeError as error:
+            # Codecs such as punycode and idna raise the bare UnicodeError, with no position.
+            raise WordListError(f"{source}: cannot decode as {candidate} ({str(error)[:100]!r})") from None
     raise AssertionError("unreachable")
 
 
@@ -151,11 +158,11 @@ def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>",
     kept: list[str] = []
     dropped: Counter[str] = Counter()
     items = 0
-    for chunk in _chunks(text):
+    for chunk in _chunks(text, source):
         # Normalization works per character, so a whole chunk of the list is normalized
         # in one pass (several times faster than word by word); separators stay as they are.
         chunk = fold(chunk) if policy is Policy.FOLD else unicodedata.normalize("NFC", chunk)
-        for word in split_items(chunk):
+        for word in split_items(chunk, source):
             items += 1
             if word.isalpha():
                 kept.append(word)
@@ -168,15 +175,19 @@ def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>",
     return WordList(source=source, encoding=encoding, policy=policy, words=words, items=items, dropped=dropped)
 
 
-def split_items(text: str) -> Iterator[str]:
-    """The non-empty items of ``text``, stripped: what lies between line breaks, ``;`` and ``,``."""
+def split_items(text: str, source: str = "<text>") -> Iterator[str]:
+    """The non-empty items of ``text``, stripped: what lies between line breaks, ``;`` and ``,``.
+
+    An item over :data:`~boggle_dafsa.limits.MAX_WORD_CHARS` characters is a
+    :class:`WordListError` (located in ``source``), never split.
+    """
     for match in _ITEM.finditer(text):
         item = match.group().strip()
         if item:
-            yield item
+            yield check_word(item, WordListError, source) if len(item) > MAX_WORD_CHARS else item
 
 
-def _chunks(text: str, size: int = 1 << 18) -> Iterator[str]:
+def _chunks(text: str, source: str, size: int = 1 << 18) -> Iterator[str]:
     # Pieces of about `size` characters cut just after a separator: normalizing piece by
     # piece keeps only one small copy of the text alive at a time.
     start = 0
@@ -184,7 +195,11 @@ def _chunks(text: str, size: int = 1 << 18) -> Iterator[str]:
         end = start + size
         if end < len(text):
             cut = max(text.rfind(separator, start, end) for separator in "\n\r;,")
-            end = cut + 1 if cut >= start else end
+            if cut < start:
+                # No separator in `size` characters: an item far over the limit, which
+                # cutting here would split into words.
+                check_word(text[start:end], WordListError, source)
+            end = cut + 1
         yield text[start:end]
         start = end
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..errors import DictionaryError
+from ..limits import MAX_STATES
+
 
 @dataclass(frozen=True)
 class Automaton:
@@ -81,6 +84,10 @@ class IncrementalBuilder:
             state = register.get(signature)
             if state is None:
                 state = len(finals)
+                if state >= MAX_STATES:
+                    raise DictionaryError(
+                        f"the automaton needs more than {MAX_STATES:,} states (after {count:,} words): over the limit"
+                    )
                 register[signature] = state
                 finals.append(path_final[d])
                 labels.append(flat)

@@ -71,3 +71,8 @@ class UserErrorGroup(TyperGroup):
         except KeyboardInterrupt:
             print(f"{PROGRAM}: interrupted", file=sys.stderr)
             raise typer.Exit(130) from None
+        except MemoryError:
+            # The input limits keep memory bounded, but a limit of the process (ulimit -v)
+            # may be lower still: one line, not a traceback.
+            print(f"{PROGRAM}: out of memory", file=sys.stderr)
+            raise typer.Exit(2) from None
