@@ -6,10 +6,10 @@ costs a search from the root for each step, which is why the solver is slower on
 than on the formats with a real cursor (see ``scripts/bench_formats.py``).
 
 marisa's C++ library trusts its input: a damaged file can crash the process. Files we write
-come with a sidecar holding their SHA-256, checked before the file is handed to marisa. A
-file without one is first opened and walked in full by a child process (see :func:`probe`):
-if that child dies or fails, the file is refused; its verdict is remembered by the file's
-device, inode, size and modification time, so a file is probed once.
+come with a sidecar holding their SHA-256, checked before the file is handed to marisa. And
+every file, with a sidecar or not, is first opened and walked in full by a child process
+(see :func:`probe`): if that child dies or fails, the file is refused; its verdict is
+remembered by the file's device, inode, size and modification time, so a file is probed once.
 """
 
 from __future__ import annotations
@@ -64,8 +64,9 @@ class MarisaDictionary(ForeignDictionary):
                 sidecar = matching_sidecar(path, b"", sidecar)
         if head != MARISA_MAGIC:
             raise DictionaryError(f"{path}: not a marisa file (bad magic)")
-        if sidecar is None:
-            probe(path, identity)
+        # Even a file its sidecar vouches for: a digest proves the file is the one the
+        # sidecar describes, not that whoever wrote the pair meant well.
+        probe(path, identity)
         self.file_bytes = size
         self.file_identity = identity
         self._trie = marisa_trie.Trie()
@@ -174,8 +175,8 @@ if count != len(trie):
 def probe(path: str, identity: os.stat_result) -> None:
     """Raise :class:`DictionaryError` unless a child process can open and walk ``path``.
 
-    For marisa files without a sidecar, which nothing else vouches for: marisa's C++
-    reader trusts its input, and a damaged file could otherwise take this process down.
+    marisa's C++ reader trusts its input: a damaged or hostile file could otherwise take
+    this process down.
     The verdict is kept for the life of the process and, in the cache folder, across
     processes, keyed by the file's device, inode, size and modification time.
     """

@@ -211,13 +211,6 @@ def matching_sidecar(path: str | Path, data: Buffer, sidecar: Sidecar) -> Sideca
     )
 
 
-def check_file(path: str | Path, data: Buffer, sidecar: Sidecar) -> None:
-    """Raise :class:`DictionaryError` unless ``data`` is the file the sidecar describes."""
-    if sidecar.previous:
-        raise DictionaryError(f"{path}: its sidecar describes a build in progress: rebuild the dictionary")
-    matching_sidecar(path, data, sidecar)
-
-
 def _read_text(meta: Path) -> str | None:
     # Bounded and regular: a sidecar is a small file; a pipe, a device or a huge file is refused.
     try:
