@@ -91,6 +91,11 @@ class DawgDictionary(ForeignDictionary):
         else:  # pragma: no cover - big-endian hosts pay one copy at open
             self.units = array("I", units.tobytes())
             self.units.byteswap()
+        if not guide_count:
+            # No keys (dawgdic writes no guide then), but the root's units still chain the
+            # double array's free list, where a step can land on a unit of the same label
+            # by chance: units that all say "no such transition" instead.
+            self.units = array("I", bytes(4 * 256))
         #: The guide: (first child label, next sibling label) per unit, in place.
         self.guide: Any = view[8 + 4 * unit_count :]
         self._encoded: dict[str, bytes] = {}
