@@ -15,9 +15,9 @@ from pathlib import Path
 
 from .dictionary import Dictionary
 from .errors import DictionaryError, WordListError
+from .folders import CACHE_VARIABLE, cache_dir, fallback_cache_dir, private_temporary_folder
 
 ENV_VARIABLE = "BOGGLE_DAFSA_DICT"
-CACHE_VARIABLE = "BOGGLE_DAFSA_CACHE"
 DEFAULT_BUILD = Path("build") / "dictionary.dafsa"
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: SHA-256 of each embedded list's normalized words (the digest its compiled header holds);
@@ -134,80 +134,11 @@ def open_path(path: str | Path) -> Dictionary:
     return open_any_format(path)
 
 
-def cache_dir() -> Path:
-    """Where compiled dictionaries are kept: $BOGGLE_DAFSA_CACHE, else the user cache."""
-    configured = os.environ.get(CACHE_VARIABLE)
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "boggle-dafsa"
-
-
 def cache_folders() -> list[Path]:
     """The cache folder, then the fallback used when it cannot be written (if it is safe:
     see :func:`fallback_cache_dir`)."""
     fallback = fallback_cache_dir()
     return [cache_dir()] if fallback is None else [cache_dir(), fallback]
-
-
-def fallback_cache_dir() -> Path | None:
-    """The cache folder in the temporary folder, ``boggle-dafsa-UID``, if it is safe to use.
-
-    It is created 0700, and used only if it is a real folder (not a link), owned by this
-    user and writable by no one else (the checks ssh-agent and pip make): in a shared
-    /tmp another user could create it first, or plant links in it. None otherwise.
-    """
-    import tempfile
-
-    folder = Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"
-    return folder if private_folder(folder) else None
-
-
-def private_folder(folder: Path) -> bool:
-    """Create ``folder`` (0700) if it is missing; True if it is a real folder of this user's
-    that no one else can write to."""
-    import stat
-
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return False
-    try:
-        info = os.lstat(folder)
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
-
-
-def private_cache_dir() -> Path | None:
-    """A cache folder for small verdicts: the user cache folder if it can be written, else
-    the fallback in the temporary folder if it is safe, else None (nothing is kept)."""
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if os.access(folder, os.W_OK | os.X_OK):
-            return folder
-    except OSError:
-        pass
-    return fallback_cache_dir()
-
-
-def private_temporary_folder() -> Path:
-    """A new folder only this user can enter (``mkdtemp``: 0700, random name), removed
-    when the process exits: where a dictionary is compiled when no cache folder will do.
-    The mapped file stays readable after its removal."""
-    import atexit
-    import shutil
-    import tempfile
-
-    try:
-        folder = Path(tempfile.mkdtemp(prefix="boggle-dafsa-"))
-    except OSError as error:
-        raise DictionaryError(f"cannot write to {cache_dir()} or the temporary folder ({error.strerror or error})") from None
-    atexit.register(shutil.rmtree, folder, True)
-    return folder
 
 
 def embedded_digest(name: str) -> str:

@@ -66,6 +66,7 @@ def test_unwritable_cache_falls_back_to_the_temporary_folder(tmp_path: Path, mon
     blocker.write_text("not a folder")
     monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(blocker / "cache"))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # not the machine's shared /tmp
+    (tmp_path / "tmp").mkdir()
     path = embedded_path("en")
     assert path.is_file() and blocker not in path.parents and (tmp_path / "tmp") in path.parents
 

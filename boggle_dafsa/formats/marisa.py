@@ -213,7 +213,7 @@ def _run_probe(path: str) -> str | None:
 
 
 def _verdict_file(key: tuple[int, int, int, int]) -> Path | None:
-    from ..resolve import private_cache_dir
+    from ..folders import private_cache_dir
 
     folder = private_cache_dir()
     return None if folder is None else folder / "marisa-probes" / "-".join(map(str, key))
