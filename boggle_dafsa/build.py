@@ -22,6 +22,7 @@ from .automaton.stream import sort_blocks
 from .errors import BoggleError, WordListError
 from .formats import FORMATS, write_dictionary
 from .formats.native import compile_words, native_writer
+from .limits import MAX_WORD_CHARS
 from .normalize import Policy
 from .wordlist import read_wordlist, stream_wordlist
 
@@ -158,6 +159,11 @@ def build_dictionary(
     if not writer.words:
         what = "is empty" if stream.items == 0 else f"has no word left after normalization ({_dropped_summary(stream.dropped)})"
         raise WordListError(f"{source}: word list {what}")
+    longest = writer.stats().get("longest", 0)
+    if longest > MAX_WORD_CHARS:
+        # Checked once here rather than item by item on the way, which would cost the
+        # streamed reader a pass over every block: the line limit already bounded memory.
+        raise WordListError(f"{source}: a word of {longest:,} characters: at most {MAX_WORD_CHARS:,} (words are never split)")
     tell("writing")
     written = writer.write(output, policy)
     return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,

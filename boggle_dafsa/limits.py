@@ -14,8 +14,13 @@ from typing import BinaryIO
 
 from .errors import BoggleError, opening
 
-#: Largest word list (bytes): a 128 MiB list needs about 1.5 GB to build.
-MAX_LIST_BYTES = 128 << 20
+#: Largest word list that ``build`` streams into a native file (bytes): it holds a block
+#: at a time, so this only bounds the time an endless input (``yes |``) takes.
+MAX_LIST_BYTES = 1 << 30
+#: Largest word list read whole (bytes): foreign formats, ``verify``, ``-d words.txt``.
+MAX_READ_BYTES = 128 << 20
+#: Longest line of a word list (bytes); a line may hold several items (``;`` or ``,``).
+MAX_LINE_BYTES = 1 << 20
 #: Longest item of a word list or player file (characters): a longer one is an error,
 #: never split. Real words have at most a few dozen letters.
 MAX_WORD_CHARS = 1024

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import WordListError
-from .limits import MAX_LIST_BYTES, MAX_WORD_CHARS, check_word, read_limited
+from .errors import WordListError, opening
+from .limits import MAX_LINE_BYTES, MAX_LIST_BYTES, MAX_READ_BYTES, MAX_WORD_CHARS, check_word, format_bytes, read_limited
 from .normalize import Policy, fold, rejection
 
 # An item between separators: line breaks of every convention, semicolons, commas.
@@ -89,7 +89,7 @@ def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str 
     return wordlist
 
 
-def read_bytes(path: str | Path, limit: int = MAX_LIST_BYTES, *, stop_at_nul: bool = True) -> bytes:
+def read_bytes(path: str | Path, limit: int = MAX_READ_BYTES, *, stop_at_nul: bool = True) -> bytes:
     """The bytes of a user-given file, with one-line errors for every way it can fail.
 
     At most ``limit`` bytes (more is an error); reading stops early at a NUL byte unless
@@ -268,6 +268,8 @@ class WordStream:
                 raw = stream.read(max(self.block_bytes, 4) if first else self.block_bytes)
                 end = not raw
                 self.bytes_read += len(raw)
+                if self.bytes_read > MAX_LIST_BYTES:
+                    raise WordListError(f"{self.source}: word list larger than {format_bytes(MAX_LIST_BYTES)}, the limit")
                 if first and raw.startswith(_BOM):
                     raw = raw[len(_BOM) :]
                 if first and not self.forced and self.refuse_nul:  # a pipe: no detection pass was made
@@ -285,6 +287,8 @@ class WordStream:
                     # Cut after the last line break: an item never spans two blocks.
                     cut = len(data) if end else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
                     data, carry_bytes = data[:cut], data[cut:]
+                    if len(carry_bytes) > MAX_LINE_BYTES:
+                        raise _long_line(self.source, lines_before + data.count(b"\n") + 1)
                     if data.isascii():
                         block = self._ascii(data)
                         lines_before += data.count(b"\n")
@@ -306,6 +310,8 @@ class WordStream:
                 if not end and not bytewise:
                     cut = max(text.rfind("\n"), text.rfind("\r")) + 1
                     text, carry = text[:cut], text[cut:]
+                    if len(carry) > MAX_LINE_BYTES:
+                        raise _long_line(self.source, lines_before + 1)
                 if text:
                     block = self._normalized(text).encode("utf-8")
                     if block:
@@ -348,7 +354,7 @@ class WordStream:
             self.kept += count
             return lines
         kept: list[str] = []
-        for word in split_items(lines):
+        for word in split_items(lines, self.source):
             self.items += 1
             if word.isalpha():
                 kept.append(word)
@@ -403,6 +409,8 @@ def stream_wordlist(
                 encoding = encoding or "utf-8"
             first = False
             size += len(raw)
+            if size > MAX_LIST_BYTES:
+                raise WordListError(f"{source}: word list larger than {format_bytes(MAX_LIST_BYTES)}, the limit")
             if not forced and not wide:
                 nul = raw.find(b"\0")
                 if nul >= 0:
@@ -439,6 +447,10 @@ def stream_wordlist(
                     f"characters in {FALLBACK_ENCODING}: --encoding cp1252 would keep them")
     return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False,
                       forced=forced, hint=hint, data=data)
+
+
+def _long_line(source: str, line: int) -> WordListError:
+    return WordListError(f"{source}:{line}: line longer than {format_bytes(MAX_LINE_BYTES)}, the limit")
 
 
 def _wide_encoding(data: bytes) -> str | None:
