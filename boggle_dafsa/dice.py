@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import BoggleError, DiceError, GridError, opening
+from .errors import BoggleError, DiceError, GridError
 from .grid import BLANK, MAX_FACE_LETTERS, Grid, format_shape, parse_shape
 from .scoring import SCORINGS, Scoring
 from .wordlist import decode
@@ -85,8 +85,9 @@ def load_dice(name_or_path: str) -> DiceSet:
     path = Path(name_or_path)
     if not path.exists() and not _looks_like_path(name_or_path):
         raise DiceError(f"unknown dice set {name_or_path!r} (known: {', '.join(BUILTIN_SETS)}; or give a dice file)")
-    with opening(name_or_path, DiceError, "dice file"):
-        data = path.read_bytes()
+    from .limits import MAX_SMALL_FILE_BYTES, read_limited
+
+    data = read_limited(name_or_path, MAX_SMALL_FILE_BYTES, DiceError, "dice file", stop_at_nul=True)
     return parse_dice(_decode(data, name_or_path), name=path.stem, source=name_or_path)
 
 

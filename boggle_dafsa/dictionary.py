@@ -152,8 +152,10 @@ class DictionaryBase(Generic[State]):
         if start is None or limit == 0:
             return
         emitted = 0
-        # Depth and count bounds turn a damaged file (a cycle) into an error, not a hang.
+        # Depth and count bounds turn a damaged file (a cycle) into an error, not a hang;
+        # the check below proves them for the whole walk before its first word.
         max_depth, max_words = self._walk_bounds()
+        self._check_below(start, max_depth, max_words)
         letters: list[str] = list(prefix)
         if self.is_word(start):
             yield prefix
@@ -184,6 +186,43 @@ class DictionaryBase(Generic[State]):
     def _walk_bounds(self) -> tuple[int | None, int | None]:
         # (longest word, number of words) when the file states them: bounds of a sound walk.
         return None, None
+
+    def _check_below(self, start: State, max_depth: int | None, max_words: int | None) -> None:
+        """Raise a "damaged" error unless the states below ``start`` form an acyclic graph
+        whose words are no more (from the root: exactly as many), and no longer, than the
+        file says. Without stated bounds there is nothing to check.
+
+        One pass over the states below ``start`` (remembered: each state is counted once
+        per dictionary), so that a file whose checksums hold yet whose automaton has a
+        cycle, or whose header lies, is refused before the walk prints a word, whatever
+        the limit. Without it, a cycle and a header claiming 2**32 words of 2**32 letters
+        would print for ever.
+        """
+        if max_depth is None or max_words is None:
+            return
+        counted: dict[Any, tuple[int, int]] = self.__dict__.setdefault("_counted", {})
+        if start not in counted:
+            on_path = {start}
+            stack = [(start, [child for _, child in self.children(start)])]
+            while stack:
+                state, children = stack[-1]
+                for child in children:
+                    if child in on_path:
+                        raise self._damaged("its automaton has a cycle")
+                    if child not in counted:
+                        on_path.add(child)
+                        stack.append((child, [grandchild for _, grandchild in self.children(child)]))
+                        break
+                else:
+                    stack.pop()
+                    on_path.discard(state)
+                    words = int(self.is_word(state)) + sum(counted[child][0] for child in children)
+                    depth = max((counted[child][1] + 1 for child in children), default=0)
+                    if words > max_words or depth > max_depth:
+                        raise self._damaged("more or longer words than its header says")
+                    counted[state] = (words, depth)
+        if start == self.root and counted[start][0] != max_words:
+            raise self._damaged(f"{counted[start][0]:,} words, its header says {max_words:,}")
 
     def _damaged(self, what: str) -> Exception:
         from .errors import DictionaryError

@@ -307,6 +307,10 @@ def format_clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+#: Longest line `play` reads (a word is at most MAX_WORD_CHARS; the rest is room).
+_MAX_LINE = 4096
+
+
 def run_console(
     game: Game,
     *,
@@ -341,7 +345,9 @@ def run_console(
                 try:
                     if countdown.is_over():
                         raise _TimeUp
-                    line = stdin.readline()
+                    line = stdin.readline(_MAX_LINE + 1)
+                    if len(line) > _MAX_LINE:
+                        raise BoggleError(f"standard input: a line of more than {_MAX_LINE:,} characters, not a word")
                 finally:
                     countdown.waiting = False
                 if countdown.is_over():
@@ -425,7 +431,9 @@ def read_player_words(path: str | Path) -> list[str]:
     line breaks, ``;`` and ``,`` between words, blank lines)."""
     from .wordlist import decode, read_bytes, split_items
 
-    text, _encoding = decode(read_bytes(path), str(path))
+    from .limits import MAX_SMALL_FILE_BYTES
+
+    text, _encoding = decode(read_bytes(path, MAX_SMALL_FILE_BYTES), str(path))
     return list(split_items(text))
 
 

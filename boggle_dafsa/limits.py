@@ -28,6 +28,9 @@ MAX_WORD_CHARS = 1024
 #: stay far below (325,313 French words: 36,863 states), but a list of random strings
 #: needs about one state per letter.
 MAX_STATES = 1 << 22
+#: Most words a dictionary file without a stated count (a dawg file without sidecar)
+#: may hold: no list ``build`` reads has more. A file of a few states can encode 2**1000.
+MAX_DICTIONARY_WORDS = 1 << 30
 #: Largest player file, dice file, or grid read from standard input (bytes).
 MAX_SMALL_FILE_BYTES = 1 << 20
 #: Largest batch file of grids (bytes); each of its lines is a grid (``grid.MAX_GRID_CHARS``).

@@ -272,7 +272,12 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     if sys.stdin.isatty():
         print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
     # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
-    text, _ = decode(sys.stdin.buffer.read(), "standard input")
+    from .limits import MAX_SMALL_FILE_BYTES, read_limited
+
+    data = read_limited(sys.stdin.buffer, MAX_SMALL_FILE_BYTES, GridError, "grid", stop_at_nul=True)
+    if b"\0" in data:
+        raise GridError("standard input: binary data (NUL byte), not a grid")
+    text, _ = decode(data, "standard input")
     return options.parse(text, dictionary, worddle=True)
 
 
@@ -358,14 +363,13 @@ def _batch_stream(batch: str) -> Iterable[str]:
     is decided once. Standard input (``-``) is streamed, so that grids are solved as they
     come, and decoded line by line.
     """
-    from .errors import opening
     from .wordlist import decode
 
     if batch == "-":
         return _standard_input_lines()
-    with opening(batch, GridError, "batch file"):
-        with open(batch, "rb") as file:
-            data = file.read()
+    from .limits import MAX_BATCH_BYTES, read_limited
+
+    data = read_limited(batch, MAX_BATCH_BYTES, GridError, "batch file", stop_at_nul=True)
     nul = data.find(b"\0")
     if nul >= 0:
         # Checked here, so that the message speaks of grids rather than of a word list.
@@ -381,7 +385,11 @@ def _standard_input_lines() -> Iterator[str]:
     if binary is None:  # a text stream in place of standard input (embedding, tests)
         yield from sys.stdin
         return
-    for raw in binary:
+    from .grid import MAX_GRID_CHARS
+    from .limits import read_line
+
+    # A line is a grid: at most MAX_GRID_CHARS characters of up to 4 bytes each.
+    while raw := read_line(binary, 4 * MAX_GRID_CHARS + 2, GridError, "standard input"):
         # ISO-8859-15 decodes any byte: a bad byte becomes a bad grid, reported at its line.
         yield raw.decode("iso-8859-15") if b"\0" in raw else decode(raw, "standard input")[0]
 

@@ -306,6 +306,8 @@ class WordStream:
                     if not self.forced and self.refuse_nul:  # only pipes are not checked beforehand
                         what += ": a list read from a pipe must be UTF-8, or say which encoding it is"
                     raise WordListError(f"{self.source}:{line}: {what}") from None
+                except UnicodeError as error:  # codecs such as punycode raise the bare UnicodeError
+                    raise WordListError(f"{self.source}: cannot decode as {self.encoding} ({str(error)[:100]!r})") from None
                 lines_before += raw.count(b"\n")
                 if not end and not bytewise:
                     cut = max(text.rfind("\n"), text.rfind("\r")) + 1

@@ -236,7 +236,10 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         raise DictionaryError(f"{source}: damaged header (alphabet is not UTF-8)") from None
     header = Header(version, width, header_size, _POLICY_BY_CODE[policy_code], alphabet, word_count, state_count,
                     transition_count, final_count, longest_word, root, cell_count, body_crc, digest.hex())
-    if len(alphabet) != alphabet_size or root >= cell_count:
+    # In an acyclic automaton a word visits distinct states, and each state has at least
+    # a header's cells: a longer "longest word" can only be a lie (or a cycle) that walks
+    # bounded by it would believe.
+    if len(alphabet) != alphabet_size or root >= cell_count or not longest_word <= state_count <= cell_count // width:
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
     if file_size != header.file_size:
         what = "truncated" if file_size < header.file_size else "has trailing bytes"

@@ -36,6 +36,14 @@ def fail(message: str, exit_code: int = 2) -> NoReturn:
     raise typer.Exit(exit_code)
 
 
+def shortened(message: str, most: int = 400) -> str:
+    """``message`` cut in its middle to at most about ``most`` characters: errors quote
+    the user's input, which may be a 600 kB line."""
+    if len(message) <= most:
+        return message
+    return f"{message[: most - 150]} [...] {message[-140:]}"
+
+
 def print_json(value: object) -> None:
     """Print ``value`` as indented JSON (json is imported here: most runs never need it)."""
     import json
@@ -61,7 +69,7 @@ class UserErrorGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except BoggleError as error:
-            print(f"{PROGRAM}: {error}", file=sys.stderr)
+            print(f"{PROGRAM}: {shortened(str(error))}", file=sys.stderr)
             raise typer.Exit(error.exit_code) from None
         except BrokenPipeError:
             # `dump | head` closes the pipe early: not an error. Point stdout at /dev/null

@@ -15,6 +15,7 @@ from __future__ import annotations
 import mmap
 import os
 import struct
+import sys
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import islice
@@ -153,8 +154,65 @@ class DawgDictionary(ForeignDictionary):
         start = self._follow(self.root, encoded)
         if start is None or limit == 0 or not self.guide_count:
             return iter(())
+        self._check_below(start)
         keys = self._keys(start, encoded)
-        return self._decoded(keys if limit is None else islice(keys, limit))
+        # islice takes at most sys.maxsize; a larger limit is no limit.
+        return self._decoded(keys if limit is None or limit >= sys.maxsize else islice(keys, limit))
+
+    def _check_below(self, start: int) -> None:
+        """Count the keys below unit ``start`` through the guide, once per unit, before any
+        walk: a cycle, a key longer than the longest word, or more keys than the sidecar
+        says (without one, than :data:`~boggle_dafsa.limits.MAX_DICTIONARY_WORDS`) is a
+        damaged file. A valid file of a few states can hold 2**1000 keys; listing them
+        would never end."""
+        from ..limits import MAX_DICTIONARY_WORDS
+
+        most = self.sidecar.words if self.sidecar else MAX_DICTIONARY_WORDS
+        counted: dict[int, tuple[int, int]] = self.__dict__.setdefault("_counted", {})
+        units = self.units
+        try:
+            if start not in counted:
+                on_path = {start}
+                stack = [(start, self._guide_children(start))]
+                while stack:
+                    node, children = stack[-1]
+                    for child in children:
+                        if child in on_path:
+                            raise self._damaged("the guide leads round in a circle")
+                        if child not in counted:
+                            on_path.add(child)
+                            stack.append((child, self._guide_children(child)))
+                            break
+                    else:
+                        stack.pop()
+                        on_path.discard(node)
+                        keys = int(bool(units[node] & HAS_LEAF_BIT)) + sum(counted[child][0] for child in children)
+                        depth = max((counted[child][1] + 1 for child in children), default=0)
+                        if keys > most or depth > self._max_key_bytes:
+                            raise self._damaged(f"more keys than {'its sidecar says' if self.sidecar else 'any word list'}, or longer ones")
+                        counted[node] = (keys, depth)
+        except IndexError:
+            raise self._damaged("transition out of range") from None
+        if start == 0 and self.sidecar is not None and counted[0][0] != most:
+            raise self._damaged(f"{counted[0][0]:,} keys, its sidecar says {most:,}")
+
+    def _guide_children(self, node: int) -> list[int]:
+        # The units below `node`, as the guide lists them (labels strictly increasing).
+        units, guide = self.units, self.guide
+        children = []
+        label = guide[2 * node]
+        previous = 0
+        while label:
+            if label <= previous:
+                raise self._damaged("guide siblings out of order")
+            base = units[node]
+            child = node ^ ((base >> 10) << ((base & EXTENSION_BIT) >> 6)) ^ label
+            if units[child] & LABEL_MASK != label:
+                raise self._damaged("the guide names a missing transition")
+            children.append(child)
+            previous = label
+            label = guide[2 * child + 1]
+        return children
 
     def _follow(self, state: int, encoded: bytes) -> int | None:
         units = self.units

@@ -85,7 +85,16 @@ def solve(
     if min_length is None:
         min_length = scoring.min_length
     table = neighbours(grid.shape, adjacency)
-    return _ranked_hits(chosen.search(dictionary, grid.faces, table, min_length), scoring)
+    try:
+        found = chosen.search(dictionary, grid.faces, table, min_length)
+    except RecursionError:
+        # The recursive kernel is chosen only when the header's longest word keeps it
+        # shallow: deeper, the file has a cycle its header does not admit.
+        from ..errors import DictionaryError
+
+        where = getattr(dictionary, "path", "dictionary")
+        raise DictionaryError(f"{where}: damaged dictionary (paths longer than its longest word)") from None
+    return _ranked_hits(found, scoring)
 
 
 def score_only(

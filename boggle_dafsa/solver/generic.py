@@ -20,6 +20,9 @@ def search(
     is_word = dictionary.is_word
     root = dictionary.root
     found: dict[str, tuple[int, ...]] = {}
+    # A path spells at least one letter a cell: one longer than the longest word the file
+    # states can only come from a cycle (a damaged file), not from a word.
+    longest = getattr(dictionary, "_walk_bounds", lambda: (None, None))()[0]
     for start, face in enumerate(faces):
         state = step(root, face)
         if state is None:
@@ -29,6 +32,10 @@ def search(
         stack: list[tuple[int, Any, str, tuple[int, ...]]] = [(start, state, face, (start,))]
         while stack:
             cell, state, word, path = stack.pop()
+            if longest is not None and len(path) > longest:
+                from ..errors import DictionaryError
+
+                raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (paths longer than its longest word)")
             if len(word) >= min_length and word not in found and is_word(state):
                 found[word] = path
             for next_cell in reversed(table[cell]):

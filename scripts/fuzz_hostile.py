@@ -1,0 +1,150 @@
+"""Fuzz the readers of untrusted input with hypothesis: the grid parser, the word-list
+reader, and opening arbitrary (or mutated) bytes as a dictionary then walking it.
+
+The only exceptions allowed are the library's one-line errors (``BoggleError``); anything
+else (IndexError, RecursionError, UnicodeError, a hang caught by hypothesis' deadline...)
+is a failure, which hypothesis shrinks and prints.
+
+    python scripts/fuzz_hostile.py                      # a short run (CI runs it as a test)
+    python scripts/fuzz_hostile.py --examples 20000     # the long run (figures in the README)
+
+Each target runs ``--examples`` inputs; the script prints, per target, the inputs run,
+the time, and the share of inputs refused with a one-line error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from itertools import islice
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.formats import open_path, write_dictionary
+from boggle_dafsa.grid import Grid, parse_shape
+from boggle_dafsa.solver import find, solve
+from boggle_dafsa.wordlist import decode, parse_words, stream_wordlist
+
+GRID_ALPHABET = "AbcQué/ / x\n\t\u0301ß*×0-.'" + "/" * 5
+SEEDS = ["CHAT", "CHIEN", "NICHE", "NICHER", "ZOO", "ÉLÈVE", "ARBRE"]
+outcomes: dict[str, Counter[str]] = {}
+
+
+def tally(target: str, outcome: str) -> None:
+    outcomes.setdefault(target, Counter())[outcome] += 1
+
+
+def fuzz_grid(text: str, shape: str) -> None:
+    try:
+        grid = Grid.parse(text)
+        assert Grid.parse(str(grid)).faces == grid.faces or any(len(face) > 1 for face in grid.faces)
+        find(grid, "AB")
+        tally("grid", "parsed")
+    except BoggleError:
+        tally("grid", "refused")
+    try:
+        parse_shape(shape)
+    except BoggleError:
+        pass
+
+
+def fuzz_wordlist(data: bytes, folder: Path) -> None:
+    try:
+        text, encoding = decode(data, "fuzz")
+        parse_words(text, source="fuzz", encoding=encoding)
+        tally("wordlist", "read")
+    except BoggleError:
+        tally("wordlist", "refused")
+    path = folder / "list.txt"
+    path.write_bytes(data)
+    try:
+        stream = stream_wordlist(path)
+        for _ in stream.blocks():
+            pass
+    except BoggleError:
+        pass
+
+
+def _mutated(data: bytes, rng: random.Random, changes: int) -> bytes:
+    out = bytearray(data)
+    for _ in range(changes):
+        action = rng.randrange(4)
+        position = rng.randrange(len(out)) if out else 0
+        if action == 0 and out:
+            out[position] = rng.randrange(256)
+        elif action == 1 and out:
+            out[position : position + 4] = rng.randrange(1 << 32).to_bytes(4, "little")
+        elif action == 2:
+            del out[position : position + rng.randrange(1, 16)]
+        else:
+            out[position:position] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8)))
+    return bytes(out)
+
+
+def fuzz_dictionary(format: str, seed: int, changes: int, raw: bytes, folder: Path, originals: dict[str, bytes]) -> None:
+    rng = random.Random(seed)
+    data = raw if format == "raw" else _mutated(originals[format], rng, changes)
+    path = folder / f"fuzz.{format}"
+    path.write_bytes(data)
+    sidecar = folder / f"fuzz.{format}.meta.json"
+    if sidecar.exists():
+        sidecar.unlink()  # a file without sidecar: nothing vouches for it
+    try:
+        dictionary = open_path(path)
+        list(islice(dictionary.complete(""), 5000))
+        list(islice(dictionary.complete("CH"), 100))
+        _ = "CHAT" in dictionary, dictionary.has_prefix("NI"), len(dictionary)
+        solve(Grid.parse("CHAT/NIEZ/OOER/LEVE"), dictionary)
+        tally(f"dictionary {format}", "opened")
+    except BoggleError:
+        tally(f"dictionary {format}", "refused")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=300, help="inputs per target")
+    parser.add_argument("--seed", type=int, default=0)
+    arguments = parser.parse_args()
+    config = settings(max_examples=arguments.examples, deadline=None, database=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck))
+    folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
+    os.environ.setdefault("BOGGLE_DAFSA_CACHE", str(folder / "cache"))
+    originals = {}
+    for format in ("native", "dawg", "marisa"):
+        write_dictionary(SEEDS and sorted({w for w in ["CHAT", "CHIEN", "NICHE", "NICHER", "ZOO", "ELEVE"]}),
+                         folder / f"seed.{format}", format)
+        originals[format] = (folder / f"seed.{format}").read_bytes()
+
+    targets = {
+        "grid": given(st.text(alphabet=GRID_ALPHABET, max_size=200), st.text(max_size=20))(fuzz_grid),
+        "wordlist": given(st.binary(max_size=400) | st.text(max_size=300).map(lambda t: t.encode("utf-8", "replace")))(
+            lambda data: fuzz_wordlist(data, folder)
+        ),
+        "dictionary": given(
+            # marisa is probed in a child process per new file: fewer of them.
+            st.sampled_from(["native"] * 4 + ["dawg"] * 4 + ["marisa", "raw"]),
+            st.integers(0, 1 << 30), st.integers(1, 6), st.binary(max_size=300),
+        )(lambda format, seed, changes, raw: fuzz_dictionary(format, seed, changes, raw, folder, originals)),
+    }
+    print(f"{arguments.examples} inputs per target (hypothesis, derandomized); python {sys.version.split()[0]}")
+    for name, target in targets.items():
+        started = time.perf_counter()
+        config(target)()
+        elapsed = time.perf_counter() - started
+        print(f"{name:<11} {elapsed:7.1f} s   " + ", ".join(
+            f"{key} {count:,}" for label, counter in sorted(outcomes.items()) if label.startswith(name)
+            for key, count in sorted(counter.items())
+        ))
+    print("no failure: every input was read or refused with a one-line error")
+
+
+if __name__ == "__main__":
+    main()
