@@ -154,12 +154,12 @@ class DawgDictionary(ForeignDictionary):
         start = self._follow(self.root, encoded)
         if start is None or limit == 0 or not self.guide_count:
             return iter(())
-        self._check_below(start)
+        self._count_keys_below(start)
         keys = self._keys(start, encoded)
         # islice takes at most sys.maxsize; a larger limit is no limit.
         return self._decoded(keys if limit is None or limit >= sys.maxsize else islice(keys, limit))
 
-    def _check_below(self, start: int) -> None:
+    def _count_keys_below(self, start: int) -> None:
         """Count the keys below unit ``start`` through the guide, once per unit, before any
         walk: a cycle, a key longer than the longest word, or more keys than the sidecar
         says (without one, than :data:`~boggle_dafsa.limits.MAX_DICTIONARY_WORDS`) is a
