@@ -17,7 +17,7 @@ Three measurements, each a ratio taken in the same run (the machine is shared):
    command ``boggle-dafsa solve --batch FILE --summary --qu -d enable2k``. With
    ``--hybrid DIR`` (a built checkout of github.com/danvk/hybrid-boggle and the Python
    that runs it, ``--hybrid-python``), its C++ solver scores the same boards in the same
-   run (``boggle.perf``-style loop over ``Boggler.score``); the total points are compared.
+   run (a ``boggle.perf``-style loop over ``Boggler44.score``), the three taking turns.
 
     python scripts/bench_kernel.py [--grids 300] [--batch-grids 3000] [--boards 100000]
                                    [--runs 3] [--seed 1] [--hybrid DIR --hybrid-python PY]
@@ -168,34 +168,35 @@ def main() -> None:
         boards = ["".join(rng.choice(LETTERS) for _ in range(16)) for _ in range(args.boards)]
         prepared = PreparedSolver(enable2k, (4, 4))
         codes = b"".join(prepared.encode(tuple("QU" if letter == "Q" else letter for letter in board)) for board in boards)
-        library_times = []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            results = prepared.run_codes(codes, "totals")
-            library_times.append(time.perf_counter() - start)
-        points = sum(total for _, total in results)
-        library_rate = args.boards / statistics.median(library_times)
         boards_file = Path(folder) / "boards.txt"
         boards_file.write_text("".join(board + "\n" for board in boards))
         summary_command = [*command, "solve", "--batch", str(boards_file), "--summary", "--qu", "-d", "enable2k", "-q"]
         summary_output = output_of(summary_command, native)
+        # The library call and the whole command in turns, so that both see the same load.
+        library_times, cli_times, hybrid_times = [], [], []
+        hybrid_points = 0
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            results = prepared.run_codes(codes, "totals")
+            library_times.append(time.perf_counter() - start)
+            cli_times.append(whole_process({"cli": (summary_command, native)}, 1)["cli"])
+            if args.hybrid:
+                wordlist = args.hybrid / "wordlists" / "enable2k.txt"
+                out = subprocess.run([args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(boards_file), str(wordlist)],
+                                     capture_output=True, text=True, check=True).stdout.split()
+                hybrid_points = int(out[0])
+                hybrid_times.append(float(out[1]))
+        points = sum(total for _, total in results)
+        library_rate = args.boards / statistics.median(library_times)
+        cli_time = statistics.median(cli_times)
         summary_points = sum(int(line.rsplit(b"\t", 1)[1]) for line in summary_output.splitlines())
         if summary_points != points:
             raise SystemExit(f"the command's summary says {summary_points} points, the library {points}")
-        cli_time = whole_process({"cli": (summary_command, native)}, args.runs)["cli"]
         rows = [
             f"| library batch call, C kernel, 1 thread | {library_rate:,.0f} | {points:,} |",
             f"| `boggle-dafsa solve --batch FILE --summary --qu -d enable2k` (whole process) | {args.boards / cli_time:,.0f} | {summary_points:,} |",
         ]
         if args.hybrid:
-            wordlist = args.hybrid / "wordlists" / "enable2k.txt"
-            hybrid_times = []
-            hybrid_points = 0
-            for _ in range(args.runs):
-                out = subprocess.run([args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(boards_file), str(wordlist)],
-                                     capture_output=True, text=True, check=True).stdout.split()
-                hybrid_points, seconds = int(out[0]), float(out[1])
-                hybrid_times.append(seconds)
             hybrid_rate = args.boards / statistics.median(hybrid_times)
             rows.append(f"| hybrid-boggle C++ `Boggler44.score` (pybind11 loop) | {hybrid_rate:,.0f} | {hybrid_points:,} |")
         lines += [

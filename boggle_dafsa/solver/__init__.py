@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..grid import Grid, neighbours
 from ..scoring import CLASSIC, Scoring
 from .kernels import available_kernels, kernel_status, select
-from .prepared import PreparedSolver, prepared_solver
+from .prepared import PreparedSolver, kept_solver, prepared_solver
 from .trace import find
 
 if TYPE_CHECKING:
@@ -74,12 +74,15 @@ def solve(
     ``kernel`` names the kernel (see :func:`available_kernels`); every kernel gives the
     same hits.
     """
+    # Over the native layout: a solver prepared once per shape and rules, which
+    # (compiled) also ranks the words and builds the hits in C.
+    prepared = kept_solver(dictionary, grid.shape, adjacency, min_length, scoring, kernel)
+    if prepared is not None:
+        return prepared.solve(grid)
     chosen = select(dictionary, kernel, cells=len(grid.faces))
     if getattr(chosen, "solver_class", None) is not None:
-        # Over the native layout: a solver prepared once per shape and rules, which
-        # (compiled) also ranks the words and builds the hits in C.
         prepared = prepared_solver(
-            dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=chosen.name
+            dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel
         )
         return prepared.solve(grid)
     if min_length is None:

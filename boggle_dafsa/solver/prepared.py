@@ -215,6 +215,18 @@ _PREPARED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], PreparedSolver]]
 _PER_DICTIONARY = 32
 
 
+def kept_solver(
+    dictionary: Dictionary[Any], shape: tuple[int, ...], adjacency: str, min_length: int | None, scoring: Scoring,
+    kernel: str,
+) -> PreparedSolver | None:
+    """The :class:`PreparedSolver` :func:`prepared_solver` keeps for these arguments, if any (a lookup only)."""
+    try:
+        kept = _PREPARED.get(dictionary)
+    except TypeError:
+        return None
+    return kept.get((shape, adjacency, min_length, scoring, kernel)) if kept else None
+
+
 def prepared_solver(
     dictionary: Dictionary[Any],
     shape: Sequence[int],
