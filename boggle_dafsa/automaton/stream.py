@@ -153,6 +153,14 @@ def default_kernel() -> Any:
     return available.get("c", PYTHON_KERNEL)
 
 
+def kernel_status() -> str:
+    """Which kernel builds, and why: ``c (compiled)``, ``python (BOGGLE_DAFSA_PURE=1)`` or
+    ``python (the C extension is not built)``."""
+    if os.environ.get(PURE_VARIABLE, "").strip() not in ("", "0"):
+        return f"python ({PURE_VARIABLE}=1)"
+    return "c (compiled)" if "c" in kernels() else "python (the C extension is not built)"
+
+
 # -- writing a native file from sorted blocks ----------------------------------------------
 
 

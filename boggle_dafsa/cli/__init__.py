@@ -60,16 +60,18 @@ def main() -> None:
 
 
 def version_text() -> str:
-    """``boggle-dafsa 0.1.0 (solver kernel: c (compiled))``: the version and the kernel in use."""
+    """``boggle-dafsa 0.1.0 (solver kernel: c (compiled); builder kernel: c (compiled))``:
+    the version and the kernels in use."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from ..automaton.stream import kernel_status as builder_status
     from ..solver import kernel_status
 
     try:
         number = version("boggle-dafsa")
     except PackageNotFoundError:  # run from a source tree that was never installed
         number = "unknown version"
-    return f"{PROGRAM} {number} (solver kernel: {kernel_status()})"
+    return f"{PROGRAM} {number} (solver kernel: {kernel_status()}; builder kernel: {builder_status()})"
 
 
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EPIPE}
