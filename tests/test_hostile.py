@@ -172,3 +172,14 @@ def test_the_checker_can_fail(folder: Path) -> None:
     crash = run("python3 -c 'raise ValueError(1)'", folder)
     with pytest.raises(AssertionError):
         assert_clean(crash, "crash")
+
+
+def test_timeout_ends_finds_worst_case_cleanly(folder: Path) -> None:
+    # The worst case of `find` (see its docstring: some 40 s) given one second.
+    word = "A" * 11 + "BAB" + "A" * 11
+    shell = f"BD find BAAAA/AAAAA/AAAAA/AAAAA/AAAAB {word} --timeout 1"
+    result = run(shell, folder)
+    assert_clean(result, shell)
+    assert "time limit of 1 s" in result.stderr
+    quick = run("BD find AB/CD ABCD --timeout 60 -d small.dafsa", folder)
+    assert quick.returncode == 0 and "on the grid" in quick.stdout

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
@@ -34,6 +36,42 @@ def fail(message: str, exit_code: int = 2) -> NoReturn:
     """Print ``message`` as one line on stderr and exit with ``exit_code``."""
     print(f"{PROGRAM}: {message}", file=sys.stderr)
     raise typer.Exit(exit_code)
+
+
+TimeoutOption = Annotated[
+    Optional[float],
+    typer.Option(
+        "--timeout",
+        help="Give up after this many seconds, with one line and exit status 2 (dense grids, find's worst case).",
+        show_default=False,
+    ),
+]
+
+
+@contextmanager
+def time_limit(seconds: float | None, what: str) -> Iterator[None]:
+    """Raise :class:`BoggleError` in the main thread once ``seconds`` have passed (None: no limit).
+
+    A SIGALRM timer: Python runs its handler between bytecodes, so a Python kernel stops
+    at once, and the compiled kernel when its call returns.
+    """
+    if seconds is None:
+        yield
+        return
+    if not seconds > 0:
+        raise BoggleError(f"--timeout must be a positive number of seconds, not {seconds}")
+    import signal
+
+    def expire(signum: int, frame: object) -> None:
+        raise BoggleError(f"{what}: gave up after the time limit of {seconds:g} s (--timeout)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def shortened(message: str, most: int = 400) -> str:

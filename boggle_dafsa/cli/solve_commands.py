@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import app
-from .common import DictOption, load_dictionary
+from .common import DictOption, TimeoutOption, load_dictionary, time_limit
 
 GRID_HELP = "The grid, e.g. IDXTMHEIERVNTLLU or IDXT/MHEI/ERVN/TLLU (see above); '-' or nothing: standard input."
 ShapeOption = Annotated[
@@ -61,6 +61,7 @@ def solve(
         typer.Option("--batch", help="Solve a file of grids, one a line ('-': standard input).", show_default=False),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many threads (compiled kernel) or processes.")] = 1,
+    timeout: TimeoutOption = None,
 ) -> None:
     """Print every dictionary word that can be traced on GRID, best first.
 
@@ -80,10 +81,11 @@ def solve(
         raise BoggleError("--summary prints totals only: not with --scores, --paths or --json")
     rendering = Rendering(scores=scores, paths=paths, json=json_output, summary=summary)
     spec = dictionary_spec_for(dictionary, options.language)
-    if batch is not None:
-        run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
-    else:
-        run_solve(grid, load_dictionary(spec), options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+    with time_limit(timeout, "solve"):
+        if batch is not None:
+            run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+        else:
+            run_solve(grid, load_dictionary(spec), options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
 
 
 @app.command()
@@ -95,6 +97,7 @@ def find(
     q_is_qu: QuOption = False,
     adjacency: AdjacencyOption = "king",
     json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+    timeout: TimeoutOption = None,
 ) -> None:
     """Say whether WORD can be traced on GRID, with one path, and whether it is a word.
 
@@ -103,5 +106,7 @@ def find(
     from ..results import SolveOptions, run_find
 
     options = SolveOptions.from_arguments(None, None, adjacency, shape, q_is_qu)
-    if not run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output):
+    with time_limit(timeout, "find"):
+        found = run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output)
+    if not found:
         raise typer.Exit(1)
