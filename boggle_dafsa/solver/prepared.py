@@ -74,7 +74,7 @@ class PreparedSolver:
         self._dictionary: Dictionary[Any] | None = None
         solver_class = getattr(chosen, "solver_class", None)
         layout = _layout(dictionary) if solver_class is not None else None
-        if layout is None:
+        if layout is None or solver_class is None:
             self._dictionary = dictionary  # the generic kernel walks the dictionary itself
         else:
             solver = solver_class(
