@@ -290,8 +290,12 @@ def run_solve(
     jobs: int = 1,
     show_totals: bool = False,
     quiet: bool = False,
+    dictionary_note: str | None = None,
 ) -> None:
-    """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end."""
+    """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end.
+
+    ``dictionary_note`` ("build/dictionary.dafsa, 5 words") ends the totals line on stderr:
+    the dictionary that answered when no -d chose it."""
     if jobs != 1:
         raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
     grid = read_grid(grid_text, dictionary, options)
@@ -316,7 +320,8 @@ def run_solve(
             out.write(format_totals(count, points) + "\n")
     out.flush()
     if not quiet and not show_totals and not rendering.json:
-        print(format_totals(count, points), file=sys.stderr)
+        note = f" ({dictionary_note})" if dictionary_note else ""
+        print(format_totals(count, points) + note, file=sys.stderr)
 
 
 def run_batch(

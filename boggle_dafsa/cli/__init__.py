@@ -13,7 +13,13 @@ from .common import UserErrorGroup
 HELP = "Compile word lists into minimal automata (DAFSA) and solve, generate and play Boggle grids."
 PROGRAM = "boggle-dafsa"
 
-app = typer.Typer(cls=UserErrorGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=HELP)
+# -h as well as --help, on every command (click passes help_option_names down to subcommands).
+# Completion (--install-completion, --show-completion) imports nothing more at start-up:
+# typer's completion module is loaded with typer anyway (see README, "Performance").
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(
+    cls=UserErrorGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, help=HELP, context_settings=CONTEXT
+)
 
 # Each module registers its commands on `app`; imported for that side effect.
 from . import dictionary_commands, game_commands, serve, solve_commands  # noqa: E402,F401
@@ -43,7 +49,7 @@ def main() -> None:
         # typer would draw a framed box of several lines; errors here are one line.
         where = f"{error.ctx.command_path}: " if error.ctx and error.ctx.command_path != PROGRAM else ""
         command = error.ctx.command_path if error.ctx else PROGRAM
-        print(f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()} (see `{command} --help`)", file=sys.stderr)
+        print(f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()}{_stray_hint(args)} (see `{command} --help`)", file=sys.stderr)
         code = 2
     except typer.Abort:
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
@@ -89,7 +95,7 @@ def app_for(args: list[str]) -> typer.Typer:
     wanted = [info for info in app.registered_commands if _command_name(info) == args[0]]
     if not wanted:
         return app  # options or an unknown command: the full app explains
-    single = typer.Typer(cls=UserErrorGroup, add_completion=False, pretty_exceptions_enable=False, help=HELP)
+    single = typer.Typer(cls=UserErrorGroup, add_completion=True, pretty_exceptions_enable=False, help=HELP, context_settings=CONTEXT)
     # A callback keeps the copy a group even with one command, so `solve` stays a subcommand.
     single.callback()(_no_options)
     single.registered_commands = wanted
@@ -102,3 +108,13 @@ def _no_options() -> None:
 
 def _command_name(info: typer.models.CommandInfo) -> str:
     return info.name or info.callback.__name__.replace("_", "-")  # type: ignore[union-attr]
+
+
+def _stray_hint(args: list[str]) -> str:
+    """``; FILE looks like a dictionary file: give it with -d FILE`` for the first such argument."""
+    from ..resolve import looks_like_dictionary
+
+    for before, argument in zip(["", *args], args):
+        if before not in ("-d", "--dict") and not argument.startswith("-") and looks_like_dictionary(argument):
+            return f"; {argument!r} looks like a dictionary file: give it with -d {argument}"
+    return ""

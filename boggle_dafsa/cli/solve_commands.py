@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import app
-from .common import DictOption, TimeoutOption, load_dictionary, time_limit
+from .common import IMPLICIT_DICTIONARY, DictOption, TimeoutOption, load_dictionary, time_limit
 
 GRID_HELP = "The grid, e.g. IDXTMHEIERVNTLLU or IDXT/MHEI/ERVN/TLLU (see above); '-' or nothing: standard input."
 ShapeOption = Annotated[
@@ -85,7 +85,8 @@ def solve(
         if batch is not None:
             run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
         else:
-            run_solve(grid, load_dictionary(spec), options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+            words = load_dictionary(spec, announce=False)  # the totals line names it
+            run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dictionary_note=IMPLICIT_DICTIONARY[0] if IMPLICIT_DICTIONARY else None)
 
 
 @app.command()
