@@ -106,3 +106,39 @@ def test_a_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     assert "verifying" in ESCAPES.sub("", child.before) and "ok: 8,000 words" in child.before
     piped = run_cli(*args[2:], env={"BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")})
     assert piped.returncode == 0 and piped.stderr == "" and piped.stdout == "ok: 8,000 words, checksums hold\n"
+
+
+def test_the_dictionary_in_use_is_named_when_no_d_chose_it(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    (tmp_path / "small.txt").write_text("chat\nzoo\ntac\n")
+    assert run_cli("build", "small.txt", "-q", cwd=tmp_path).returncode == 0
+    solved = run_cli("solve", "CHAT/ZOOT", cwd=tmp_path)
+    assert solved.stdout.split() == ["CHAT", "ZOO"]
+    assert solved.stderr == "2 words, 2 points (build/dictionary.dafsa, 3 words)\n"
+    looked = run_cli("lookup", "arbre", cwd=tmp_path)
+    assert looked.returncode == 1 and looked.stderr == "boggle-dafsa: dictionary build/dictionary.dafsa, 3 words (no -d given)\n"
+    inspected = run_cli("inspect", cwd=tmp_path)
+    assert inspected.stdout.startswith("dictionary ") and "build/dictionary.dafsa (no -d given" in inspected.stdout.splitlines()[0]
+    explicit = run_cli("solve", "CHAT/ZOOT", "-d", "build/dictionary.dafsa", cwd=tmp_path)
+    assert explicit.stderr == "2 words, 2 points\n"
+    # A dictionary as the argument of dump/inspect, and a stray one elsewhere.
+    assert run_cli("dump", "small.txt", cwd=tmp_path).stdout.split() == ["CHAT", "TAC", "ZOO"]
+    stray = run_cli("lookup", "chat", "small.txt", cwd=tmp_path)
+    assert stray.returncode == 2 and "write -d small.txt" in stray.stderr and len(stray.stderr.splitlines()) == 1
+    extra = run_cli("solve", "CHAT/ZOOT", "small.txt", cwd=tmp_path)
+    assert extra.returncode == 2 and "give it with -d small.txt" in extra.stderr
+    both = run_cli("dump", "small.txt", "-d", "fr", cwd=tmp_path)
+    assert both.returncode == 2 and "two dictionaries given" in both.stderr
+
+
+def test_standard_input_help_and_completion(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    built = run_cli("build", "-", "-o", "s.dafsa", "-q", cwd=tmp_path, input="chat\nzoo\n")
+    assert built.returncode == 0, built.stderr
+    looked = run_cli("lookup", "-", "-d", "s.dafsa", cwd=tmp_path, input="chat\nxyz\n")
+    assert looked.returncode == 1 and looked.stdout == "CHAT\tyes\nXYZ\tno\n"
+    assert run_cli("verify", "-", "s.dafsa", cwd=tmp_path, input="zoo\nchat\n").stdout.startswith("ok: 2 words")
+    assert "Usage: boggle-dafsa solve" in run_cli("solve", "-h").stdout
+    assert "--install-completion" in run_cli("-h").stdout

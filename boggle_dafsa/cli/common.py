@@ -120,17 +120,17 @@ IMPLICIT_DICTIONARY: list[str] = []
 def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
     """Open the dictionary a command was given (see :func:`boggle_dafsa.open_dictionary`).
 
-    When no -d chose it and it is not the embedded default (a ``build/dictionary.dafsa``
-    found in the folder, or ``$BOGGLE_DAFSA_DICT``), one line on stderr says which one
-    answered, unless ``announce`` is False (commands with a totals line say it there).
+    When no -d chose it and it is a ``build/dictionary.dafsa`` found in the folder (the
+    choice nobody sees coming), one line on stderr says which one answered, unless
+    ``announce`` is False (commands with a totals line say it there, for any implicit choice).
     """
-    from ..resolve import DEFAULT_EMBEDDED, describe, open_dictionary, resolve_spec
+    from ..resolve import DEFAULT_BUILD, describe, open_dictionary, resolve_spec
 
     chosen, implicit = resolve_spec(spec)
     dictionary = open_dictionary(chosen)
     if implicit:
         IMPLICIT_DICTIONARY[:] = [describe(dictionary, chosen)]
-        if announce and chosen != DEFAULT_EMBEDDED:
+        if announce and chosen == str(DEFAULT_BUILD):
             print(f"{PROGRAM}: dictionary {IMPLICIT_DICTIONARY[0]} (no -d given)", file=sys.stderr)
     return dictionary
 
