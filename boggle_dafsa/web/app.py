@@ -117,12 +117,18 @@ def _example(value: Any) -> dict[int | str, dict[str, Any]]:
     return {200: {"description": "Success", "content": {"application/json": {"example": value}}}}
 
 
-SOLVE_EXAMPLE = {
-    "grid": "IDXT/MHEI/ERVN/TLLU",
-    "shape": [4, 4],
-    "words": [{"word": "VULNERE", "score": 5, "path": [[2, 2], [3, 3], [3, 2], [2, 3], [1, 2], [2, 1], [2, 0]]}],
-    "totals": {"words": 71, "points": 99},
-}
+def _solve_example() -> dict[str, Any]:
+    # Built by the same code as the answers, so that the example follows the schema; the
+    # totals are those of the whole grid (the example shows its best word only).
+    from ..grid import Grid
+    from ..solver import Hit
+
+    grid = Grid.parse("IDXT/MHEI/ERVN/TLLU")
+    best = Hit("VULNERE", 5, (10, 15, 14, 11, 6, 9, 8))
+    return {**solution_payload(grid, [best]), "totals": {"words": 71, "points": 99}}
+
+
+SOLVE_EXAMPLE = _solve_example()
 ROLL_EXAMPLE = {
     "dice": "fr", "title": "French 4x4", "seed": 42, "grid": "IEFA/AEFE/MHAL/ETTE", "shape": [4, 4],
     "faces": list("IEFAAEFEMHALETTE"), "scoring": "classic", "min_length": 3, "dictionary": "fr",
