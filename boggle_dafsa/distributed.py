@@ -8,11 +8,17 @@ each worker with the tasks, and used only by a worker that cannot see the same f
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import BoggleError
+
+if TYPE_CHECKING:
+    from .dictionary import Dictionary
 
 #: Grids per batch task: enough that a task outweighs its messages many times.
 BATCH_CHUNK = 1000
@@ -30,6 +36,40 @@ def connect(address: str) -> Any:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise BoggleError(f"cannot reach the Dask scheduler at {address} ({error})") from None
+
+
+def file_digest(path: str | Path) -> str:
+    """The SHA-256 of the file at ``path``."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def open_shipped(spec: str, digest: str | None, data: bytes | None) -> Dictionary:
+    """Open dictionary ``spec`` on a worker: the file named if it is the one meant (``digest``), else a copy of ``data``.
+
+    Without a digest (an embedded name) the spec is opened as it is.
+    """
+    from .resolve import open_dictionary
+
+    if digest is None:
+        return open_dictionary(spec)
+    path = Path(spec)
+    if path.is_file() and file_digest(path) == digest:
+        return open_dictionary(spec)
+    if data is None:
+        raise BoggleError(f"{spec}: not on this machine, or not the file the search was started with")
+    # Written once per digest, under a temporary name first: never a half-written copy.
+    folder = Path(tempfile.gettempdir()) / "boggle-dafsa-shipped"
+    folder.mkdir(exist_ok=True)
+    copy = folder / f"{digest}{path.suffix}"
+    if not copy.is_file():
+        partial = folder / f".{digest}.{os.getpid()}"
+        partial.write_bytes(data)
+        os.replace(partial, copy)
+    return open_dictionary(str(copy))
 
 
 def _ship(client: Any, path: str | None) -> Any:

@@ -151,18 +151,24 @@ def solve_batch(
     jobs: int = 1,
     dictionary_spec: str | None = None,
     source: str = "-",
+    dask: str | None = None,
 ) -> Iterator[BatchResult]:
     """Solve and render each (line number, grid text), in order, as they come.
 
     Text gives a block per grid (``# GRID<TAB>totals`` then its words); JSON one line
     per grid. With ``jobs`` > 1 the grids are spread over that many processes, each of
     which opens ``dictionary_spec`` (the spec ``dictionary`` was opened from) itself:
-    the file is mapped, so they share its pages. The first bad grid raises
+    the file is mapped, so they share its pages. With ``dask`` (a scheduler's address)
+    chunks of grids are solved on that Dask cluster instead, results still in input
+    order. The first bad grid raises
     :class:`GridError` naming ``source`` and its line, after the results of the grids
     before it, whatever ``jobs`` is.
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise BoggleError(f"the number of processes must be between 1 and {MAX_JOBS}, not {jobs}")
+    if dask:
+        yield from _dask_batch(dask, lines, dictionary_spec, options, rendering, source)
+        return
     kernel = _batch_kernel(dictionary)
     if kernel == "c" or (kernel == "python" and jobs == 1):
         # The prepared solvers: grids by chunks, the compiled search over `jobs` threads.
@@ -218,6 +224,43 @@ def _fast_batch(
             yield BatchResult(solved.line, text, words, points)
     except GridError as error:
         raise GridError(f"{source} line {getattr(error, 'line', '?')}: {error}") from None
+
+
+def _dask_batch(
+    address: str,
+    lines: Iterable[tuple[int, str]],
+    dictionary_spec: str | None,
+    options: SolveOptions,
+    rendering: Rendering,
+    source: str,
+) -> Iterator[BatchResult]:
+    import itertools
+    from pathlib import Path
+
+    from .distributed import BATCH_CHUNK, dask_map_chunks, file_digest
+    from .resolve import resolve_spec
+
+    spec, _ = resolve_spec(dictionary_spec)
+    path = spec if Path(spec).is_file() else None
+    digest = file_digest(path) if path else None
+    numbered = iter(lines)
+    chunks = iter(lambda: list(itertools.islice(numbered, BATCH_CHUNK)), [])
+    shared = (spec, digest, options, rendering, source)
+    for results in dask_map_chunks(address, _solve_chunk, chunks, shared, path):
+        yield from _raising_at_first_error(results)
+
+
+def _solve_chunk(
+    chunk: list[tuple[int, str]], data: bytes | None, spec: str, digest: str | None,
+    options: SolveOptions, rendering: Rendering, source: str,
+) -> list[BatchResult]:
+    # A Dask task: the worker opens the dictionary once, then keeps it for later chunks.
+    if _worker.get("key") != (spec, digest):
+        from .distributed import open_shipped
+
+        _worker.update(key=(spec, digest), dictionary=open_shipped(spec, digest, data))
+    _worker.update(options=options, rendering=rendering, source=source)
+    return [_solve_line(numbered) for numbered in chunk]
 
 
 def _raising_at_first_error(results: Iterable[BatchResult]) -> Iterator[BatchResult]:
@@ -334,6 +377,7 @@ def run_batch(
     jobs: int = 1,
     show_totals: bool = False,
     quiet: bool = False,
+    dask: str | None = None,
 ) -> None:
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
     from .resolve import open_dictionary
@@ -348,7 +392,7 @@ def run_batch(
     source = batch if batch != "-" else "standard input"
     results = solve_batch(
         batch_lines(_batch_stream(batch)), dictionary, options, rendering,
-        jobs=jobs, dictionary_spec=dictionary_spec, source=source,
+        jobs=jobs, dictionary_spec=dictionary_spec, source=source, dask=dask,
     )
     for result in results:
         sys.stdout.write(result.text + "\n")

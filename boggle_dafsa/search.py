@@ -27,8 +27,6 @@ import hashlib
 import itertools
 import json
 import math
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -48,9 +46,9 @@ if TYPE_CHECKING:
 OBJECTIVES: tuple[str, ...] = ("points", "words")
 METHODS: tuple[str, ...] = ("hillclimb", "anneal")
 
-#: Default pool of the hill climb, and runs of a search (see the README for how they were chosen).
+#: Default pool of the hill climb, and runs of a search, when no shape says otherwise.
 DEFAULT_POOL = 100
-DEFAULT_RUNS = 4
+DEFAULT_RUNS = 2
 #: Default steps of one annealing run, and steps without a better board before a restart.
 DEFAULT_STEPS = 200_000
 DEFAULT_STALL = 20_000
@@ -61,6 +59,17 @@ _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 Board = tuple[str, ...]
+
+
+def default_pool(shape: Sequence[int]) -> int:
+    """The hill climb's pool for grids of ``shape``, chosen on ENABLE2K (see the README)."""
+    cells = math.prod(shape)
+    return 50 if cells <= 9 else 100 if cells <= 12 else 200
+
+
+def default_runs(shape: Sequence[int]) -> int:
+    """Independent runs of a search of grids of ``shape`` (see the README)."""
+    return 2 if math.prod(shape) <= 12 else 1
 
 
 # -- symmetries ---------------------------------------------------------------------------
@@ -351,7 +360,7 @@ class SearchSpec:
 
 
 def make_spec(
-    dictionary: str,
+    dictionary: str | None,
     shape: Sequence[int],
     *,
     dice: DiceSet | None = None,
@@ -370,8 +379,9 @@ def make_spec(
     Opens the dictionary once to learn its alphabet (the free letters, less
     ``exclude_letters``) and, for a file, its digest.
     """
-    from .resolve import open_dictionary
+    from .resolve import open_dictionary, resolve_spec
 
+    dictionary, _ = resolve_spec(dictionary or None)
     if objective not in OBJECTIVES:
         raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     if method not in METHODS:
@@ -401,20 +411,14 @@ def make_spec(
     digest = None
     path = getattr(opened, "path", None)
     if path and Path(dictionary).is_file():
-        digest = _file_digest(Path(dictionary))
+        from .distributed import file_digest
+
+        digest = file_digest(dictionary)
     return SearchSpec(
         dictionary=dictionary, shape=shape, letters=letters, dice=dice, scoring=scoring_name,
         min_length=min_length, adjacency=adjacency, objective=objective, method=method, pool=pool,
         steps=steps, stall=stall, dictionary_digest=digest,
     )
-
-
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 # -- one run ------------------------------------------------------------------------------
@@ -502,25 +506,9 @@ def _context(spec: SearchSpec, data: bytes | None = None) -> _Context:
 
 
 def _open_for(spec: SearchSpec, data: bytes | None) -> Dictionary:
-    """The spec's dictionary: the file named if it is the one meant, else a copy of ``data``."""
-    from .resolve import open_dictionary
+    from .distributed import open_shipped
 
-    if spec.dictionary_digest is None:
-        return open_dictionary(spec.dictionary)
-    path = Path(spec.dictionary)
-    if path.is_file() and _file_digest(path) == spec.dictionary_digest:
-        return open_dictionary(spec.dictionary)
-    if data is None:
-        raise BoggleError(f"{spec.dictionary}: not on this machine, or not the file the search was started with")
-    # Written once per digest, to a temporary name first: never a half-written copy.
-    folder = Path(tempfile.gettempdir()) / "boggle-dafsa-search"
-    folder.mkdir(exist_ok=True)
-    copy = folder / f"{spec.dictionary_digest}{path.suffix}"
-    if not copy.is_file():
-        partial = folder / f".{spec.dictionary_digest}.{os.getpid()}"
-        partial.write_bytes(data)
-        os.replace(partial, copy)
-    return open_dictionary(str(copy))
+    return open_shipped(spec.dictionary, spec.dictionary_digest, data)
 
 
 def run_one(spec: SearchSpec, seed: int, run: int, data: bytes | None = None, keep: int = 5) -> RunResult:
@@ -660,6 +648,37 @@ class SearchResult:
         """Boards scored by all runs."""
         return sum(run.scored for run in self.runs)
 
+    def to_json(self, count: int = 5) -> dict[str, Any]:
+        """The search as JSON data: what was searched, the best boards, the work done."""
+        spec = self.spec
+        return {
+            "dictionary": spec.dictionary,
+            "shape": list(spec.shape),
+            "dice": spec.dice.name if spec.dice else None,
+            "letters": "".join(spec.letters) if spec.dice is None else None,
+            "scoring": spec.scoring,
+            "min_length": spec.min_length,
+            "adjacency": spec.adjacency,
+            "objective": spec.objective,
+            "method": spec.method,
+            "pool": spec.pool if spec.method == "hillclimb" else None,
+            "seed": self.seed,
+            "runs": len(self.runs),
+            "scored": self.scored,
+            "seconds": round(sum(run.seconds for run in self.runs), 3),
+            "best": [
+                {
+                    "grid": found.text(spec.shape),
+                    "score": found.score,
+                    "points": found.points,
+                    "words": found.words,
+                    "found_by": runs,
+                    "replay": replay_command(spec, found),
+                }
+                for found, runs in self.best(count)
+            ],
+        }
+
 
 def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResult]:
     """Runs of this search (same spec and seed) already in the ndjson log at ``path``."""
@@ -714,6 +733,11 @@ def search(
         from .distributed import dask_as_completed
 
         path = spec.dictionary if spec.dictionary_digest else None
+        if path is not None:
+            from .distributed import file_digest
+
+            if not Path(path).is_file() or file_digest(path) != spec.dictionary_digest:
+                raise BoggleError(f"{path}: changed since the search was described")
         finished: Iterable[RunResult] = dask_as_completed(dask, run_one, [(spec, seed, run) for run in todo], path)
     elif jobs == 1 or len(todo) <= 1:
         finished = (run_one(spec, seed, run) for run in todo)

@@ -270,19 +270,114 @@ def test_a_copy_of_the_dictionary_is_used_when_the_path_is_not_the_file(small_di
     assert S.run_one(spec, 1, 0, Path(small_dict).read_bytes()).best == expected.best
 
 
+# -- the command ---------------------------------------------------------------------------
+
+
+def test_best_command_text_json_log_and_resume(small_dict: str, tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    log = tmp_path / "runs.ndjson"
+    args = ["best", "-d", small_dict, "-s", "3x3", "--seed", "5", "--runs", "2", "--pool", "6"]
+    text = run_cli(*args, "--log", str(log))
+    assert text.returncode == 0, text.stderr
+    assert text.stderr == ""  # no progress display on a pipe, and the seed was given
+    first = text.stdout.splitlines()[0]
+    grid, summary = first.split("\t")
+    assert "points" in summary and "found by" in summary
+    assert f"boggle-dafsa solve {grid} -d {small_dict} --totals" in text.stdout
+    assert len(log.read_text().splitlines()) == 2
+    # The replay command gives the points announced.
+    replay = run_cli("solve", grid, "-d", small_dict, "--totals", "-q")
+    assert replay.stdout.splitlines()[-1].endswith(summary.split(" (")[0].split(", ")[0])
+
+    resumed = run_cli(*args[:-4], "--runs", "3", "--pool", "6", "--resume", str(log), "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    data = json.loads(resumed.stdout)
+    assert data["runs"] == 3 and data["seed"] == 5 and data["best"][0]["grid"]
+    assert len(log.read_text().splitlines()) == 3  # only the third run was run and logged
+    fresh = run_cli(*args[:-4], "--runs", "3", "--pool", "6", "--json")
+    assert json.loads(fresh.stdout)["best"] == data["best"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pool", "0"], "pool"),
+        (["--objective", "fun"], "objective"),
+        (["--runs", "0"], "runs"),
+        (["--jobs", "0"], "jobs"),
+        (["-s", "0x3"], "shape"),
+        (["--dice", "nope"], "dice"),
+        (["--exclude-letters", "ACOST"], "no letters"),
+    ],
+)
+def test_best_command_bad_input(small_dict: str, args: list[str], message: str) -> None:
+    from conftest import run_cli
+
+    result = run_cli("best", "-d", small_dict, "-s", "3x3", "--seed", "1", *args)
+    assert result.returncode == 2
+    assert result.stderr.startswith("boggle-dafsa: ") and len(result.stderr.splitlines()) == 1
+    assert message in result.stderr
+
+
 # -- Dask ---------------------------------------------------------------------------------
 
 
-def test_dask_and_local_runs_give_the_same_boards(small_dict: str) -> None:
+@pytest.fixture(scope="module")
+def cluster() -> object:
     distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    spec = S.make_spec(small_dict, (3, 3), pool=6)
-    local = S.search(spec, seed=21, runs=3, jobs=1)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        remote = S.search(spec, seed=21, runs=3, dask=cluster.scheduler_address)
+    ) as local_cluster:
+        yield local_cluster
+
+
+def test_dask_and_local_runs_give_the_same_boards(small_dict: str, cluster: object) -> None:
+    spec = S.make_spec(small_dict, (3, 3), pool=6)
+    local = S.search(spec, seed=21, runs=3, jobs=1)
+    remote = S.search(spec, seed=21, runs=3, dask=cluster.scheduler_address)  # type: ignore[attr-defined]
     assert [(run.run, run.best) for run in remote.runs] == [(run.run, run.best) for run in local.runs]
     assert remote.best() == local.best()
+
+
+def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_path: Path) -> None:
+    # The search names a file that the workers see with other words (as on another
+    # machine): they must use the copy they were sent, which the digest identifies.
+    from boggle_dafsa import distributed as D
+
+    meant = dictionary_from_words(["tea", "eat", "ate", "seat", "east", "teas"], tmp_path / "meant")
+    spec = S.make_spec(meant.path, (2, 3), pool=5)
+    local = [S.run_one(spec, 8, run) for run in range(2)]
+    sent = tmp_path / "sent.dafsa"
+    sent.write_bytes(Path(meant.path).read_bytes())
+    other = dictionary_from_words(["zzz"], tmp_path / "other")
+    Path(meant.path).write_bytes(Path(other.path).read_bytes())
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    remote = sorted(D.dask_as_completed(address, S.run_one, [(spec, 8, 0), (spec, 8, 1)], str(sent)), key=lambda r: r.run)
+    assert [run.best for run in remote] == [run.best for run in local]
+    assert local[0].best[0].score > 0
+
+
+def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: object, tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    from boggle_dafsa import distributed as D
+
+    rng = SplitMix64(3)
+    grids = ["".join("ACOST"[rng.below(5)] for _ in range(9)) for _ in range(1100)]
+    batch = tmp_path / "grids.txt"
+    batch.write_text("\n".join(grids) + "\n")
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    for extra in ([], ["--json"]):
+        local = run_cli("solve", "--batch", str(batch), "-d", small_dict, *extra)
+        remote = run_cli("solve", "--batch", str(batch), "-d", small_dict, "--dask", address, *extra)
+        assert remote.returncode == 0, remote.stderr
+        assert remote.stdout == local.stdout and remote.stderr == local.stderr
+    assert D.BATCH_CHUNK < len(grids)  # several chunks, put back in order
+    batch.write_text("ACOS/TACO/STAC\n" * 1001 + "AB/C\n")
+    bad = run_cli("solve", "--batch", str(batch), "-d", small_dict, "--dask", address)
+    assert bad.returncode == 2 and "line 1002" in bad.stderr
+    assert bad.stdout.count("# ") == 1001
 
 
 def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:

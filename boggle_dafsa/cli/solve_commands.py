@@ -62,6 +62,10 @@ def solve(
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many threads (compiled kernel) or processes.")] = 1,
     timeout: TimeoutOption = None,
+    dask: Annotated[
+        Optional[str],
+        typer.Option("--dask", help="Solve a --batch on the Dask cluster whose scheduler is at this address (needs the [dask] extra).", show_default=False),
+    ] = None,
 ) -> None:
     """Print every dictionary word that can be traced on GRID, best first.
 
@@ -81,9 +85,13 @@ def solve(
         raise BoggleError("--summary prints totals only: not with --scores, --paths or --json")
     rendering = Rendering(scores=scores, paths=paths, json=json_output, summary=summary)
     spec = dictionary_spec_for(dictionary, options.language)
+    if dask and batch is None:
+        from ..errors import BoggleError
+
+        raise BoggleError("--dask solves a --batch on a cluster: give --batch FILE")
     with time_limit(timeout, "solve"):
         if batch is not None:
-            run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+            run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dask=dask)
         else:
             words = load_dictionary(spec, announce=False)  # the totals line names it
             run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dictionary_note=IMPLICIT_DICTIONARY[0] if IMPLICIT_DICTIONARY else None)

@@ -1,0 +1,156 @@
+"""``boggle-dafsa best``: search for the richest grid (a thin layer over :mod:`boggle_dafsa.search`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from . import app
+from .common import DictOption, print_json
+
+if TYPE_CHECKING:
+    from ..search import RunResult, SearchResult
+
+
+@app.command()
+def best(
+    dictionary: DictOption = None,
+    shape: Annotated[
+        Optional[str],
+        typer.Option("--shape", "-s", help="Shape of the grids: N for NxN, or sizes like 3x4 or 4x4x4 (default: the dice set's, else 4x4).", show_default=False),
+    ] = None,
+    dice: Annotated[
+        Optional[str],
+        typer.Option("--dice", help="Search only grids this dice set can roll (fr, en-classic, en, big, or a dice file); its scoring and, without -d, its dictionary.", show_default=False),
+    ] = None,
+    exclude_letters: Annotated[str, typer.Option("--exclude-letters", help="Letters never used on free-letter grids, e.g. QXZ.")] = "",
+    scoring: Annotated[
+        Optional[str],
+        typer.Option("--scoring", help="Score table: classic, big or letters (default: the dice set's, else classic).", show_default=False),
+    ] = None,
+    min_length: Annotated[
+        Optional[int],
+        typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's).", show_default=False),
+    ] = None,
+    adjacency: Annotated[str, typer.Option("--adjacency", help="Which cells touch: king or orthogonal.")] = "king",
+    objective: Annotated[str, typer.Option("--objective", help="What to maximize: points or words.")] = "points",
+    method: Annotated[str, typer.Option("--method", help="hillclimb (a pool hill climb) or anneal (simulated annealing).")] = "hillclimb",
+    pool: Annotated[Optional[int], typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see the README).", show_default=False)] = None,
+    steps: Annotated[int, typer.Option("--steps", help="Moves of one annealing run.")] = 200_000,
+    stall: Annotated[int, typer.Option("--stall", help="Annealing restarts from its best board after this many moves without a better one.")] = 20_000,
+    runs: Annotated[Optional[int], typer.Option("--runs", "-n", help="Independent runs; the best boards of all are kept (default: by shape).", show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed: the same seed gives the same boards, whatever --jobs or --dask.", show_default=False)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes running the runs on this machine.")] = 1,
+    dask: Annotated[Optional[str], typer.Option("--dask", help="Run on the Dask cluster whose scheduler is at this address (needs the [dask] extra).", show_default=False)] = None,
+    log: Annotated[Optional[str], typer.Option("--log", help="Append each finished run to this ndjson file.", show_default=False)] = None,
+    resume: Annotated[Optional[str], typer.Option("--resume", help="Skip the runs of this search already in this log (and append to it).", show_default=False)] = None,
+    top: Annotated[int, typer.Option("--top", help="How many of the best boards to show.")] = 5,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Search for the grid with the most points (or words): free letters, or what a dice set can roll.
+
+    Runs are independent pool hill climbs (or annealings), each seeded from --seed and its number alone, so the result is the same on any machine and any number of processes or Dask workers. Progress shows on a terminal only. Prints the best boards with their score, words and the command that solves them.
+    """
+    from ..dice import load_dice, random_seed
+    from ..errors import BoggleError
+    from ..grid import parse_shape
+    from ..resolve import dictionary_spec_for
+    from ..search import default_pool, default_runs, make_spec, read_log, search
+
+    dice_set = load_dice(dice) if dice else None
+    grid_shape = parse_shape(shape) if shape else (tuple(dice_set.shape) if dice_set else (4, 4))
+    if top < 1:
+        raise BoggleError(f"--top must be at least 1, not {top}")
+    spec = make_spec(
+        dictionary_spec_for(dictionary, dice_set.language if dice_set else None),
+        grid_shape,
+        dice=dice_set,
+        exclude_letters=exclude_letters,
+        scoring=scoring,
+        min_length=min_length,
+        adjacency=adjacency,
+        objective=objective,
+        method=method,
+        pool=default_pool(grid_shape) if pool is None else pool,
+        steps=steps,
+        stall=stall,
+    )
+    chosen_seed = random_seed() if seed is None else seed
+    if seed is None:
+        typer.echo(f"seed: {chosen_seed}", err=True)
+    total_runs = default_runs(grid_shape) if runs is None else runs
+    done = read_log(resume, spec, chosen_seed) if resume else {}
+    log_path = log or resume
+    log_stream = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
+    progress = _Progress(total_runs, len([run for run in done if run < total_runs])) if sys.stderr.isatty() else None
+    key = spec.key()
+
+    def finished(run: RunResult) -> None:
+        if log_stream is not None:
+            log_stream.write(json.dumps(run.to_json(key)) + "\n")
+            log_stream.flush()
+        if progress is not None:
+            progress.update(run)
+
+    try:
+        if progress is not None:
+            progress.start()
+        result = search(spec, seed=chosen_seed, runs=total_runs, jobs=jobs, dask=dask, done=done, on_result=finished)
+    finally:
+        if progress is not None:
+            progress.stop()
+        if log_stream is not None:
+            log_stream.close()
+    if json_output:
+        print_json(result.to_json(top))
+    else:
+        typer.echo(render_search(result, top))
+
+
+def render_search(result: SearchResult, top: int) -> str:
+    """The best boards, one block each, then what the search did."""
+    data: dict[str, Any] = result.to_json(top)
+    lines = []
+    for entry in data["best"]:
+        lines.append(
+            f"{entry['grid']}\t{entry['points']:,} points, {entry['words']:,} words"
+            f" (found by {entry['found_by']} of {data['runs']} runs)"
+        )
+        lines.append(f"  {entry['replay']}")
+    lines.append(
+        f"{data['runs']} runs, {data['scored']:,} boards scored in {data['seconds']:,.1f} s of runs (seed {data['seed']})"
+    )
+    return "\n".join(lines)
+
+
+class _Progress:
+    """Runs done, the best score so far and boards scored per second, on standard error (a terminal)."""
+
+    def __init__(self, total: int, done: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("runs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.fields[status]}"),
+            console=Console(stderr=True), transient=True,
+        )
+        self._task = self._progress.add_task("runs", total=total, completed=done, status="")
+        self._best = 0
+        self._scored = 0
+        self._seconds = 0.0
+
+    def start(self) -> None:
+        self._progress.start()
+
+    def stop(self) -> None:
+        self._progress.stop()
+
+    def update(self, run: RunResult) -> None:
+        self._best = max(self._best, run.best[0].score if run.best else 0)
+        self._scored += run.scored
+        self._seconds += run.seconds
+        rate = self._scored / self._seconds if self._seconds else 0.0
+        self._progress.update(self._task, advance=1, status=f"best {self._best:,}  {rate:,.0f} boards/s")
