@@ -22,6 +22,8 @@ NOT_RUN = {
     r"^python scripts/": "benchmarks and data scripts, run by hand",
     r"^(ruff|mypy)\b": "lint and type checks: .ci/run runs them with the [lint] extra",
     r"boggle-dafsa serve": "a server that runs until Ctrl-C (tests/test_serve_cli.py starts it)",
+    r"boggle-dafsa best (?!-d small\.dafsa)": "searches of minutes to hours (tests/test_search.py runs `best` on small lists)",
+    r"^dask |--dask": "needs a Dask cluster (tests/test_search.py starts one on 127.0.0.1)",
 }
 
 
