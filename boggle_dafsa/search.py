@@ -64,12 +64,12 @@ Board = tuple[str, ...]
 def default_pool(shape: Sequence[int]) -> int:
     """The hill climb's pool for grids of ``shape``, chosen on ENABLE2K (see the README)."""
     cells = math.prod(shape)
-    return 50 if cells <= 9 else 100 if cells <= 12 else 200
+    return 50 if cells <= 9 else 100
 
 
 def default_runs(shape: Sequence[int]) -> int:
     """Independent runs of a search of grids of ``shape`` (see the README)."""
-    return 2 if math.prod(shape) <= 12 else 1
+    return 2
 
 
 # -- symmetries ---------------------------------------------------------------------------
