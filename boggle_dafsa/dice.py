@@ -80,7 +80,7 @@ def load_dice(name_or_path: str) -> DiceSet:
     Raises :class:`DiceError` for an unknown name, an unreadable file or a malformed one.
     """
     if name_or_path in BUILTIN_SETS:
-        data = resources.files("boggle_dafsa").joinpath("data", "dice", f"{name_or_path}.txt").read_bytes()
+        data = (resources.files("boggle_dafsa") / "data" / "dice" / f"{name_or_path}.txt").read_bytes()
         return parse_dice(_decode(data, f"{name_or_path}.txt"), name=name_or_path, source=f"{name_or_path}.txt")
     path = Path(name_or_path)
     if not path.exists() and not _looks_like_path(name_or_path):
