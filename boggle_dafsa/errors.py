@@ -48,3 +48,7 @@ def opening(path: object, error: type[BoggleError], what: str) -> Iterator[None]
         raise error(f"{path}: permission denied") from None
     except OSError as os_error:
         raise error(f"{path}: cannot read ({os_error.strerror or os_error})") from None
+
+
+class QueryError(BoggleError):
+    """A query cannot be run: a malformed pattern or regex (with its column), a bound exceeded."""

@@ -1,0 +1,223 @@
+"""One search for every query: the dictionary's automaton and the query's, walked in step.
+
+The walk is depth-first over the dictionary's ``children`` (in letter order, so words come
+out in byte order), stepping the query's :class:`~.automata.LazyDFA` with each letter and
+never entering a branch where the query cannot match. Two things keep it fast in Python:
+
+- the query automaton is a lazily built DFA of integer states, so a step is a dict lookup;
+- a minimal dictionary shares the ends of words between many prefixes, so the same
+  (dictionary state, query state) pair is met again and again: a pair found to hold no
+  match is remembered and skipped the next time (a pattern like ``*ING`` visits each pair
+  once instead of every prefix of the list).
+
+On a native file the walk reads the mapped cells itself (a bit test and a popcount per
+letter, as the solver does); any other dictionary is walked through ``children``, or,
+where a format has none, by stepping each letter of its alphabet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from ..errors import DictionaryError
+from .automata import Automaton, LazyDFA
+
+#: Deepest walk on a format that does not say how long its longest word is (a damaged
+#: file could otherwise send the walk round a cycle for ever).
+DEFAULT_MAX_DEPTH = 4096
+#: Most (dictionary state, query state) pairs remembered as dead; past it the walk goes on
+#: without remembering more (slower, same results): memory stays bounded.
+MAX_DEAD_PAIRS = 4_000_000
+
+
+def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None) -> Iterator[str]:
+    """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
+    for word, _ in search_states(dictionary, automaton, limit):
+        yield word
+
+
+def search_states(dictionary: Any, automaton: Automaton[Any] | LazyDFA, limit: int | None = None) -> Iterator[tuple[str, Any]]:
+    """Like :func:`search`, with the automaton's state at each word (a distance, blanks...)."""
+    dfa = automaton if isinstance(automaton, LazyDFA) else LazyDFA(automaton)
+    if limit == 0 or dfa.start < 0:
+        return
+    states = dfa.states
+    walk = _walk_native if _native_layout(dictionary) else _walk_generic
+    for count, (word, sid) in enumerate(walk(dictionary, dfa), 1):
+        yield word, states[sid]
+        if count == limit:
+            return
+
+
+def _native_layout(dictionary: Any) -> bool:
+    # The fast walk reads one-cell state headers (alphabets of up to 31 letters).
+    return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "header_cells", 0) == 1
+
+
+def max_depth(dictionary: Any) -> int:
+    """The longest word the dictionary can hold, as far as it says (else a safe bound)."""
+    header = getattr(dictionary, "header", None)
+    if header is not None and getattr(header, "longest_word", None) is not None:
+        return int(header.longest_word)
+    sidecar = getattr(dictionary, "sidecar", None)
+    if sidecar is not None and getattr(sidecar, "longest_word", None):
+        return int(sidecar.longest_word)
+    return DEFAULT_MAX_DEPTH
+
+
+def children_of(dictionary: Any) -> Callable[[Any], Iterable[tuple[str, Any]]]:
+    """The dictionary's ``children``, or an equivalent built from ``alphabet`` and ``step``."""
+    children = getattr(dictionary, "children", None)
+    if children is not None:
+        return children  # type: ignore[no-any-return]
+    alphabet = sorted(dictionary.alphabet)
+    step = dictionary.step
+
+    def by_alphabet(state: Any) -> Iterator[tuple[str, Any]]:
+        for letter in alphabet:
+            child = step(state, letter)
+            if child is not None:
+                yield letter, child
+
+    return by_alphabet
+
+
+def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
+    children = children_of(dictionary)
+    is_word = dictionary.is_word
+    trans, accept, step = dfa.trans, dfa.accept, dfa.step
+    depth_limit = max_depth(dictionary)
+    root = dictionary.root
+    # Pairs are remembered only where states are shared: a marisa state is its prefix, unique.
+    remember = isinstance(root, int)
+    dead: set[tuple[Any, int]] = set()
+    letters: list[str] = []
+    # A frame: [children iterator, query state, (dictionary state, query state), found a word below?]
+    stack: list[list[Any]] = [[iter(children(root)), dfa.start, None, False]]
+    while stack:
+        frame = stack[-1]
+        sid = frame[1]
+        for letter, child in frame[0]:
+            nxt = trans[sid].get(letter)
+            if nxt is None:
+                nxt = step(sid, letter)
+            if nxt < 0:
+                continue
+            key = (child, nxt)
+            if remember and key in dead:
+                continue
+            letters.append(letter)
+            if len(letters) > depth_limit:
+                raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (a path longer than its longest word)")
+            found = False
+            if accept[nxt] and is_word(child):
+                found = True
+                yield "".join(letters), nxt
+            stack.append([iter(children(child)), nxt, key, found])
+            break
+        else:
+            stack.pop()
+            if frame[2] is None:
+                continue
+            letters.pop()
+            if frame[3]:
+                stack[-1][3] = True
+            elif remember and len(dead) < MAX_DEAD_PAIRS:
+                dead.add(frame[2])
+
+
+def _walk_native(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
+    # _walk_generic on the mapped cells, with the hot loop kept in local variables. A state is
+    # the index of its header cell: bit i says letter i of the alphabet follows, the top bit
+    # says final, and the children's indices follow in letter order (see docs/format.md), so
+    # the child of letter bit `low` sits popcount(head & (low - 1)) cells after the header.
+    # Query transitions are kept per query state as a list indexed by letter bit, with two
+    # masks: the bits already computed, and the bits that lead somewhere. A node's letters
+    # are then filtered with one AND: dead letters cost nothing.
+    cells = dictionary.cells
+    alphabet = dictionary.alphabet
+    width = len(alphabet)
+    final_flag = 1 << 31
+    letter_mask = final_flag - 1
+    accept = dfa.accept
+    depth_limit = max_depth(dictionary)
+    size = len(cells)
+    table: list[list[int]] = []
+    known: list[int] = []
+    alive: list[int] = []
+
+    def learn(sid: int, unknown: int) -> None:
+        while len(table) < len(dfa.states):
+            table.append([-1] * width)
+            known.append(0)
+            alive.append(0)
+        row = table[sid]
+        live = alive[sid]
+        rest = unknown
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            bit = low.bit_length() - 1
+            nxt = dfa.step(sid, alphabet[bit])
+            row[bit] = nxt
+            if nxt >= 0:
+                live |= low
+        while len(table) < len(dfa.states):  # step() may have met new states
+            table.append([-1] * width)
+            known.append(0)
+            alive.append(0)
+        alive[sid] = live
+        known[sid] |= unknown
+
+    dead: set[int] = set()
+    letters: list[str] = []
+    stack: list[tuple[int, int, int, int, int, bool]] = []
+    state = dictionary.root
+    sid = dfa.start
+    key = -1
+    found = False
+    try:
+        head = cells[state]
+        learn(sid, head & letter_mask)
+        bits = head & alive[sid]
+        while True:
+            if bits:
+                low = bits & -bits
+                bits ^= low
+                nxt = table[sid][low.bit_length() - 1]
+                child = cells[state + 1 + (head & (low - 1)).bit_count()]
+                pair = nxt * size + child
+                if pair in dead:
+                    continue
+                child_head = cells[child]
+                letters.append(alphabet[low.bit_length() - 1])
+                hit = False
+                if child_head & final_flag and accept[nxt]:
+                    hit = True
+                    yield "".join(letters), nxt
+                below = child_head & letter_mask
+                if not below:  # a leaf: no frame needed
+                    letters.pop()
+                    if hit:
+                        found = True
+                    continue
+                if len(letters) > depth_limit:
+                    raise DictionaryError(f"{dictionary.path}: damaged dictionary (a path longer than its longest word)")
+                stack.append((state, head, bits, sid, key, found))
+                state, head, sid, key, found = child, child_head, nxt, pair, hit
+                if below & ~known[sid]:
+                    learn(sid, below & ~known[sid])
+                bits = below & alive[sid]
+            else:
+                if not stack:
+                    return
+                letters.pop()
+                below_found = found
+                if not found and len(dead) < MAX_DEAD_PAIRS:
+                    dead.add(key)
+                state, head, bits, sid, key, found = stack.pop()
+                if below_found:
+                    found = True
+    except IndexError:
+        raise DictionaryError(f"{dictionary.path}: damaged dictionary (a transition points outside the file): rebuild it") from None

@@ -1,0 +1,310 @@
+"""Dictionary queries against brute force over the word list, on all three formats.
+
+Every property builds a random list in native, marisa and dawg form, runs a random query
+on each, and compares with the obvious scan of the list: ``re`` for patterns and regexes,
+sorted letters for anagrams, a plain edit-distance function for fuzzy, Python sets for set
+algebra. The three formats must also agree with each other.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa import query
+from boggle_dafsa.errors import DictionaryError, QueryError
+from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
+from boggle_dafsa.normalize import Policy
+from boggle_dafsa.query import automata, setops, walk
+from boggle_dafsa.testing import normalized_words
+
+LETTERS = "ABCDE"
+word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), min_size=0, max_size=60).map(lambda ws: sorted(set(ws)))
+
+
+@contextmanager
+def every_format(words: list[str], policy: Policy = Policy.FOLD) -> Iterator[list[Any]]:
+    """The list as a native, a marisa and a dawg dictionary (closed and deleted afterwards)."""
+    with tempfile.TemporaryDirectory() as folder:
+        opened = []
+        for name in FORMATS:
+            path = Path(folder) / f"words.{name}"
+            write_dictionary(words, path, name, {"policy": policy})
+            opened.append(open_path(path))
+        try:
+            yield opened
+        finally:
+            for dictionary in opened:
+                getattr(dictionary, "close", lambda: None)()
+
+
+def same_on_every_format(words: list[str], run: Any) -> Any:
+    """``run(dictionary)`` on each format; asserts they agree and returns the common answer."""
+    with every_format(words) as dictionaries:
+        answers = [run(d) for d in dictionaries]
+    for d_answer, name in zip(answers[1:], FORMATS[1:]):
+        assert d_answer == answers[0], f"{name} differs from native"
+    return answers[0]
+
+
+# -- match ----------------------------------------------------------------------------------
+
+pattern_tokens = st.sampled_from(["A", "B", "C", "?", "*", "@", "#", "[AB]", "[^AB]", "[!CE]", "[B-D]"])
+REGEX_OF_TOKEN = {"?": ".", "*": ".*", "@": "[AEIOUY]", "#": "[^AEIOUY]", "[!CE]": "[^CE]"}
+
+
+@given(word_lists, st.lists(pattern_tokens, min_size=1, max_size=6), st.integers(0, 4), st.one_of(st.none(), st.integers(0, 6)))
+def test_match_is_a_regex_scan(words: list[str], tokens: list[str], low: int, high: int | None) -> None:
+    pattern = "".join(tokens)
+    scan = re.compile("".join(REGEX_OF_TOKEN.get(t, t) for t in tokens))
+    expected = [w for w in words if scan.fullmatch(w) and len(w) >= low and (high is None or len(w) <= high)]
+    assert same_on_every_format(words, lambda d: list(query.match(d, pattern, low, high))) == expected
+
+
+@given(word_lists, st.lists(pattern_tokens, min_size=1, max_size=5), st.integers(0, 5))
+def test_limit_is_a_prefix_of_the_full_answer(words: list[str], tokens: list[str], limit: int) -> None:
+    pattern = "".join(tokens)
+    with every_format(words) as dictionaries:
+        for d in dictionaries:
+            assert list(query.match(d, pattern, limit=limit)) == list(query.match(d, pattern))[:limit]
+
+
+def test_match_normalizes_like_the_dictionary(tmp_path: Path) -> None:
+    with every_format(normalized_words(["élève", "élevé", "eleves", "œuf"])) as dictionaries:
+        for d in dictionaries:
+            assert list(query.match(d, "élève")) == ["ELEVE"]
+            assert list(query.match(d, "ÉL?V*")) == ["ELEVE", "ELEVES"]
+            assert list(query.match(d, "œ*")) == ["OEUF"]
+
+
+# -- anagram --------------------------------------------------------------------------------
+
+
+def brute_anagrams(words: list[str], rack: str, sub: bool) -> list[str]:
+    tiles = Counter(rack.replace("?", ""))
+    blanks = rack.count("?")
+    found = []
+    for word in words:
+        missing = sum((Counter(word) - tiles).values())
+        if missing <= blanks and (sub or len(word) == len(rack)):
+            found.append(word)
+    return sorted(found, key=lambda w: (-len(w), w)) if sub else found
+
+
+@given(word_lists, st.text(LETTERS + "?", min_size=1, max_size=6), st.booleans())
+def test_anagram_is_a_sorted_letter_comparison(words: list[str], rack: str, sub: bool) -> None:
+    hits = same_on_every_format(words, lambda d: query.anagram(d, rack, sub=sub))
+    assert [hit.word for hit in hits] == brute_anagrams(words, rack, sub)
+    for hit in hits:
+        # The letters left after the blanks' ones are exactly tiles of the rack.
+        assert len(hit.blanks) <= rack.count("?")
+        real = Counter(letter for i, letter in enumerate(hit.word) if i not in hit.blanks)
+        assert not real - Counter(rack.replace("?", ""))
+
+
+def test_anagram_blanks_shown_in_lower_case(tmp_path: Path) -> None:
+    with every_format(["CAT", "CATS", "SCAT", "TACT"]) as dictionaries:
+        for d in dictionaries:
+            assert [h.display() for h in query.anagram(d, "CA?")] == ["CAt"]
+            assert [h.display() for h in query.anagram(d, "TAC?", sub=True)] == ["CATs", "sCAT", "TACt", "CAT"]
+
+
+# -- fuzzy ----------------------------------------------------------------------------------
+
+
+def distance(a: str, b: str, transpositions: bool = False) -> int:
+    """Plain edit distance (optimal string alignment with ``transpositions``)."""
+    rows = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if transpositions and i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+    return rows[-1][-1]
+
+
+@given(word_lists, st.text(LETTERS, min_size=1, max_size=6), st.integers(0, 3), st.booleans(), st.booleans())
+def test_fuzzy_is_a_plain_edit_distance(words: list[str], target: str, k: int, transpositions: bool, prefix: bool) -> None:
+    expected = []
+    for word in words:
+        if prefix:
+            best = min(distance(target, word[:i], transpositions) for i in range(len(word) + 1))
+        else:
+            best = distance(target, word, transpositions)
+        if best <= k:
+            expected.append((best, word))
+    answer = same_on_every_format(words, lambda d: query.fuzzy(d, target, k, transpositions=transpositions, prefix=prefix))
+    assert answer == sorted(expected)
+
+
+# -- grep -----------------------------------------------------------------------------------
+
+
+def regexes() -> st.SearchStrategy[str]:
+    atoms = st.sampled_from(["A", "B", "C", ".", "[AB]", "[^A]", "[B-D]"])
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        quantifier = st.sampled_from(["", "*", "+", "?", "{2}", "{0,2}", "{1,}"])
+        return st.one_of(
+            st.tuples(inner, inner).map("".join),
+            st.tuples(inner, inner).map("|".join),
+            st.tuples(inner, quantifier).map(lambda t: f"({t[0]}){t[1]}"),
+        )
+
+    return st.recursive(atoms, extend, max_leaves=6)
+
+
+@given(word_lists, regexes())
+def test_grep_is_a_regex_scan(words: list[str], regex: str) -> None:
+    scan = re.compile(regex)
+    expected = [w for w in words if scan.fullmatch(w)]
+    assert same_on_every_format(words, lambda d: list(query.grep(d, regex))) == expected
+
+
+# -- range, prefixes, hooks -----------------------------------------------------------------
+
+
+@given(word_lists, st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)), st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)))
+def test_range_is_a_comparison(words: list[str], start: str | None, end: str | None) -> None:
+    expected = [w for w in words if (start is None or start <= w) and (end is None or w < end)]
+    assert same_on_every_format(words, lambda d: list(query.word_range(d, start, end))) == expected
+
+
+@given(word_lists, st.text(LETTERS, min_size=1, max_size=6))
+def test_prefixes_and_hooks(words: list[str], target: str) -> None:
+    known = set(words)
+    prefixes = same_on_every_format(words, lambda d: query.prefixes(d, target))
+    assert prefixes == [target[:i] for i in range(1, len(target) + 1) if target[:i] in known]
+    hooks = same_on_every_format(words, lambda d: query.hooks(d, target))
+    assert hooks.front == "".join(c for c in LETTERS if c + target in known)
+    assert hooks.back == "".join(c for c in LETTERS if target + c in known)
+
+
+# -- set algebra ----------------------------------------------------------------------------
+
+
+@given(st.lists(word_lists, min_size=2, max_size=3), st.sampled_from(setops.OPERATIONS), st.permutations(range(3)))
+@settings(max_examples=30)
+def test_set_algebra_is_python_sets(lists: list[list[str]], operation: str, order: list[int]) -> None:
+    sets = [set(ws) for ws in lists]
+    expected = set.union(*sets) if operation == "union" else set.intersection(*sets) if operation == "intersect" else sets[0].difference(*sets[1:])
+    with tempfile.TemporaryDirectory() as folder:
+        inputs = []
+        for i, words in enumerate(lists):
+            # Inputs of mixed formats: the merge only needs each to list its words in order.
+            name = FORMATS[order[i % 3]]
+            path = Path(folder) / f"in{i}.{name}"
+            write_dictionary(words, path, name)
+            inputs.append(open_path(path))
+        out = Path(folder) / "out.dafsa"
+        report = setops.write_set(inputs, operation, out)
+        result = open_path(out)
+        assert list(result) == sorted(expected)
+        assert report.words == len(expected)
+        # Minimal: the same file `build` would write from the list.
+        same = Path(folder) / "same.dafsa"
+        write_dictionary(sorted(expected), same, "native")
+        assert out.read_bytes() == same.read_bytes()
+
+
+def test_set_algebra_refuses_mixed_policies(tmp_path: Path) -> None:
+    write_dictionary(["ELEVE"], tmp_path / "fold.dafsa", "native", {"policy": Policy.FOLD})
+    write_dictionary(["élève"], tmp_path / "exact.dafsa", "native", {"policy": Policy.EXACT})
+    dictionaries = [open_path(tmp_path / "fold.dafsa"), open_path(tmp_path / "exact.dafsa")]
+    with pytest.raises(QueryError, match=r"policy fold.*policy exact"):
+        setops.write_set(dictionaries, "union", tmp_path / "out.dafsa")
+    assert not (tmp_path / "out.dafsa").exists()
+
+
+# -- errors and bounds ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "message"),
+    [
+        ("pattern", "AB[CD", "unterminated class [ at column 3"),
+        ("pattern", "A1", "'1' is not a letter at column 2"),
+        ("pattern", "A]", "unmatched ] at column 2"),
+        ("pattern", "[]", "empty class at column 1"),
+        ("pattern", "[D-A]", "empty range D-A at column 2"),
+        ("regex", "C(A", "unbalanced parenthesis ( at column 2"),
+        ("regex", "CA)", "unbalanced parenthesis ) at column 3"),
+        ("regex", "*A", "nothing to repeat before * at column 1"),
+        ("regex", "A{3,1}", "bad repetition {3,1}: 1 < 3 at column 2"),
+        ("regex", "A{2", "unterminated repetition { at column 2"),
+        ("regex", "A{1000}", "repetition {1000} over 100 at column 2"),
+        ("regex", "A\\d", "escapes are not supported (words hold letters only) at column 2"),
+        ("regex", "A(?=B)", "unsupported group (? at column 2"),
+        ("regex", "A$B", "$ only at the end at column 2"),
+        ("regex", "A.7", "'7' is not a letter at column 3"),
+    ],
+)
+def test_bad_queries_say_what_and_where(kind: str, text: str, message: str, tmp_path: Path) -> None:
+    with every_format(["ABC"]) as (d, *_):
+        run = query.match if kind == "pattern" else query.grep
+        with pytest.raises(QueryError) as error:
+            list(run(d, text))
+    assert str(error.value) == f"bad {kind} {text!r}: {message}"
+
+
+def test_pathological_queries_finish(tmp_path: Path) -> None:
+    words = sorted({"A" * n for n in range(1, 30)} | {"AB" * n for n in range(1, 15)})
+    with every_format(words) as dictionaries:
+        for d in dictionaries:
+            assert list(query.match(d, "*" * 500)) == words
+            assert list(query.grep(d, "(A*)*")) == [w for w in words if set(w) == {"A"}]
+            assert list(query.grep(d, "((A|B)*)*B")) == [w for w in words if w.endswith("B")]
+            # Distance 10 from a 2-letter word: much of the list, never anything longer than 12.
+            assert query.fuzzy(d, "AB", 10) == sorted((distance("AB", w), w) for w in words if distance("AB", w) <= 10)
+    with pytest.raises(QueryError, match="too long"):
+        query.match(d, "?" * 2000)
+    with pytest.raises(QueryError, match="out of range"):
+        query.fuzzy(d, "AB", 11)
+
+
+def test_dfa_state_bound_is_an_error() -> None:
+    dfa = automata.LazyDFA(automata.Levenshtein("ABCDEFGH", 3), max_states=5)
+    with tempfile.TemporaryDirectory() as folder:
+        write_dictionary(["ABCDEFGH", "ABCDEFGX", "BCDEFGH", "XXXXXXXX"], Path(folder) / "w", "native")
+        with pytest.raises(QueryError, match="too complex"):
+            list(walk.search_states(open_path(Path(folder) / "w"), dfa))
+
+
+def test_native_fast_walk_equals_the_generic_walk(tmp_path: Path) -> None:
+    words = normalized_words(["abaca", "abacule", "abaisse", "bac", "bacchante", "zoo", "zoologie", "élève"])
+    write_dictionary(words, tmp_path / "w.dafsa", "native")
+    d = open_path(tmp_path / "w.dafsa")
+    for automaton in (automata.everything(), automata.Levenshtein("BACS", 2), automata.Anagram("ABC", 1, True)):
+        fast = list(walk._walk_native(d, automata.LazyDFA(automaton)))
+        generic = list(walk._walk_generic(d, automata.LazyDFA(automaton)))
+        assert [w for w, _ in fast] == [w for w, _ in generic] != []
+
+
+def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native")
+    d = open_path(tmp_path / "w.dafsa")
+    # Point a child back at the root: a cycle the header's longest word bounds.
+    child_slot = d.root + 1
+    damaged = _CellsOverride(d, {child_slot: d.root})
+    with pytest.raises(DictionaryError, match="damaged"):
+        list(query.match(damaged, "*"))
+
+
+class _CellsOverride:
+    """A native dictionary seen through altered cells (what a damaged file would hold)."""
+
+    def __init__(self, d: Any, changes: dict[int, int]) -> None:
+        self._d = d
+        self.cells = [changes.get(i, c) for i, c in enumerate(d.cells)]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._d, name)
