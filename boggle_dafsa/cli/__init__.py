@@ -22,7 +22,7 @@ app = typer.Typer(
 )
 
 # Each module registers its commands on `app`; imported for that side effect.
-from . import best, dictionary_commands, game_commands, serve, solve_commands  # noqa: E402,F401
+from . import best, dictionary_commands, game_commands, query, serve, solve_commands  # noqa: E402,F401
 
 
 def main() -> None:
