@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from ..errors import QueryError
 from .automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
 from .parse import Regex, parse_pattern
-from .walk import children_of, search, search_states
+from .walk import search, search_states
 
 #: Largest ``fuzzy`` distance, and longest ``fuzzy`` word (the rows of its automaton).
 MAX_DISTANCE = 10
@@ -127,7 +127,7 @@ class Hooks(NamedTuple):
 def hooks(dictionary: Any, word: str) -> Hooks:
     """Front and back hooks of ``word`` (which need not be a word itself), in letter order."""
     key = _key(dictionary, word, "word")
-    children = children_of(dictionary)
+    children = dictionary.children
     front = []
     for letter, state in children(dictionary.root):
         after = dictionary.step(state, key)

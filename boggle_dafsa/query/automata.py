@@ -247,6 +247,7 @@ class Anagram:
         self.distinct = sorted(set(letters))
         self._index = {letter: i for i, letter in enumerate(self.distinct)}
         self._counts = tuple(letters.count(letter) for letter in self.distinct)
+        self._tiles = dict(zip(self.distinct, self._counts))
         self.blanks = blanks
         self.sub = sub
 
@@ -269,14 +270,18 @@ class Anagram:
         return True
 
     def blank_positions(self, word: str) -> list[int]:
-        """Where the blanks went in ``word`` (tiles are used first, from the left)."""
-        left = dict(zip(self.distinct, self._counts))
-        positions = []
-        for i, letter in enumerate(word):
-            if left.get(letter, 0):
-                left[letter] -= 1
-            else:
-                positions.append(i)
+        """Where the blanks went in ``word``: tiles are used first, from the left, so the
+        blanks are the last occurrences of each letter the tiles fall short of."""
+        positions: list[int] = []
+        tiles = self._tiles
+        for letter in set(word):
+            excess = word.count(letter) - tiles.get(letter, 0)
+            end = len(word)
+            while excess > 0:
+                end = word.rindex(letter, 0, end)
+                positions.append(end)
+                excess -= 1
+        positions.sort()
         return positions
 
 

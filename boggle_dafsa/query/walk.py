@@ -11,13 +11,12 @@ never entering a branch where the query cannot match. Two things keep it fast in
   once instead of every prefix of the list).
 
 On a native file the walk reads the mapped cells itself (a bit test and a popcount per
-letter, as the solver does); any other dictionary is walked through ``children``, or,
-where a format has none, by stepping each letter of its alphabet.
+letter, as the solver does); any other dictionary is walked through its ``children``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import DictionaryError
@@ -66,25 +65,8 @@ def max_depth(dictionary: Any) -> int:
     return DEFAULT_MAX_DEPTH
 
 
-def children_of(dictionary: Any) -> Callable[[Any], Iterable[tuple[str, Any]]]:
-    """The dictionary's ``children``, or an equivalent built from ``alphabet`` and ``step``."""
-    children = getattr(dictionary, "children", None)
-    if children is not None:
-        return children  # type: ignore[no-any-return]
-    alphabet = sorted(dictionary.alphabet)
-    step = dictionary.step
-
-    def by_alphabet(state: Any) -> Iterator[tuple[str, Any]]:
-        for letter in alphabet:
-            child = step(state, letter)
-            if child is not None:
-                yield letter, child
-
-    return by_alphabet
-
-
 def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
-    children = children_of(dictionary)
+    children = dictionary.children
     is_word = dictionary.is_word
     trans, accept, step = dfa.trans, dfa.accept, dfa.step
     depth_limit = max_depth(dictionary)
