@@ -8,8 +8,10 @@ algebra. The three formats must also agree with each other.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
+from array import array
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,13 +49,34 @@ def every_format(words: list[str], policy: Policy = Policy.FOLD) -> Iterator[lis
                 getattr(dictionary, "close", lambda: None)()
 
 
+@contextmanager
+def kernel(name: str) -> Iterator[None]:
+    """Run the native walk with kernel ``name`` ("python" or "compiled")."""
+    saved = os.environ.pop(walk.PURE_VARIABLE, None)
+    if name == "python":
+        os.environ[walk.PURE_VARIABLE] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(walk.PURE_VARIABLE, None)
+        if saved is not None:
+            os.environ[walk.PURE_VARIABLE] = saved
+
+
 def same_on_every_format(words: list[str], run: Any) -> Any:
-    """``run(dictionary)`` on each format; asserts they agree and returns the common answer."""
+    """``run(dictionary)`` on each format, and on native with every available kernel; asserts
+    they all agree and returns the common answer."""
     with every_format(words) as dictionaries:
-        answers = [run(d) for d in dictionaries]
-    for d_answer, name in zip(answers[1:], FORMATS[1:]):
-        assert d_answer == answers[0], f"{name} differs from native"
-    return answers[0]
+        answers = {}
+        for name in walk.available_kernels():
+            with kernel(name):
+                answers[f"native ({name} kernel)"] = run(dictionaries[0])
+        for name, d in zip(FORMATS[1:], dictionaries[1:]):
+            answers[name] = run(d)
+    first, *others = answers.items()
+    for name, answer in others:
+        assert answer == first[1], f"{name} differs from {first[0]}"
+    return first[1]
 
 
 # -- match ----------------------------------------------------------------------------------
@@ -279,23 +302,40 @@ def test_dfa_state_bound_is_an_error() -> None:
             list(walk.search_states(open_path(Path(folder) / "w"), dfa))
 
 
-def test_native_fast_walk_equals_the_generic_walk(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", walk.available_kernels())
+def test_native_kernels_equal_the_generic_walk(tmp_path: Path, name: str) -> None:
     words = normalized_words(["abaca", "abacule", "abaisse", "bac", "bacchante", "zoo", "zoologie", "élève"])
     write_dictionary(words, tmp_path / "w.dafsa", "native")
     d = open_path(tmp_path / "w.dafsa")
     for automaton in (automata.everything(), automata.Levenshtein("BACS", 2), automata.Anagram("ABC", 1, True)):
-        fast = list(walk._walk_native(d, automata.LazyDFA(automaton)))
-        generic = list(walk._walk_generic(d, automata.LazyDFA(automaton)))
-        assert [w for w, _ in fast] == [w for w, _ in generic] != []
+        for limit in (None, 1, 3):
+            fast = list(walk.search_states(d, automaton, limit, kernel=name))
+            generic = list(walk._walk_generic(d, automata.LazyDFA(automaton)))[:limit]
+            assert [w for w, _ in fast] == [w for w, _ in generic] != []
 
 
-def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", walk.available_kernels())
+@pytest.mark.parametrize("slot", range(12))
+def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, slot: int) -> None:
     write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native")
     d = open_path(tmp_path / "w.dafsa")
-    # Point a child back at the root: a cycle the header's longest word bounds.
-    child_slot = d.root + 1
-    damaged = _CellsOverride(d, {child_slot: d.root})
-    with pytest.raises(DictionaryError, match="damaged"):
+    # Point a cell back at the root (a cycle the header's longest word bounds), or far
+    # outside the file, or set letters beyond the alphabet: errors, never a hang or a crash.
+    for value in (d.root, 1 << 20, 0x7FFFFFFF):
+        damaged = _CellsOverride(d, {slot % len(d.cells): value})
+        with kernel(name):
+            try:
+                list(query.match(damaged, "*"))
+            except DictionaryError as error:
+                assert "damaged" in str(error)
+
+
+@pytest.mark.parametrize("name", walk.available_kernels())
+def test_a_cycle_in_a_damaged_file_is_an_error(tmp_path: Path, name: str) -> None:
+    write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native")
+    d = open_path(tmp_path / "w.dafsa")
+    damaged = _CellsOverride(d, {d.root + 1: d.root})  # A leads back to the root
+    with kernel(name), pytest.raises(DictionaryError, match="damaged dictionary"):
         list(query.match(damaged, "*"))
 
 
@@ -304,7 +344,7 @@ class _CellsOverride:
 
     def __init__(self, d: Any, changes: dict[int, int]) -> None:
         self._d = d
-        self.cells = [changes.get(i, c) for i, c in enumerate(d.cells)]
+        self.cells = array("I", [changes.get(i, c) for i, c in enumerate(d.cells)])
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._d, name)

@@ -59,15 +59,35 @@ def word_range(dictionary: Any, start: str | None = None, end: str | None = None
     return search(dictionary, Range(low, high), limit)
 
 
-class AnagramHit(NamedTuple):
-    """A word found by :func:`anagram`, and where blanks stand in it."""
+class AnagramHit:
+    """A word found by :func:`anagram`; where its blanks stand is worked out when asked."""
 
-    word: str
-    blanks: tuple[int, ...]
+    __slots__ = ("word", "_rack")
+
+    def __init__(self, word: str, rack: Anagram) -> None:
+        self.word = word
+        self._rack = rack
+
+    @property
+    def blanks(self) -> tuple[int, ...]:
+        """Positions of the letters that blanks became (tiles are used first, from the left)."""
+        return tuple(self._rack.blank_positions(self.word)) if self._rack.blanks else ()
 
     def display(self) -> str:
         """The word with the letters that blanks became in lower case (as Zyzzyva shows them)."""
-        return "".join(letter.lower() if i in self.blanks else letter for i, letter in enumerate(self.word))
+        blanks = self.blanks
+        if not blanks:
+            return self.word
+        return "".join(letter.lower() if i in blanks else letter for i, letter in enumerate(self.word))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AnagramHit) and (self.word, self.blanks) == (other.word, other.blanks)
+
+    def __hash__(self) -> int:
+        return hash(self.word)
+
+    def __repr__(self) -> str:
+        return f"AnagramHit({self.display()!r})"
 
 
 def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> list[AnagramHit]:
@@ -80,10 +100,12 @@ def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None 
     if not tiles and not blanks:
         raise QueryError("empty rack")
     automaton = Anagram(tiles, blanks, sub)
-    hits = [AnagramHit(word, tuple(automaton.blank_positions(word))) for word in search(dictionary, automaton, None if sub else limit)]
+    words = list(search(dictionary, automaton, None if sub else limit))
     if sub:
-        hits.sort(key=lambda hit: (-len(hit.word), hit.word))
-    return hits if limit is None else hits[:limit]
+        words.sort(key=len, reverse=True)  # stable: byte order within a length
+        if limit is not None:
+            del words[limit:]
+    return [AnagramHit(word, automaton) for word in words]
 
 
 def fuzzy(

@@ -239,34 +239,44 @@ class Intersection:
 class Anagram:
     """Words made of exactly ``letters`` plus ``blanks`` wildcards (``sub``: of some of them).
 
-    A state is (tiles left per distinct letter, blanks left). A letter uses a tile while
-    one is left, then a blank: which positions the blanks took is :meth:`blank_positions`.
+    A state is the multiset of what is left, as one integer in mixed radix: a digit per
+    distinct letter (tiles left) and one for the blanks left, so that a step is a division
+    and a subtraction and the empty rack is 0. A letter uses a tile while one is left, then
+    a blank: which positions the blanks took is :meth:`blank_positions`.
     """
 
     def __init__(self, letters: str, blanks: int = 0, sub: bool = False) -> None:
         self.distinct = sorted(set(letters))
-        self._index = {letter: i for i, letter in enumerate(self.distinct)}
-        self._counts = tuple(letters.count(letter) for letter in self.distinct)
-        self._tiles = dict(zip(self.distinct, self._counts))
+        self._tiles = {letter: letters.count(letter) for letter in self.distinct}
         self.blanks = blanks
         self.sub = sub
+        # place[letter]: the value of one tile of it; the blanks' digit comes first (place 1).
+        self._place: dict[str, tuple[int, int]] = {}
+        place = blanks + 1
+        start = blanks
+        for letter in self.distinct:
+            count = self._tiles[letter]
+            self._place[letter] = (place, count + 1)
+            start += count * place
+            place *= count + 1
+        self._blank_base = blanks + 1
+        self._start = start
 
-    def start(self) -> tuple[tuple[int, ...], int]:
-        return self._counts, self.blanks
+    def start(self) -> int:
+        return self._start
 
-    def step(self, state: tuple[tuple[int, ...], int], letter: str) -> tuple[tuple[int, ...], int] | None:
-        counts, blanks = state
-        i = self._index.get(letter)
-        if i is not None and counts[i]:
-            return counts[:i] + (counts[i] - 1,) + counts[i + 1 :], blanks
-        if blanks:
-            return counts, blanks - 1
+    def step(self, state: int, letter: str) -> int | None:
+        where = self._place.get(letter)
+        if where is not None and state // where[0] % where[1]:
+            return state - where[0]
+        if state % self._blank_base:
+            return state - 1
         return None
 
-    def is_match(self, state: tuple[tuple[int, ...], int]) -> bool:
-        return self.sub or (state[1] == 0 and not any(state[0]))
+    def is_match(self, state: int) -> bool:
+        return self.sub or state == 0
 
-    def can_match(self, state: tuple[tuple[int, ...], int]) -> bool:
+    def can_match(self, state: int) -> bool:
         return True
 
     def blank_positions(self, word: str) -> list[int]:

@@ -16,12 +16,15 @@ letter, as the solver does); any other dictionary is walked through its ``childr
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 from ..errors import DictionaryError
 from .automata import Automaton, LazyDFA
 
+#: Set to 1 to use the Python twin of every compiled kernel.
+PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
 #: Deepest walk on a format that does not say how long its longest word is (a damaged
 #: file could otherwise send the walk round a cycle for ever).
 DEFAULT_MAX_DEPTH = 4096
@@ -30,23 +33,81 @@ DEFAULT_MAX_DEPTH = 4096
 MAX_DEAD_PAIRS = 4_000_000
 
 
-def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None) -> Iterator[str]:
+def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None, kernel: str = "auto") -> Iterator[str]:
     """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
-    for word, _ in search_states(dictionary, automaton, limit):
-        yield word
+    if _native_layout(dictionary) and select_kernel(kernel) == "compiled":
+        # The compiled walk returns its words in one list: iterate it without a Python frame per word.
+        dfa = LazyDFA(automaton)
+        if limit == 0 or dfa.start < 0:
+            return iter(())
+        return iter(_compiled_lists(dictionary, dfa, limit)[0])
+    return (word for word, _ in search_states(dictionary, automaton, limit, kernel))
 
 
-def search_states(dictionary: Any, automaton: Automaton[Any] | LazyDFA, limit: int | None = None) -> Iterator[tuple[str, Any]]:
-    """Like :func:`search`, with the automaton's state at each word (a distance, blanks...)."""
+def search_states(
+    dictionary: Any, automaton: Automaton[Any] | LazyDFA, limit: int | None = None, kernel: str = "auto"
+) -> Iterator[tuple[str, Any]]:
+    """Like :func:`search`, with the automaton's state at each word (a distance, blanks...).
+
+    ``kernel``: on a native file, "compiled" (the C walk), "python" (its twin) or "auto"
+    (compiled if built and ``BOGGLE_DAFSA_PURE`` is not set); other formats always use the
+    generic walk.
+    """
     dfa = automaton if isinstance(automaton, LazyDFA) else LazyDFA(automaton)
     if limit == 0 or dfa.start < 0:
         return
     states = dfa.states
-    walk = _walk_native if _native_layout(dictionary) else _walk_generic
-    for count, (word, sid) in enumerate(walk(dictionary, dfa), 1):
+    if not _native_layout(dictionary):
+        pairs: Iterator[tuple[str, int]] = _walk_generic(dictionary, dfa)
+    elif select_kernel(kernel) == "compiled":
+        pairs = _walk_compiled(dictionary, dfa, limit)
+    else:
+        pairs = _walk_native(dictionary, dfa)
+    for count, (word, sid) in enumerate(pairs, 1):
         yield word, states[sid]
         if count == limit:
             return
+
+
+def available_kernels() -> list[str]:
+    """The native-walk kernels this installation has: "python", plus "compiled" if built."""
+    return ["python", "compiled"] if _compiled_walk() is not None else ["python"]
+
+
+def select_kernel(kernel: str = "auto") -> str:
+    """The kernel ``kernel`` stands for ("auto": compiled unless missing or BOGGLE_DAFSA_PURE=1)."""
+    if kernel == "auto":
+        return "compiled" if _compiled_walk() is not None and not os.environ.get(PURE_VARIABLE) else "python"
+    if kernel not in ("python", "compiled"):
+        raise ValueError(f"unknown kernel {kernel!r} (known: auto, python, compiled)")
+    if kernel == "compiled" and _compiled_walk() is None:
+        raise ValueError("the compiled query kernel is not built in this installation")
+    return kernel
+
+
+def _compiled_walk() -> Any:
+    try:
+        from ._walk import walk as compiled
+    except ImportError:
+        return None
+    return compiled
+
+
+def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[list[str], list[int]]:
+    # _walk_native in C (_walk.c): one call returns every match (up to `limit`) at once.
+    try:
+        return _compiled_walk()(  # type: ignore[no-any-return]
+            dictionary.cells, dictionary.root, dictionary.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit, MAX_DEAD_PAIRS
+        )
+    except ValueError as error:
+        if not str(error).startswith("damaged: "):
+            raise
+        raise DictionaryError(f"{dictionary.path}: damaged dictionary ({str(error)[9:]})") from None
+
+
+def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator[tuple[str, int]]:
+    words, sids = _compiled_lists(dictionary, dfa, limit)
+    return zip(words, sids)
 
 
 def _native_layout(dictionary: Any) -> bool:
