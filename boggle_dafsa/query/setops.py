@@ -103,21 +103,16 @@ def _keep(operation: str, holders: int, in_first: bool, count: int) -> bool:
 
 def write_set(dictionaries: Sequence[Any], operation: str, output: str | Path) -> SetReport:
     """Write ``operation`` over ``dictionaries`` to ``output`` as a native dictionary (atomically)."""
-    import hashlib
+    from ..formats import write_dictionary
 
-    from ..automaton.builder import build_automaton
-    from ..automaton.fileformat import encode, write_atomically
+    count = 0
 
-    # The source digest is the one `build` records: SHA-256 of the words, one a line.
-    hasher = hashlib.sha256()
-
-    def hashed(words: Iterator[str]) -> Iterator[str]:
+    def counted(words: Iterator[str]) -> Iterator[str]:
+        nonlocal count
         for word in words:
-            hasher.update(word.encode("utf-8") + b"\n")
+            count += 1
             yield word
 
-    automaton = build_automaton(hashed(merged(dictionaries, operation)))
-    data = encode(automaton, dictionaries[0].policy, hasher.hexdigest())
-    output = Path(output)
-    write_atomically(output, data)
-    return SetReport(output, operation, automaton.word_count, automaton.state_count, automaton.transition_count, len(data))
+    # The public write path streams an iterable into the builder and digests it on the way.
+    written = write_dictionary(counted(merged(dictionaries, operation)), output, "native", {"policy": dictionaries[0].policy})
+    return SetReport(Path(output), operation, count, written.states or 0, written.transitions or 0, written.file_bytes)
