@@ -24,6 +24,8 @@ EXTENSIONS = [
     Extension("boggle_dafsa.solver._native", ["boggle_dafsa/solver/_native.c"]),
     # The compiled twin of the streaming builder (boggle_dafsa/automaton/stream.py).
     Extension("boggle_dafsa.automaton._builder", ["boggle_dafsa/automaton/_builder.c"]),
+    # The compiled twin of the native query walk (boggle_dafsa/query/walk.py's _walk_native).
+    Extension("boggle_dafsa.query._walk", ["boggle_dafsa/query/_walk.c"]),
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"
