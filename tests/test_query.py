@@ -29,6 +29,9 @@ from boggle_dafsa.normalize import Policy
 from boggle_dafsa.query import automata, setops, walk
 from boggle_dafsa.testing import normalized_words
 
+if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "compiled" not in walk.available_kernels():  # pragma: no cover - CI guard
+    raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled query walk (query/_walk.c) is not built")
+
 LETTERS = "ABCDE"
 word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), min_size=0, max_size=60).map(lambda ws: sorted(set(ws)))
 
