@@ -86,7 +86,7 @@ class IncrementalBuilder:
                 state = len(finals)
                 if state >= MAX_STATES:
                     raise DictionaryError(
-                        f"the automaton needs more than {MAX_STATES:,} states (after {count:,} words): over the limit"
+                        f"the automaton needs more than {MAX_STATES:,} states (after {self.count:,} words): over the limit"
                     )
                 register[signature] = state
                 finals.append(path_final[d])
