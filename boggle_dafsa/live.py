@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .game import EndReason, Game, Verdict, check_seconds, format_clock
+from .game import EndReason, Game, Verdict, check_seconds
+from .render import format_clock
 
 if TYPE_CHECKING:
     from .grid import Grid
