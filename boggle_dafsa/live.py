@@ -70,7 +70,7 @@ def verdict_line(verdict: Verdict, score: int) -> list[tuple[str, str]]:
     shown = verdict.word or verdict.raw
     if verdict.accepted:
         plural = "" if verdict.points == 1 else "s"
-        return [("class:accepted", f"  {shown}: +{verdict.points} point{plural}"), ("class:score", f" (score {score})")]
+        return [("class:accepted", f"  {shown}: +{verdict.points} point{plural} (score {score})")]
     return [("class:refused", f"  {shown}: refused, {verdict.reason.value if verdict.reason else ''}")]
 
 
