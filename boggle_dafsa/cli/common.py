@@ -1,10 +1,10 @@
-"""What every command shares: the dictionary option and turning user errors into one line."""
+"""What every command shares: opening the dictionary, printing JSON, and user errors as one line."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -12,23 +12,10 @@ from typer.core import TyperGroup
 from ..errors import BoggleError
 
 if TYPE_CHECKING:
-    from typer._click import Context as ClickContext  # the click typer 0.26-0.28 vendors
-
     from ..dictionary import Dictionary
+    from .compat import Context as ClickContext
 
 PROGRAM = "boggle-dafsa"
-
-DictOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--dict",
-        "-d",
-        help="Dictionary: a file (native, marisa or dawg), or fr, en, enable2k. "
-        "Default: $BOGGLE_DAFSA_DICT, else build/dictionary.dafsa if present, else fr.",
-        show_default=False,
-    ),
-]
-
 
 def fail(message: str, exit_code: int = 2) -> NoReturn:
     """Print ``message`` as one line on stderr and exit with ``exit_code``."""
@@ -38,9 +25,9 @@ def fail(message: str, exit_code: int = 2) -> NoReturn:
 
 def print_json(value: object) -> None:
     """Print ``value`` as indented JSON (json is imported here: most runs never need it)."""
-    import json
+    from ..jsonable import dumps
 
-    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    typer.echo(dumps(value, indent=2))
 
 
 def load_dictionary(spec: str | None) -> Dictionary:
@@ -48,6 +35,25 @@ def load_dictionary(spec: str | None) -> Dictionary:
     from ..resolve import open_dictionary
 
     return open_dictionary(spec)
+
+
+#: The option that sets each library parameter: library messages name parameters as `name`.
+OPTIONS = {
+    "count": "--count",
+    "max_attempts": "--max-attempts",
+    "max_states": "--max-states",
+    "min_length": "--min-length",
+    "min_score": "--min-score",
+    "min_words": "--min-words",
+    "seconds": "--time",
+}
+
+
+def user_message(error: BoggleError) -> str:
+    """The message of ``error`` with each `parameter` it names written as its option."""
+    import re
+
+    return re.sub(r"`(\w+)`", lambda match: OPTIONS.get(match[1], match[0]), str(error))
 
 
 class UserErrorGroup(TyperGroup):
@@ -61,7 +67,7 @@ class UserErrorGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except BoggleError as error:
-            print(f"{PROGRAM}: {error}", file=sys.stderr)
+            print(f"{PROGRAM}: {user_message(error)}", file=sys.stderr)
             raise typer.Exit(error.exit_code) from None
         except BrokenPipeError:
             # `dump | head` closes the pipe early: not an error. Point stdout at /dev/null

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from . import app
-from .common import DictOption, fail, load_dictionary, print_json
+from .base import app
+from .common import fail, load_dictionary, print_json
+from .options import DictOption, JsonOption
 
 if TYPE_CHECKING:
     from ..build import BuildProgress, BuildReport
@@ -154,7 +155,7 @@ def verify(
 @app.command()
 def inspect(
     dictionary: DictOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show a dictionary's format, policy, alphabet, counts, sizes and digests."""
     from ..solver.kernels import kernel_for

@@ -1,0 +1,56 @@
+"""Options shared by several commands, declared once (typer ``Annotated`` aliases)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+DictOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dict",
+        "-d",
+        help="Dictionary: a file (native, marisa or dawg), or fr, en, enable2k. "
+        "Default: $BOGGLE_DAFSA_DICT, else build/dictionary.dafsa if present, else fr.",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+GRID_HELP = "The grid, e.g. IDXTMHEIERVNTLLU or IDXT/MHEI/ERVN/TLLU (see above); '-' or nothing: standard input."
+ShapeOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--shape", "-s", help="Shape the faces fill: N for NxN, or sizes like 3x5 or 4x4x4.", show_default=False
+    ),
+]
+QuOption = Annotated[bool, typer.Option("--qu", "--q-is-qu", help="Read a lone Q as the QU face.")]
+AdjacencyOption = Annotated[
+    str, typer.Option("--adjacency", help="Which cells touch: king (8 neighbours in 2-D) or orthogonal (4).")
+]
+#: The dice set a game is rolled with.
+DiceOption = Annotated[
+    str,
+    typer.Option("--dice", help="Dice set: fr, en-classic, en, big (see `boggle-dafsa dice`), or a dice file."),
+]
+#: A dice set whose rules (and, without -d, dictionary) a command takes.
+RulesDiceOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dice",
+        help="Take the rules of this dice set (fr, en-classic, en, big, or a dice file): its scoring, its minimum length and, without -d, its dictionary.",
+        show_default=False,
+    ),
+]
+MinLengthOption = Annotated[
+    Optional[int],
+    typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3 for classic).", show_default=False),
+]
+ScoringOption = Annotated[
+    Optional[str],
+    typer.Option("--scoring", help="Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic).", show_default=False),
+]
+SeedOption = Annotated[
+    Optional[int],
+    typer.Option("--seed", help="Seed of the random draw: the same seed gives the same grids everywhere.", show_default=False),
+]
