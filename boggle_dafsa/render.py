@@ -72,22 +72,23 @@ def format_clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 def render_grid(grid: Grid) -> str:
-    """The grid drawn large, with row and column numbers (2-D; other shapes print as text)."""
+    """The grid in a frame, rows and columns numbered from 0 as in ``solve --paths`` and
+    ``find`` (2-D; other shapes print as text). Two lines a row: a 6x6 grid fits beside
+    the answers on a 24-line terminal. A blank face shows as ``·``."""
     from .dice import display_face
 
     if len(grid.shape) != 2:
         return str(grid)
     rows, columns = grid.shape
     width = max(5, max(len(face) for face in grid.faces) + 4)
-    margin = " " * (len(str(rows)) + 2)
+    margin = " " * (len(str(rows - 1)) + 2)
     rule = margin + "+" + "+".join("-" * width for _ in range(columns)) + "+"
-    blank = margin + "|" + "|".join(" " * width for _ in range(columns)) + "|"
-    numbers = margin + " " + " ".join(str(column + 1).center(width) for column in range(columns))
+    numbers = margin + " " + " ".join(str(column).center(width) for column in range(columns))
     lines = [numbers.rstrip(), rule]
     for row, faces in enumerate(grid.rows()):
-        label = f" {row + 1:>{len(str(rows))}} "
-        cells = "|".join(display_face(face).center(width) for face in faces)
-        lines += [blank, f"{label}|{cells}|", blank, rule]
+        label = f" {row:>{len(str(rows - 1))}} "
+        cells = "|".join(("·" if face == "." else display_face(face)).center(width) for face in faces)
+        lines += [f"{label}|{cells}|", rule]
     return "\n".join(lines)
 
 def render_verdict(verdict: Verdict, score: int) -> str:

@@ -79,7 +79,7 @@ def main() -> None:
         # typer would draw a framed box of several lines; errors here are one line.
         where = f"{error.ctx.command_path}: " if error.ctx and error.ctx.command_path != PROGRAM else ""
         command = error.ctx.command_path if error.ctx else PROGRAM
-        print(f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()} (see `{command} --help`)", file=sys.stderr)
+        print(f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()}{_stray_hint(args)} (see `{command} --help`)", file=sys.stderr)
         code = 2
     except typer.Abort:
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
@@ -109,3 +109,13 @@ def version_text() -> str:
 
 
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EPIPE}
+
+
+def _stray_hint(args: list[str]) -> str:
+    """``; FILE looks like a dictionary: give it with -d FILE`` for the first such argument."""
+    from ..resolve import looks_like_dictionary
+
+    for before, argument in zip(["", *args], args):
+        if before not in ("-d", "--dict") and not argument.startswith("-") and looks_like_dictionary(argument):
+            return f"; {argument!r} looks like a dictionary file: give it with -d {argument}"
+    return ""

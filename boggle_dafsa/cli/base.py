@@ -12,7 +12,17 @@ from .common import UserErrorGroup
 
 HELP = "Compile word lists into minimal automata (DAFSA) and solve, generate and play Boggle grids."
 
-app = typer.Typer(cls=UserErrorGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=HELP)
+# -h as well as --help, on every command (click passes help_option_names down to subcommands).
+# Completion (--install-completion, --show-completion) imports nothing more at start-up:
+# typer's completion module is loaded with typer anyway (see README, "Performance").
+app = typer.Typer(
+    cls=UserErrorGroup,
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    help=HELP,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 
 @app.callback()

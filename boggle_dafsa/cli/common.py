@@ -30,11 +30,41 @@ def print_json(value: object) -> None:
     typer.echo(dumps(value, indent=2))
 
 
-def load_dictionary(spec: str | None) -> Dictionary:
-    """Open the dictionary a command was given (see :func:`boggle_dafsa.open_dictionary`)."""
-    from ..resolve import open_dictionary
+#: How to name the dictionary that answered when no -d chose it ("build/dictionary.dafsa,
+#: 5 words"), for the totals line; None when it was given explicitly.
+IMPLICIT_DICTIONARY: list[str] = []
 
-    return open_dictionary(spec)
+
+def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
+    """Open the dictionary a command was given (see :func:`boggle_dafsa.open_dictionary`).
+
+    When no -d chose it and it is not the embedded default (a ``build/dictionary.dafsa``
+    found in the folder, or ``$BOGGLE_DAFSA_DICT``), one line on stderr says which one
+    answered, unless ``announce`` is False (commands with a totals line say it there).
+    """
+    from ..resolve import DEFAULT_EMBEDDED, describe, open_dictionary, resolve_spec
+
+    chosen, implicit = resolve_spec(spec)
+    dictionary = open_dictionary(chosen)
+    if implicit:
+        IMPLICIT_DICTIONARY[:] = [describe(dictionary, chosen)]
+        if announce and chosen != DEFAULT_EMBEDDED:
+            print(f"{PROGRAM}: dictionary {IMPLICIT_DICTIONARY[0]} (no -d given)", file=sys.stderr)
+    return dictionary
+
+
+def with_dictionary(totals: str) -> str:
+    """``totals`` followed by the dictionary that answered, when no -d chose it."""
+    return f"{totals} ({IMPLICIT_DICTIONARY[0]})" if IMPLICIT_DICTIONARY else totals
+
+
+def check_stray_dictionaries(arguments: list[str], verb: str) -> None:
+    """Refuse an argument that names a dictionary or word list file: it belongs after -d."""
+    from ..resolve import looks_like_dictionary
+
+    for argument in arguments:
+        if looks_like_dictionary(argument):
+            fail(f"{verb}: {argument!r} is a file that looks like a dictionary: to use it, write -d {argument}")
 
 
 #: The option that sets each library parameter: library messages name parameters as `name`.

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from .base import app
-from .common import fail, load_dictionary, print_json
-from .options import DictOption, JsonOption
+from .common import check_stray_dictionaries, fail, load_dictionary, print_json
+from .options import DictArgument, DictOption, JsonOption, pick_dictionary
 
 if TYPE_CHECKING:
     from ..build import BuildProgress, BuildReport
@@ -48,7 +48,7 @@ class _Progress:
 
 @app.command()
 def build(
-    wordlist: Annotated[Path, typer.Argument(help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15).")],
+    wordlist: Annotated[Path, typer.Argument(help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15, UTF-16/32 with a BOM); - for standard input.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path("build/dictionary.dafsa"),
     format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
     exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
@@ -69,10 +69,12 @@ def build(
     # A termination request unwinds like Ctrl-C, so that temporary files are removed.
     signal.signal(signal.SIGTERM, _exit_on_signal)
     progress = _Progress() if sys.stderr.isatty() and not quiet else None
+    source, data = _source_or_stdin(wordlist)
     try:
         report = build_dictionary(
-            wordlist,
+            source,
             output,
+            data=data,
             policy=Policy.EXACT if exact else Policy.FOLD,
             encoding=encoding,
             format=format,
@@ -84,6 +86,15 @@ def build(
             progress.close()
     if not quiet:
         typer.echo(_summary(report))
+
+
+def _source_or_stdin(path: Path) -> tuple[str | Path, bytes | None]:
+    """``path``, or for ``-`` the bytes of standard input (named "standard input" in messages)."""
+    if str(path) != "-":
+        return path, None
+    if sys.stdin.isatty():
+        print("reading the word list from standard input (end with Ctrl-D)", file=sys.stderr)
+    return "standard input", sys.stdin.buffer.read()
 
 
 def _exit_on_signal(number: int, frame: object) -> None:
@@ -111,9 +122,9 @@ def _summary(report: BuildReport) -> str:
 
 
 @app.command()
-def dump(dictionary: DictOption = None) -> None:
-    """Print every word, one a line, in byte order."""
-    d = load_dictionary(dictionary)
+def dump(file: DictArgument = None, dictionary: DictOption = None) -> None:
+    """Print every word, one a line, in byte order (of FILE or -d, else the default dictionary)."""
+    d = load_dictionary(pick_dictionary(file, dictionary))
     out = sys.stdout.buffer
     batch: list[str] = []
     for word in d:
@@ -128,19 +139,24 @@ def dump(dictionary: DictOption = None) -> None:
 
 @app.command()
 def verify(
-    wordlist: Annotated[Path, typer.Argument(help="The word list the dictionary should hold.")],
+    wordlist: Annotated[Path, typer.Argument(help="The word list the dictionary should hold; - for standard input.")],
+    file: DictArgument = None,
     dictionary: DictOption = None,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding.")] = None,
 ) -> None:
-    """Check that the dictionary holds exactly the normalized words of WORDLIST and is intact.
+    """Check that the dictionary (FILE or -d) holds exactly the normalized words of WORDLIST and is intact.
 
     Exit 0 if so, 1 with the first differences otherwise, 2 if it is damaged.
     """
     from ..verify import verify as verify_dictionary
     from ..wordlist import read_wordlist
+    from .progress import progress_bar
 
-    d = load_dictionary(dictionary)
-    result = verify_dictionary(d, read_wordlist(wordlist, policy=d.policy, encoding=encoding))
+    d = load_dictionary(pick_dictionary(file, dictionary))
+    source, data = _source_or_stdin(wordlist)
+    listed = read_wordlist(source, policy=d.policy, encoding=encoding, data=data)
+    with progress_bar("verifying") as progress:
+        result = verify_dictionary(d, listed, progress=progress)
     if result.ok:
         typer.echo(f"ok: {len(d):,} words, checksums hold")
         return
@@ -154,14 +170,19 @@ def verify(
 
 @app.command()
 def inspect(
+    file: DictArgument = None,
     dictionary: DictOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show a dictionary's format, policy, alphabet, counts, sizes and digests."""
+    """Show a dictionary's format, policy, alphabet, counts, sizes and digests, and how it was chosen."""
+    from ..resolve import resolve_spec
     from ..solver.kernels import kernel_for
 
-    opened = load_dictionary(dictionary)
-    info = {**opened.info(), "solver_kernel": kernel_for(opened)}
+    spec = pick_dictionary(file, dictionary)
+    chosen, implicit = resolve_spec(spec)
+    opened = load_dictionary(spec, announce=False)
+    how = f"{chosen} (no -d given: {_why_default(chosen)})" if implicit else chosen
+    info = {"dictionary": how, **opened.info(), "solver_kernel": kernel_for(opened)}
     if as_json:
         print_json(info)
         return
@@ -170,14 +191,30 @@ def inspect(
         typer.echo(f"{key.replace('_', ' '):<{width}}  {value:,}" if isinstance(value, int) and not isinstance(value, bool) else f"{key.replace('_', ' '):<{width}}  {value}")
 
 
+def _why_default(chosen: str) -> str:
+    from ..resolve import DEFAULT_BUILD, ENV_VARIABLE
+
+    if chosen == str(DEFAULT_BUILD):
+        return f"{DEFAULT_BUILD} exists in this folder"
+    import os
+
+    return f"${ENV_VARIABLE}" if os.environ.get(ENV_VARIABLE) else "the default"
+
+
 @app.command()
 def lookup(
-    words: Annotated[list[str], typer.Argument(help="Words to look up (normalized like the dictionary).")],
+    words: Annotated[list[str], typer.Argument(help="Words to look up (normalized like the dictionary); - reads them from standard input, one a line.")],
     dictionary: DictOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing: only the exit status.")] = False,
 ) -> None:
     """Say whether each WORD is in the dictionary. Exit 0 if all are, 1 otherwise."""
+    check_stray_dictionaries(words, "lookup")
     d = load_dictionary(dictionary)
+    if words == ["-"]:
+        from ..wordlist import decode, split_items
+
+        text, _ = decode(sys.stdin.buffer.read(), "standard input")
+        words = list(split_items(text))
     all_found = True
     for raw in words:
         key = d.normalize(raw)
@@ -196,6 +233,7 @@ def complete(
     limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=0, help="At most this many words.")] = None,
 ) -> None:
     """Print the words that start with PREFIX, in byte order."""
+    check_stray_dictionaries([prefix], "complete")
     d = load_dictionary(dictionary)
     key = d.normalize(prefix) if prefix else ""
     if key is None:
@@ -206,11 +244,12 @@ def complete(
 
 @app.command()
 def dot(
+    file: DictArgument = None,
     dictionary: DictOption = None,
     max_states: Annotated[int, typer.Option("--max-states", help="Refuse larger automata.")] = 2000,
 ) -> None:
     """Print the automaton as Graphviz DOT (`| dot -Tpng > a.png`), for small dictionaries."""
     from ..dot import to_dot
 
-    for line in to_dot(load_dictionary(dictionary), max_states):  # type: ignore[arg-type]
+    for line in to_dot(load_dictionary(pick_dictionary(file, dictionary)), max_states):  # type: ignore[arg-type]
         typer.echo(line)

@@ -12,6 +12,7 @@ from .common import load_dictionary, print_json
 from .options import (
     DiceOption,
     DictOption,
+    GameDictOption,
     JsonOption,
     MinLengthOption,
     RulesDiceOption,
@@ -45,7 +46,7 @@ def generate(
     min_words: Annotated[int, typer.Option("--min-words", help="Roll again until the grid holds this many words.")] = 0,
     min_score: Annotated[int, typer.Option("--min-score", help="Roll again until the grid is worth this many points.")] = 0,
     max_attempts: Annotated[int, typer.Option("--max-attempts", help="Give up after this many rolls for one grid.")] = 1000,
-    dictionary: DictOption = None,
+    dictionary: GameDictOption = None,
 ) -> None:
     """Roll random grids, one a line, in the syntax `solve` reads (the seed goes to stderr if not given)."""
     from ..dice import GridQuality, generate_grids, load_dice, random_seed
@@ -69,7 +70,7 @@ def play(
     dice_name: DiceOption = "fr",
     seconds: Annotated[float, typer.Option("--time", "-t", help="Seconds to play; 0 for no limit.")] = 180,
     seed: SeedOption = None,
-    dictionary: DictOption = None,
+    dictionary: GameDictOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
@@ -93,9 +94,18 @@ def play(
     chosen_seed = random_seed() if seed is None else seed
     game = Game.from_dice(dice_set, chosen_seed, words, dice=dice_name, dictionary_spec=dictionary)
     screen = sys.stderr if json_output else sys.stdout
-    print(f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more", file=screen)
-    print(render_grid(game.grid), file=screen)
-    ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
+    title = f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more"
+    from ..live import can_run_live
+
+    if can_run_live(sys.stdin, screen):
+        # A terminal at both ends: the screen redrawn in place (live.py, prompt_toolkit).
+        from ..live import run_live
+
+        ended = run_live(game, seconds=seconds, title=title, output=screen)
+    else:
+        print(title, file=screen)
+        print(render_grid(game.grid), file=screen)
+        ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
     report = game.report(ended, seconds=seconds)
     if json_output:
         print_json(report_json(report))

@@ -11,11 +11,38 @@ DictOption = Annotated[
     typer.Option(
         "--dict",
         "-d",
-        help="Dictionary: a file (native, marisa or dawg), or fr, en, enable2k. "
+        help="Dictionary: a file (native, marisa or dawg), a word list (compiled once into the cache), or fr, en, enable2k. "
         "Default: $BOGGLE_DAFSA_DICT, else build/dictionary.dafsa if present, else fr.",
         show_default=False,
     ),
 ]
+#: A dictionary given the way `fst words FILE` takes one, where nothing else is positional.
+DictArgument = Annotated[
+    Optional[str],
+    typer.Argument(help="The dictionary (as -d: a file, a word list, or fr, en, enable2k).", show_default=False),
+]
+#: -d for commands that play with dice: without it, the set's own dictionary.
+GameDictOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dict",
+        "-d",
+        help="Dictionary: a file (native, marisa or dawg), a word list, or fr, en, enable2k. "
+        "Default: $BOGGLE_DAFSA_DICT, else the dice set's (fr for French dice, en for English ones).",
+        show_default=False,
+    ),
+]
+
+
+def pick_dictionary(argument: str | None, option: str | None) -> str | None:
+    """The dictionary of a command that takes it as an argument or as -d (not both)."""
+    from ..errors import BoggleError
+
+    if argument and option and argument != option:
+        raise BoggleError(f"two dictionaries given, {argument!r} and -d {option!r}: give one")
+    return argument or option
+
+
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 GRID_HELP = "The grid, e.g. IDXTMHEIERVNTLLU or IDXT/MHEI/ERVN/TLLU (see above); '-' or nothing: standard input."
 ShapeOption = Annotated[

@@ -14,7 +14,7 @@ import typer
 
 from ..errors import BoggleError, GridError
 from .base import app
-from .common import load_dictionary
+from .common import load_dictionary, with_dictionary
 from .options import (
     GRID_HELP,
     AdjacencyOption,
@@ -143,7 +143,7 @@ def run_solve(
             out.write(format_totals(count, points) + "\n")
     out.flush()
     if not quiet and not show_totals and not rendering.json:
-        print(format_totals(count, points), file=sys.stderr)
+        print(with_dictionary(format_totals(count, points)), file=sys.stderr)
 
 
 def run_batch(
