@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -199,13 +198,14 @@ def test_format_clock() -> None:
     assert [format_clock(s) for s in (180, 161.2, 60, 59.01, 0.2, 0)] == ["3:00", "2:42", "1:00", "1:00", "0:01", "0:00"]
 
 
-def test_the_grid_is_drawn_large_with_row_and_column_numbers() -> None:
-    text = render_grid(Grid.parse("QU A/B C"))
+def test_the_grid_is_drawn_with_rows_and_columns_from_0() -> None:
+    # The convention of solve --paths and find: UNITE at (3,3) (2,3) (1,3) (0,3) (1,2).
+    text = render_grid(Grid.parse("QU A/B ."))
     lines = text.splitlines()
-    assert lines[0].split() == ["1", "2"]
-    assert any(line.split()[:1] == ["1"] and "Qu" in line and "A" in line for line in lines[1:])
-    assert any(line.split()[:1] == ["2"] and "B" in line and "C" in line for line in lines[1:])
-    assert len(lines) == 2 + 2 * 4  # numbers, a rule, and four lines a row
+    assert lines[0].split() == ["0", "1"]
+    assert any(line.split()[:1] == ["0"] and "Qu" in line and "A" in line for line in lines[1:])
+    assert any(line.split()[:1] == ["1"] and "B" in line and "·" in line for line in lines[1:])
+    assert len(lines) == 2 + 2 * 2  # numbers, a rule, and two lines a row
 
 
 # -- `play` through a pipe ----------------------------------------------------------------
@@ -292,58 +292,3 @@ def test_play_bad_input(dictionary, args: list[str], message: str) -> None:  # t
     assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1
 
 
-# -- `play` in a terminal -----------------------------------------------------------------
-
-
-def spawn_play(dictionary, *args: str) -> pexpect.spawn:  # type: ignore[no-untyped-def]
-    return pexpect.spawn(
-        sys.executable,
-        [*COMMAND[1:], "play", "--seed", "42", "-d", str(dictionary.path), *args],
-        cwd=str(ROOT),
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(50, 100),
-    )
-
-
-def test_play_in_a_terminal_until_ctrl_c(dictionary) -> None:  # type: ignore[no-untyped-def]
-    child = spawn_play(dictionary, "--time", "0")
-    child.expect_exact("Untimed game.")
-    child.expect_exact("\n> ")
-    child.sendline("métal")
-    child.expect_exact("METAL: +2 points (score 2)")
-    child.expect_exact("\n> ")
-    child.sendline("hier")
-    child.expect_exact("HIER: refused, not a word")
-    child.expect_exact("\n> ")
-    child.sendintr()
-    child.expect_exact("Game over (interrupted).")
-    child.expect_exact("You found 1 of 6 words")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-
-
-def test_play_in_a_terminal_until_the_time_is_up(dictionary) -> None:  # type: ignore[no-untyped-def]
-    child = spawn_play(dictionary, "--time", "2")
-    child.expect_exact("You have 0:02 to find words.")
-    child.expect(r"\[0:0[12]\] > ")
-    child.sendline("aie")
-    child.expect_exact("AIE: +1 point (score 1)")
-    child.expect(r"\[0:0[0-2]\] > ")
-    # No more input: the alarm must end the wait.
-    child.expect_exact("Time is up!")
-    child.expect_exact("Game over (time is up).")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-
-
-def test_play_in_a_terminal_until_end_of_input(dictionary) -> None:  # type: ignore[no-untyped-def]
-    child = spawn_play(dictionary, "--time", "0")
-    child.expect_exact("\n> ")
-    child.sendeof()
-    child.expect_exact("Game over (end of input).")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0

@@ -20,6 +20,7 @@ NOT_RUN = {
     r"^pip install": "installs the package: done before the tests run",
     r"^python -m pytest": "the suite itself",
     r"^python scripts/": "benchmarks and data scripts, run by hand",
+    r"^(ruff|mypy)\b": "lint and type checks: .ci/run runs them with the [lint] extra",
     r"boggle-dafsa serve": "a server that runs until Ctrl-C (tests/test_serve_cli.py starts it)",
 }
 
