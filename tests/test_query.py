@@ -26,7 +26,7 @@ from boggle_dafsa import query
 from boggle_dafsa.errors import DictionaryError, QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.normalize import Policy
-from boggle_dafsa.query import automata, setops, walk
+from boggle_dafsa.query import automata, levenshtein, setops, walk
 from boggle_dafsa.testing import normalized_words
 
 if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "compiled" not in walk.available_kernels():  # pragma: no cover - CI guard
@@ -170,6 +170,39 @@ def test_fuzzy_is_a_plain_edit_distance(words: list[str], target: str, k: int, t
             expected.append((best, word))
     answer = same_on_every_format(words, lambda d: query.fuzzy(d, target, k, transpositions=transpositions, prefix=prefix))
     assert answer == sorted(expected)
+
+
+long_words = st.lists(st.text("ABCDEÉ", min_size=1, max_size=14), min_size=1, max_size=40).map(lambda ws: sorted(set(ws)))
+
+
+@given(long_words, st.text("ABCDÉ", min_size=1, max_size=10), st.integers(0, 4), st.booleans(), st.booleans(), st.one_of(st.none(), st.integers(0, 6)))
+@settings(max_examples=60)
+def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
+    words: list[str], target: str, k: int, transpositions: bool, prefix: bool, limit: int | None
+) -> None:
+    # The row-per-depth walk (compiled and its twin) against the Levenshtein automaton walked
+    # through the generic walk, on an exact-policy file (É a letter of its own), limits included.
+    with tempfile.TemporaryDirectory() as folder:
+        write_dictionary(words, Path(folder) / "w", "native", {"policy": Policy.EXACT})
+        d = open_path(Path(folder) / "w")
+        automaton = automata.Levenshtein(target, k, transpositions, prefix)
+        expected = [(w, automaton.distance(state)) for w, state in walk.search_states(d, automaton, kernel="python")]
+        assert expected == [(w, b) for w, b in ((w, min(distance(target, w[:i], transpositions) for i in range(len(w) + 1)) if prefix else distance(target, w, transpositions)) for w in words) if b <= k]
+        for name in walk.available_kernels():
+            assert levenshtein.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name) == expected[:limit]
+
+
+@pytest.mark.skipif("compiled" not in walk.available_kernels(), reason="the compiled query walk is not built")
+def test_compiled_fuzzy_refuses_out_of_range_arguments(tmp_path: Path) -> None:
+    from boggle_dafsa.query._walk import fuzzy  # type: ignore[attr-defined]
+
+    write_dictionary(["AB"], tmp_path / "w", "native")
+    d = open_path(tmp_path / "w")
+    for word, k, depth, message in (("AB", -1, 5, "distance"), ("AB", 201, 5, "distance"), ("A" * 1001, 1, 5, "too long"), ("AB", 1, -1, "depth")):
+        with pytest.raises(ValueError, match=message):
+            fuzzy(d.cells, d.root, d.alphabet, word, k, False, False, depth, -1)
+    with pytest.raises(ValueError, match="root"):
+        fuzzy(d.cells, len(d.cells), d.alphabet, "AB", 1, False, False, 5, -1)
 
 
 # -- grep -----------------------------------------------------------------------------------
@@ -327,10 +360,11 @@ def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, s
     for value in (d.root, 1 << 20, 0x7FFFFFFF):
         damaged = _CellsOverride(d, {slot % len(d.cells): value})
         with kernel(name):
-            try:
-                list(query.match(damaged, "*"))
-            except DictionaryError as error:
-                assert "damaged" in str(error)
+            for run in (lambda: list(query.match(damaged, "*")), lambda: query.fuzzy(damaged, "AB", 2, prefix=True)):
+                try:
+                    run()
+                except DictionaryError as error:
+                    assert "damaged" in str(error)
 
 
 @pytest.mark.parametrize("name", walk.available_kernels())
@@ -340,6 +374,9 @@ def test_a_cycle_in_a_damaged_file_is_an_error(tmp_path: Path, name: str) -> Non
     damaged = _CellsOverride(d, {d.root + 1: d.root})  # A leads back to the root
     with kernel(name), pytest.raises(DictionaryError, match="damaged dictionary"):
         list(query.match(damaged, "*"))
+    # Fuzzy's rows stop at distance k, but a matching prefix walks on without them: the depth bound still holds.
+    with kernel(name), pytest.raises(DictionaryError, match="damaged dictionary"):
+        query.fuzzy(damaged, "A", 1, prefix=True)
 
 
 class _CellsOverride:

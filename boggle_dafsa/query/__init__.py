@@ -22,8 +22,9 @@ from typing import Any, NamedTuple
 
 from ..errors import QueryError
 from .automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
+from .levenshtein import fuzzy_native
 from .parse import Regex, parse_pattern
-from .walk import search, search_states
+from .walk import native_layout, search, search_states
 
 #: Largest ``fuzzy`` distance, and longest ``fuzzy`` word (the rows of its automaton).
 MAX_DISTANCE = 10
@@ -118,8 +119,12 @@ def fuzzy(
     key = _key(dictionary, word, "word")
     if len(key) > MAX_FUZZY_WORD:
         raise QueryError(f"word too long for fuzzy ({len(key)} letters, at most {MAX_FUZZY_WORD})")
-    automaton = Levenshtein(key, distance, transpositions, prefix)
-    found = [(automaton.distance(state), found) for found, state in search_states(dictionary, automaton)]
+    if native_layout(dictionary):
+        # A row per depth walked on the mapped cells (compiled, or its Python twin).
+        found = [(d, w) for w, d in fuzzy_native(dictionary, key, distance, transpositions, prefix)]
+    else:
+        automaton = Levenshtein(key, distance, transpositions, prefix)
+        found = [(automaton.distance(state), found) for found, state in search_states(dictionary, automaton)]
     found.sort()
     return found if limit is None else found[:limit]
 

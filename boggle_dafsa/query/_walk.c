@@ -263,8 +263,152 @@ done:
     return result;
 }
 
+/* ---- fuzzy: the Levenshtein walk (boggle_dafsa/query/levenshtein.py's _fuzzy_python) ----
+ *
+ * fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) returns
+ * (words, distances) in byte order: the words within k edits of `word` (`prefix`: whose
+ * closest prefix is), at most `limit` (-1: all). Instead of a query DFA, each depth of the
+ * walk keeps its row of the edit-distance table (entries capped at k + 1), computed from
+ * its parent's row when the walk goes down a letter: rows[d] is the row after d letters.
+ * A branch is abandoned when every entry of its row is over k (no longer word can come
+ * back within k), unless in `prefix` mode a prefix already matched (then every word below
+ * matches, at the best distance met, and no row is needed any more).
+ *
+ * Rows are needed only while some entry is at most k, i.e. to depth len(word) + k: they
+ * take (len(word) + k + 2) * (len(word) + 1) bytes. The file is checked as in walk().
+ */
+typedef struct {
+    uint32_t state, head, bits;
+    uint8_t best;   /* prefix mode: the smallest distance of a prefix so far */
+    uint8_t live;   /* rows[depth] holds a row with an entry <= k */
+} FuzzyFrame;
+
+static PyObject *fuzzy(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t root, k, depth_limit, limit;
+    PyObject *alphabet, *target;
+    int transpositions, prefix;
+    if (!PyArg_ParseTuple(args, "y*nUUnppnn", &view, &root, &alphabet, &target, &k, &transpositions, &prefix, &depth_limit, &limit))
+        return NULL;
+
+    PyObject *words = NULL, *distances = NULL, *result = NULL;
+    Py_UCS4 *codes = NULL, *w = NULL, *word = NULL;
+    uint8_t *rows = NULL;
+    FuzzyFrame *stack = NULL;
+
+    const uint32_t *cells = (const uint32_t *)view.buf;
+    Py_ssize_t n = view.len / 4;
+    Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
+    Py_ssize_t m = PyUnicode_GET_LENGTH(target);
+    if (width > 31) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
+    if (k < 0 || k > 200) { PyErr_SetString(PyExc_ValueError, "distance out of range (0 to 200)"); goto done; }
+    if (m > 1000) { PyErr_SetString(PyExc_ValueError, "word too long (at most 1,000 letters)"); goto done; }
+    if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
+    const uint8_t cap = (uint8_t)(k + 1);
+    const Py_ssize_t stride = m + 1, max_rows = m + k + 2;
+
+    codes = PyUnicode_AsUCS4Copy(alphabet);
+    w = PyUnicode_AsUCS4Copy(target);
+    if (!codes || !w) goto done;
+    words = PyList_New(0);
+    distances = PyList_New(0);
+    word = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(Py_UCS4));
+    stack = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(FuzzyFrame));
+    rows = PyMem_Malloc((size_t)max_rows * (size_t)stride);
+    if (!words || !distances || !word || !stack || !rows) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    if (limit == 0) goto finished;
+
+    if (root < 0 || root >= n) { damaged("the root points outside the file"); goto done; }
+    for (Py_ssize_t i = 0; i <= m; i++) rows[i] = (uint8_t)(i < cap ? i : cap);
+    Py_ssize_t depth = 0;
+    FuzzyFrame *f = &stack[0];
+    f->state = (uint32_t)root;
+    f->head = cells[root];
+    f->best = rows[m];
+    f->live = 1;
+    f->bits = f->head & LETTER_MASK;
+    if (f->bits >> width) { damaged("a letter outside the alphabet"); goto done; }
+    Py_ssize_t emitted = 0;
+    for (;;) {
+        f = &stack[depth];
+        if (!f->bits) {
+            if (depth == 0) break;
+            depth--;
+            continue;
+        }
+        uint32_t low = f->bits & (0u - f->bits);
+        f->bits ^= low;
+        int bit = __builtin_ctz(low);
+        Py_UCS4 c = codes[bit];
+        uint8_t live = 0, best = f->best, dist = cap;
+        if (f->live) {
+            /* depth < m + k + 1 here: a live row has an entry <= k, so depth <= m + k. */
+            const uint8_t *row = rows + depth * stride;
+            uint8_t *next = rows + (depth + 1) * stride;
+            const uint8_t *before = depth > 0 ? rows + (depth - 1) * stride : NULL;
+            Py_UCS4 last = depth > 0 ? word[depth - 1] : 0;
+            uint8_t smallest = next[0] = (uint8_t)(row[0] + 1 < cap ? row[0] + 1 : cap);
+            for (Py_ssize_t i = 1; i <= m; i++) {
+                unsigned cost = row[i - 1] + (w[i - 1] != c);
+                if (row[i] + 1u < cost) cost = row[i] + 1u;
+                if (next[i - 1] + 1u < cost) cost = next[i - 1] + 1u;
+                if (transpositions && i > 1 && before && w[i - 1] == last && w[i - 2] == c && before[i - 2] + 1u < cost)
+                    cost = before[i - 2] + 1u;
+                next[i] = (uint8_t)(cost < cap ? cost : cap);
+                if (next[i] < smallest) smallest = next[i];
+            }
+            live = smallest <= k;
+            dist = next[m];
+            if (dist < best) best = dist;
+        }
+        if (!live && !(prefix && best <= k)) continue;  /* nothing below can match */
+        Py_ssize_t slot = (Py_ssize_t)f->state + 1 + __builtin_popcount(f->head & (low - 1));
+        if (slot >= n) { damaged("a transition points outside the file"); goto done; }
+        uint32_t child = cells[slot];
+        if ((Py_ssize_t)child >= n) { damaged("a transition points outside the file"); goto done; }
+        uint32_t child_head = cells[child];
+        word[depth] = c;
+        uint8_t found = prefix ? best : dist;
+        if ((child_head & FINAL_FLAG) && found <= k) {
+            PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, word, depth + 1);
+            if (!text) goto done;
+            int failed = PyList_Append(words, text);
+            Py_DECREF(text);
+            PyObject *number = PyLong_FromLong(found);
+            if (failed || !number || PyList_Append(distances, number) < 0) { Py_XDECREF(number); goto done; }
+            Py_DECREF(number);
+            if (++emitted == limit) goto finished;
+        }
+        uint32_t below = child_head & LETTER_MASK;
+        if (!below) continue;
+        if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
+        if (depth + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done; }
+        depth++;
+        FuzzyFrame *c_frame = &stack[depth];
+        c_frame->state = child;
+        c_frame->head = child_head;
+        c_frame->bits = below;
+        c_frame->best = best;
+        c_frame->live = live;
+    }
+finished:
+    result = PyTuple_Pack(2, words, distances);
+done:
+    PyBuffer_Release(&view);
+    Py_XDECREF(words);
+    Py_XDECREF(distances);
+    PyMem_Free(codes);
+    PyMem_Free(w);
+    PyMem_Free(word);
+    PyMem_Free(stack);
+    PyMem_Free(rows);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"walk", walk, METH_VARARGS, "walk(cells, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states)"},
+    {"fuzzy", fuzzy, METH_VARARGS,
+     "fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) -> (words, distances)"},
     {NULL, NULL, 0, NULL},
 };
 

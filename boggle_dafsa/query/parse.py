@@ -70,7 +70,8 @@ class _Reader:
         """A ``[...]`` class; the ``[`` is already read. ``negations``: the characters that negate."""
         opened = self.pos - 1
         negated = False
-        if self.peek() is not None and self.peek() in negations:
+        first = self.peek()
+        if first is not None and first in negations:
             negated = True
             self.pos += 1
         members: set[str] = set()

@@ -35,7 +35,7 @@ MAX_DEAD_PAIRS = 4_000_000
 
 def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None, kernel: str = "auto") -> Iterator[str]:
     """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
-    if _native_layout(dictionary) and select_kernel(kernel) == "compiled":
+    if native_layout(dictionary) and select_kernel(kernel) == "compiled":
         # The compiled walk returns its words in one list: iterate it without a Python frame per word.
         dfa = LazyDFA(automaton)
         if limit == 0 or dfa.start < 0:
@@ -57,7 +57,7 @@ def search_states(
     if limit == 0 or dfa.start < 0:
         return
     states = dfa.states
-    if not _native_layout(dictionary):
+    if not native_layout(dictionary):
         pairs: Iterator[tuple[str, int]] = _walk_generic(dictionary, dfa)
     elif select_kernel(kernel) == "compiled":
         pairs = _walk_compiled(dictionary, dfa, limit)
@@ -110,8 +110,8 @@ def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator
     return zip(words, sids)
 
 
-def _native_layout(dictionary: Any) -> bool:
-    # The fast walk reads one-cell state headers (alphabets of up to 31 letters).
+def native_layout(dictionary: Any) -> bool:
+    """True if ``dictionary`` is a native file the fast walks can read (one-cell state headers)."""
     return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "header_cells", 0) == 1
 
 
