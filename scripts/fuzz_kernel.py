@@ -160,16 +160,30 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     return 0
 
 
-def asan_build(folder: str) -> str:
-    """Compile the kernel with AddressSanitizer into ``folder``: the path of the module."""
+def asan_build(folder: str, source: Path = ROOT / "boggle_dafsa" / "solver" / "_native.c") -> str:
+    """Compile the C file ``source`` with AddressSanitizer into ``folder``: the path of the module."""
     compiler = os.environ.get("CC", "gcc")
-    target = os.path.join(folder, "_native" + sysconfig.get_config_var("EXT_SUFFIX"))
+    target = os.path.join(folder, source.stem + sysconfig.get_config_var("EXT_SUFFIX"))
     command = [
         compiler, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
-        "-I", sysconfig.get_paths()["include"], str(ROOT / "boggle_dafsa" / "solver" / "_native.c"), "-o", target,
+        "-I", sysconfig.get_paths()["include"], str(source), "-o", target,
     ]
     subprocess.run(command, check=True)
     return target
+
+
+def run_under_asan(script: str, source: Path, arguments: list[str]) -> int:
+    """Run ``script`` with ``arguments`` and ``--module`` set to an AddressSanitizer build of
+    ``source``, in a child interpreter with the sanitizer's runtime preloaded: its exit status."""
+    compiler = os.environ.get("CC", "gcc")
+    runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as folder:
+        module = asan_build(folder, source)
+        environment = dict(
+            os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+        )
+        print(f"AddressSanitizer build: {module}", flush=True)
+        return subprocess.run([sys.executable, script, *arguments, "--module", module], env=environment).returncode
 
 
 def main() -> int:
@@ -181,16 +195,7 @@ def main() -> int:
     args = parser.parse_args()
     if not args.asan:
         return fuzz(args.rounds, args.seed, args.module)
-    compiler = os.environ.get("CC", "gcc")
-    runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
-    with tempfile.TemporaryDirectory() as folder:
-        module = asan_build(folder)
-        environment = dict(
-            os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
-        )
-        command = [sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module]
-        print(f"AddressSanitizer build: {module}", flush=True)
-        return subprocess.run(command, env=environment).returncode
+    return run_under_asan(__file__, ROOT / "boggle_dafsa" / "solver" / "_native.c", ["--rounds", str(args.rounds), "--seed", str(args.seed)])
 
 
 if __name__ == "__main__":

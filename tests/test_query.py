@@ -388,3 +388,16 @@ class _CellsOverride:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._d, name)
+
+
+@pytest.mark.skipif("compiled" not in walk.available_kernels(), reason="the compiled query walk is not built")
+def test_fuzz_of_damaged_files_finds_the_kernels_agreeing(capsys: pytest.CaptureFixture[str]) -> None:
+    # A short run of scripts/fuzz_query.py (CI runs a longer one; --asan the sanitized one).
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fuzz_query", Path(__file__).resolve().parent.parent / "scripts" / "fuzz_query.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.fuzz(40, 3, None) == 0
+    assert "both kernels agreed every time" in capsys.readouterr().out
