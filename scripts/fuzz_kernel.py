@@ -102,6 +102,23 @@ def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: in
         struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, crc)
 
 
+def damaged_dictionary(rng: random.Random, folder: str, round_number: int, extra: frozenset[str] = frozenset()) -> NativeDictionary | None:
+    """A random small dictionary (plus the words ``extra``), damaged, then opened as a user
+    would; None if opening refused it."""
+    words = {"".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 60))}
+    good = dictionary_from_words(words | extra, folder, name="good.dafsa")
+    data = bytearray(Path(good.path).read_bytes())
+    header_size, cell_count = good.header.header_size, good.header.cell_count
+    good.close()
+    damage(data, rng, header_size, cell_count)
+    path = Path(folder) / f"damaged{round_number % 7}.dafsa"
+    path.write_bytes(data)
+    try:
+        return NativeDictionary(path)
+    except DictionaryError:
+        return None
+
+
 def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool):  # type: ignore[no-untyped-def]
     layout = dictionary.layout()
     # The mapped cells, or a copy on the heap: there (with PYTHONMALLOC=malloc, as --asan
@@ -125,19 +142,10 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     errors = agreements = 0
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
-            words = {"".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 60))}
-            words |= {"QUE", "QUOI", "SQUAT"}
-            good = dictionary_from_words(words, folder, name="good.dafsa")
-            data = bytearray(Path(good.path).read_bytes())
-            header_size, cell_count = good.header.header_size, good.header.cell_count
-            good.close()
-            damage(data, rng, header_size, cell_count)
-            path = Path(folder) / f"damaged{round_number % 7}.dafsa"
-            path.write_bytes(data)
-            try:
-                dictionary = NativeDictionary(path)
-            except DictionaryError:
+            dictionary = damaged_dictionary(rng, folder, round_number, frozenset({"QUE", "QUOI", "SQUAT"}))
+            if dictionary is None:
                 continue  # refused at open: nothing reaches the kernel
+            path = dictionary.path
             shape = rng.choice(SHAPES)
             table = neighbours(shape if len(shape) > 1 else (1, *shape), rng.choice(["king", "orthogonal"]))
             letters = dictionary.layout().letter_bits

@@ -34,12 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fuzz_kernel import ALPHABET, damage, run_under_asan  # noqa: E402
+from fuzz_kernel import ALPHABET, damaged_dictionary, run_under_asan  # noqa: E402
 
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
 from boggle_dafsa.query import automata, levenshtein, parse, walk  # noqa: E402
-from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
 
 SOURCE = ROOT / "boggle_dafsa" / "query" / "_walk.c"
 PATTERNS = ["*", "?", "A*", "*S", "?[^AE]*", "@#*", "*E?", "Q*U*"]
@@ -98,18 +97,10 @@ def fuzz(rounds: int, seed: int, module: str | None) -> int:
     reached = errors = 0
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
-            words = {"".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 60))}
-            good = dictionary_from_words(words, folder, name="good.dafsa")
-            data = bytearray(Path(good.path).read_bytes())
-            header_size, cell_count = good.header.header_size, good.header.cell_count
-            good.close()
-            damage(data, rng, header_size, cell_count)
-            path = Path(folder) / f"damaged{round_number % 7}.dafsa"
-            path.write_bytes(data)
-            try:
-                opened = NativeDictionary(path)
-            except DictionaryError:
+            opened = damaged_dictionary(rng, folder, round_number)
+            if opened is None:
                 continue  # refused at open: nothing reaches the walk
+            path = opened.path
             dictionary: Any = Cells(opened) if round_number % 2 else opened
             for name, run in queries(rng):
                 compiled = outcome(lambda: run(dictionary, "compiled"))
