@@ -132,6 +132,20 @@ static PyObject *damaged(const char *what) {
     return NULL;
 }
 
+/* Append the word word[0:length] to `words` and `value` to `values` (a match found). */
+static int append_match(PyObject *words, const Py_UCS4 *word, Py_ssize_t length, PyObject *values, long value) {
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, word, length);
+    if (!text) return -1;
+    int failed = PyList_Append(words, text);
+    Py_DECREF(text);
+    if (failed) return -1;
+    PyObject *number = PyLong_FromLong(value);
+    if (!number) return -1;
+    failed = PyList_Append(values, number);
+    Py_DECREF(number);
+    return failed;
+}
+
 static PyObject *walk(PyObject *self, PyObject *args) {
     Py_buffer view;
     Py_ssize_t root, depth_limit, limit, max_dead;
@@ -210,13 +224,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             if (nxt >= PyList_GET_SIZE(accept)) { PyErr_SetString(PyExc_RuntimeError, "query state without finality"); goto done; }
             if ((child_head & FINAL_FLAG) && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
                 hit = 1;
-                PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, word, depth + 1);
-                if (!text) goto done;
-                int failed = PyList_Append(words, text);
-                Py_DECREF(text);
-                PyObject *number = PyLong_FromLong(nxt);
-                if (failed || !number || PyList_Append(sids, number) < 0) { Py_XDECREF(number); goto done; }
-                Py_DECREF(number);
+                if (append_match(words, word, depth + 1, sids, nxt) < 0) goto done;
                 if (++emitted == limit) goto finished;
             }
             uint32_t below = child_head & LETTER_MASK;
@@ -370,13 +378,7 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
         word[depth] = c;
         uint8_t found = prefix ? best : dist;
         if ((child_head & FINAL_FLAG) && found <= k) {
-            PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, word, depth + 1);
-            if (!text) goto done;
-            int failed = PyList_Append(words, text);
-            Py_DECREF(text);
-            PyObject *number = PyLong_FromLong(found);
-            if (failed || !number || PyList_Append(distances, number) < 0) { Py_XDECREF(number); goto done; }
-            Py_DECREF(number);
+            if (append_match(words, word, depth + 1, distances, found) < 0) goto done;
             if (++emitted == limit) goto finished;
         }
         uint32_t below = child_head & LETTER_MASK;
