@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,23 +81,54 @@ def _ship(client: Any, path: str | None) -> Any:
 
 
 def dask_as_completed(
-    address: str, function: Any, calls: Iterable[tuple[Any, ...]], dictionary_path: str | None
+    address: str,
+    function: Any,
+    calls: Iterable[tuple[Any, ...]],
+    dictionary_path: str | None,
+    *,
+    on_event: Callable[[Any], None] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Iterator[Any]:
-    """``function(*call, data)`` for each call on the cluster at ``address``, each result as it finishes.
+    """``function(*call, data, **options)`` for each call on the cluster at ``address``, each result as it finishes.
 
     ``data`` is the bytes of the dictionary file at ``dictionary_path``, shipped once to
-    each worker (None for an embedded dictionary).
+    each worker (None for an embedded dictionary). With ``on_event``, ``function`` also
+    gets ``report=``, a callable whose arguments reach ``on_event`` in this process (as
+    a list, from the client's thread) while the task runs: Dask events on a topic of
+    this call's own. A task's events arrive before its result.
     """
     from distributed import as_completed
 
     client = connect(address)
     try:
         data = _ship(client, dictionary_path)
-        futures = [client.submit(function, *call, data, pure=False) for call in calls]
+        topic = None
+        if on_event is not None:
+            topic = f"boggle-dafsa-{uuid.uuid4().hex}"
+            client.subscribe_topic(topic, lambda event: on_event(event[1]))
+        futures = [
+            client.submit(_with_events, function, topic, *call, data, pure=False, **(options or {}))
+            for call in calls
+        ]
         for future in as_completed(futures, loop=client.loop):
             yield future.result()
     finally:
         client.close()
+
+
+def _with_events(function: Any, topic: str | None, *args: Any, **options: Any) -> Any:
+    # On a worker: the task's reports become events of `topic` (same worker stream as its
+    # result, sent first, so the client hears them before it sees the task done).
+    if topic is None:
+        return function(*args, **options)
+    from distributed import get_worker
+
+    worker = get_worker()
+
+    def report(*message: Any) -> None:
+        worker.log_event(topic, list(message))
+
+    return function(*args, report=report, **options)
 
 
 def dask_map_chunks(

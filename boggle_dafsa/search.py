@@ -8,7 +8,9 @@ Two seeded methods look for it, over free letters or over what a dice set can ro
   is scored, and the best ``pool`` of the pool and those neighbours make the next pool.
   It stops when no new board enters. Boards are compared up to the symmetries of the
   shape (rotations and reflections): each is keyed by its smallest symmetric image, so
-  the eight images of a square board are scored once.
+  the eight images of a square board are scored once. Over free letters the climb first
+  uses the dictionary's common letters (:data:`COMMON_SHARE`), then, from the pool it
+  reached, every letter: the final pool is a local optimum over the whole alphabet.
 * ``anneal``, simulated annealing: random edits, a worse board accepted with
   probability ``exp(-loss / temperature)``, the temperature falling geometrically, and a
   restart from the best board met when nothing improved for a while.
@@ -36,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dice import DiceSet, SplitMix64
 from .errors import BoggleError
-from .grid import Grid, format_shape, neighbours
+from .grid import Grid, format_shape
 from .scoring import SCORINGS, Scoring
 
 if TYPE_CHECKING:
@@ -52,6 +54,11 @@ DEFAULT_RUNS = 2
 #: Default steps of one annealing run, and steps without a better board before a restart.
 DEFAULT_STEPS = 200_000
 DEFAULT_STALL = 20_000
+#: A letter is common when at least this share of the dictionary's words hold it: the
+#: first phase of the hill climb uses those only (ENABLE2K: all but K W Z X Q J).
+COMMON_SHARE = 0.08
+#: Seconds between two progress reports of a run (see :func:`run_one`).
+REPORT_EVERY = 1.0
 #: Most symmetries used for canonical keys: beyond, only the reflections along each axis.
 _MAX_SYMMETRIES = 384
 
@@ -348,6 +355,8 @@ class SearchSpec:
     steps: int = DEFAULT_STEPS
     stall: int = DEFAULT_STALL
     dictionary_digest: str | None = None
+    #: Letters of the hill climb's first phase (empty: all of ``letters`` from the start).
+    common: tuple[str, ...] = ()
 
     def key(self) -> str:
         """A short digest of what decides the results (for logs and resuming)."""
@@ -373,11 +382,13 @@ def make_spec(
     pool: int = DEFAULT_POOL,
     steps: int = DEFAULT_STEPS,
     stall: int = DEFAULT_STALL,
+    common_first: bool = True,
 ) -> SearchSpec:
     """Check the parameters of a search and describe it (raises :class:`BoggleError`).
 
     Opens the dictionary once to learn its alphabet (the free letters, less
-    ``exclude_letters``) and, for a file, its digest.
+    ``exclude_letters``), for a file its digest, and, for a hill climb over free letters
+    that starts with the common letters (``common_first``), which letters are common.
     """
     from .resolve import open_dictionary, resolve_spec
 
@@ -398,6 +409,7 @@ def make_spec(
         raise BoggleError(f"unknown scoring {scoring_name!r} (known: {', '.join(SCORINGS)})")
     opened = open_dictionary(dictionary)
     letters: tuple[str, ...] = ()
+    common: tuple[str, ...] = ()
     if dice is not None:
         if tuple(dice.shape) != shape:
             raise BoggleError(
@@ -408,6 +420,8 @@ def make_spec(
         letters = tuple(letter for letter in opened.alphabet if letter not in excluded)
         if not letters:
             raise BoggleError("no letters left to search with (--exclude-letters removes them all)")
+        if common_first and method == "hillclimb":
+            common = common_letters(opened, letters)
     digest = None
     path = getattr(opened, "path", None)
     if path and Path(dictionary).is_file():
@@ -417,8 +431,25 @@ def make_spec(
     return SearchSpec(
         dictionary=dictionary, shape=shape, letters=letters, dice=dice, scoring=scoring_name,
         min_length=min_length, adjacency=adjacency, objective=objective, method=method, pool=pool,
-        steps=steps, stall=stall, dictionary_digest=digest,
+        steps=steps, stall=stall, dictionary_digest=digest, common=common,
     )
+
+
+def common_letters(dictionary: Dictionary, letters: Sequence[str], share: float = COMMON_SHARE) -> tuple[str, ...]:
+    """The ``letters`` held by at least ``share`` of the words of ``dictionary`` (all if fewer than two are)."""
+    counts: dict[str, int] = dict.fromkeys(letters, 0)
+    words = 0
+    long_letters = [letter for letter in letters if len(letter) > 1]
+    for word in dictionary:
+        words += 1
+        for letter in set(word):
+            if letter in counts:
+                counts[letter] += 1
+        for letter in long_letters:
+            counts[letter] += letter in word
+    common = tuple(letter for letter in letters if counts[letter] >= share * words)
+    # Too few letters to climb with (a tiny list): no first phase.
+    return common if len(common) >= 2 and len(common) < len(letters) else ()
 
 
 # -- one run ------------------------------------------------------------------------------
@@ -481,6 +512,8 @@ class _Context:
         self.scorer = Scorer(dictionary, spec.shape, scoring=scoring, min_length=spec.min_length,
                              adjacency=spec.adjacency, objective=spec.objective)
         self.space: FreeLetters | DiceBoards
+        #: The hill climb's first space (the common letters), then ``space``.
+        self.first_space: FreeLetters | DiceBoards
         if spec.dice is not None:
             dice_faces = [[dictionary.normalize(face) or face for face in die] for die in spec.dice.dice]
             self.space = DiceBoards(spec.dice, dice_faces)
@@ -488,6 +521,7 @@ class _Context:
         else:
             self.space = FreeLetters(spec.letters, math.prod(spec.shape))
             multi = any(len(letter) > 1 for letter in spec.letters)
+        self.first_space = FreeLetters(spec.common, self.space.cells) if spec.common else self.space
         self.canonical = Canonical(spec.shape, multi)
 
 
@@ -511,19 +545,48 @@ def _open_for(spec: SearchSpec, data: bytes | None) -> Dictionary:
     return open_shipped(spec.dictionary, spec.dictionary_digest, data)
 
 
-def run_one(spec: SearchSpec, seed: int, run: int, data: bytes | None = None, keep: int = 5) -> RunResult:
+#: Called during a run with (run, boards scored so far by the run, best score so far).
+Report = Callable[[int, int, int], None]
+
+
+class _Reporter:
+    """Passes a run's progress to ``report`` at most every ``every`` seconds."""
+
+    def __init__(self, run: int, scorer: Scorer, report: Report | None, every: float) -> None:
+        self._run, self._scorer, self._report, self._every = run, scorer, report, every
+        self._first = scorer.scored
+        self._next = time.perf_counter() + every
+
+    def __call__(self, best: int) -> None:
+        if self._report is not None and time.perf_counter() >= self._next:
+            self._report(self._run, self._scorer.scored - self._first, best)
+            self._next = time.perf_counter() + self._every
+
+
+def run_one(
+    spec: SearchSpec,
+    seed: int,
+    run: int,
+    data: bytes | None = None,
+    keep: int = 5,
+    *,
+    report: Report | None = None,
+    report_every: float = REPORT_EVERY,
+) -> RunResult:
     """Run ``run`` of the search ``spec`` seeded ``seed``: its ``keep`` best boards.
 
-    The same (spec, seed, run) gives the same result in any process.
+    The same (spec, seed, run) gives the same result in any process. ``report``, if
+    given, hears of the run's progress every ``report_every`` seconds or so.
     """
     context = _context(spec, data)
     started = time.perf_counter()
     scored_before = context.scorer.scored
     rng = SplitMix64(run_seed(seed, run))
+    reporter = _Reporter(run, context.scorer, report, report_every)
     if spec.method == "hillclimb":
-        ranked = _hillclimb(context, rng)
+        ranked = _hillclimb(context, rng, reporter)
     else:
-        ranked = _anneal(context, rng)
+        ranked = _anneal(context, rng, reporter)
     best = []
     boards = [context.canonical.board(key) for _, key in ranked[:keep]]
     for (score, _), board, (words, points) in zip(ranked, boards, context.scorer.totals_many(boards)):
@@ -531,9 +594,10 @@ def run_one(spec: SearchSpec, seed: int, run: int, data: bytes | None = None, ke
     return RunResult(run, seed, tuple(best), context.scorer.scored - scored_before, time.perf_counter() - started)
 
 
-def _hillclimb(context: _Context, rng: SplitMix64) -> list[tuple[int, str]]:
+def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[tuple[int, str]]:
     """The pool hill climb: the final pool as (score, key), best first."""
-    space, canonical, scorer, size = context.space, context.canonical.key, context.scorer, context.spec.pool
+    canonical, scorer, size = context.canonical.key, context.scorer, context.spec.pool
+    space = context.first_space
     # Every key ever scored. A board scored before and not in the pool need not be looked
     # at again: the pool's worst only improves, so it would not get in now either.
     seen: set[str] = set()
@@ -557,7 +621,13 @@ def _hillclimb(context: _Context, rng: SplitMix64) -> list[tuple[int, str]]:
 
     admit(starts)
     while True:
+        reporter(max(score for score, _ in pool.values()))
         fresh = [key for key in pool if key not in expanded]
+        if not fresh and space is not context.space:
+            # The common letters are exhausted: every board of the pool is expanded again
+            # with every letter (boards already scored stay out).
+            space, expanded = context.space, set()
+            fresh = list(pool)
         if not fresh:
             break
         candidates: dict[str, Any] = {}
@@ -567,13 +637,12 @@ def _hillclimb(context: _Context, rng: SplitMix64) -> list[tuple[int, str]]:
                 new_key = canonical(space.board(state))
                 if new_key not in seen and new_key not in candidates:
                     candidates[new_key] = state
-        if not candidates:
-            break
-        admit(candidates)
+        if candidates:
+            admit(candidates)
     return sorted(((score, key) for key, (score, _) in pool.items()), key=lambda item: (-item[0], item[1]))
 
 
-def _anneal(context: _Context, rng: SplitMix64) -> list[tuple[int, str]]:
+def _anneal(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[tuple[int, str]]:
     """Simulated annealing with restarts from the best board: the best boards met, as (score, key)."""
     space, canonical, scorer, spec = context.space, context.canonical.key, context.scorer, context.spec
     cache: dict[str, int] = {}
@@ -597,7 +666,9 @@ def _anneal(context: _Context, rng: SplitMix64) -> list[tuple[int, str]]:
     cooling = 0.01 ** (1 / spec.steps)
     temperature = 0.0
     since_better = 0
-    for _ in range(spec.steps):
+    for step in range(spec.steps):
+        if step % 1024 == 0:
+            reporter(best_score)
         candidate = space.random_move(state, rng)
         value, key = score(candidate)
         if start_temperature is None and value > 0:
@@ -656,6 +727,7 @@ class SearchResult:
             "shape": list(spec.shape),
             "dice": spec.dice.name if spec.dice else None,
             "letters": "".join(spec.letters) if spec.dice is None else None,
+            "first_letters": "".join(spec.common) or None,
             "scoring": spec.scoring,
             "min_length": spec.min_length,
             "adjacency": spec.adjacency,
@@ -716,12 +788,16 @@ def search(
     dask: str | None = None,
     done: dict[int, RunResult] | None = None,
     on_result: Callable[[RunResult], None] | None = None,
+    on_progress: Report | None = None,
+    report_every: float = REPORT_EVERY,
 ) -> SearchResult:
     """Run ``runs`` runs of ``spec`` (those not in ``done``), here or on a Dask cluster.
 
     ``jobs`` processes on this machine (1: in this process), or the Dask scheduler at
     ``dask``. ``on_result`` is called in this process with each run as it finishes
-    (in any order); the result does not depend on that order.
+    (in any order); the result does not depend on that order. ``on_progress`` hears
+    of the runs under way (see :data:`Report`) about every ``report_every`` seconds,
+    from another thread when the runs are elsewhere.
     """
     if runs < 1:
         raise BoggleError(f"the number of runs (--runs) must be at least 1, not {runs}")
@@ -738,11 +814,15 @@ def search(
 
             if not Path(path).is_file() or file_digest(path) != spec.dictionary_digest:
                 raise BoggleError(f"{path}: changed since the search was described")
-        finished: Iterable[RunResult] = dask_as_completed(dask, run_one, [(spec, seed, run) for run in todo], path)
+        finished: Iterable[RunResult] = dask_as_completed(
+            dask, run_one, [(spec, seed, run) for run in todo], path,
+            on_event=None if on_progress is None else lambda message: on_progress(*message),
+            options={"report_every": report_every},
+        )
     elif jobs == 1 or len(todo) <= 1:
-        finished = (run_one(spec, seed, run) for run in todo)
+        finished = (run_one(spec, seed, run, report=on_progress, report_every=report_every) for run in todo)
     else:
-        finished = _pool_runs(spec, seed, todo, jobs)
+        finished = _pool_runs(spec, seed, todo, jobs, on_progress, report_every)
     for run_result in finished:
         result.runs.append(run_result)
         if on_result is not None:
@@ -751,17 +831,55 @@ def search(
     return result
 
 
-def _pool_runs(spec: SearchSpec, seed: int, todo: list[int], jobs: int) -> Iterator[RunResult]:
+#: Where a process of the pool sends the progress of its runs (set in each process).
+_PROGRESS_QUEUE: Any = None
+
+
+def _pool_init(queue: Any) -> None:
+    global _PROGRESS_QUEUE
+    _PROGRESS_QUEUE = queue
+
+
+def _pool_report(run: int, scored: int, best: int) -> None:
+    _PROGRESS_QUEUE.put((run, scored, best))
+
+
+def _pool_run(spec: SearchSpec, seed: int, run: int, report_every: float) -> RunResult:
+    report = _pool_report if _PROGRESS_QUEUE is not None else None
+    return run_one(spec, seed, run, report=report, report_every=report_every)
+
+
+def _pool_runs(
+    spec: SearchSpec, seed: int, todo: list[int], jobs: int, on_progress: Report | None, report_every: float
+) -> Iterator[RunResult]:
     import multiprocessing
+    import threading
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     # "spawn" would re-import the caller; fork is what the batch solver uses too, where it exists.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context) as executor:
-        futures = [executor.submit(run_one, spec, seed, run) for run in todo]
-        for future in as_completed(futures):
-            yield future.result()
+    queue = context.Queue() if on_progress is not None else None
+    relay = None
+    if queue is not None and on_progress is not None:
+        report = on_progress
+
+        def pass_on() -> None:
+            for message in iter(queue.get, None):
+                report(*message)
+
+        relay = threading.Thread(target=pass_on, daemon=True)
+        relay.start()
+    try:
+        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context, initializer=_pool_init,
+                                 initargs=(queue,)) as executor:
+            futures = [executor.submit(_pool_run, spec, seed, run, report_every) for run in todo]
+            for future in as_completed(futures):
+                yield future.result()
+    finally:
+        if queue is not None and relay is not None:
+            queue.put(None)  # after the processes ended: their reports are all in the queue
+            relay.join()
 
 
 def replay_command(spec: SearchSpec, found: Found) -> str:

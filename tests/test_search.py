@@ -158,6 +158,58 @@ def test_a_pool_as_large_as_the_space_finds_the_brute_force_best(
     assert (best.words, best.points) == (words_found, points)
 
 
+@given(words=st.lists(st.text(alphabet="ABCDEFGH", min_size=1, max_size=6), min_size=1, max_size=30))
+@settings(max_examples=25, deadline=None)
+def test_common_letters_are_those_in_enough_words(words: list[str]) -> None:
+    letters = tuple("ABCDEFGH")
+    held = {letter: sum(letter in word for word in words) for letter in letters}
+    expected = tuple(letter for letter in letters if held[letter] >= S.COMMON_SHARE * len(words))
+    if len(expected) < 2 or len(expected) == len(letters):
+        expected = ()
+    assert S.common_letters(words, letters) == expected  # type: ignore[arg-type]
+
+
+def test_the_climb_ends_on_a_local_optimum_over_every_letter(tmp_path: Path) -> None:
+    # Z is in 3 words of 39, too few to be common: the climb starts without it, yet the
+    # best boards hold a Z (its words are the longest), and the climb must end on one.
+    words = sorted({"".join(letters) for size in (2, 3) for letters in itertools.permutations("aest", size)})
+    words += ["zesta", "tazes", "sezat"]
+    dictionary = dictionary_from_words(words, tmp_path)
+    spec = S.make_spec(dictionary.path, (2, 3), pool=6)
+    assert "Z" in spec.letters and "Z" not in spec.common and spec.common
+    brute = max(totals(solve(Grid((2, 3), board), dictionary))[1] for board in itertools.product(spec.letters, repeat=6))
+    canonical = S.Canonical((2, 3), False)
+    for seed in range(3):
+        run = S.run_one(spec, seed, 0, keep=6)
+        assert run.best[0].score == brute and "Z" in run.best[0].board
+        # No board one edit from the final pool, with any letter, would have entered it.
+        kept = {canonical.key(found.board) for found in run.best}
+        for found in run.best:
+            for board in S.FreeLetters(spec.letters, 6).neighbours(found.board):
+                if canonical.key(board) not in kept:
+                    assert totals(solve(Grid((2, 3), board), dictionary))[1] <= run.best[-1].score
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_runs_report_their_progress_as_they_go(small_dict: str, jobs: int) -> None:
+    spec = S.make_spec(small_dict, (3, 3), pool=6)
+    heard: list[tuple[int, int, int]] = []
+    result = S.search(spec, seed=4, runs=3, jobs=jobs, on_progress=lambda *report: heard.append(report),
+                      report_every=0)
+    assert_progress_fits(heard, result)
+    assert [run.best for run in result.runs] == [run.best for run in S.search(spec, seed=4, runs=3).runs]
+
+
+def assert_progress_fits(heard: list[tuple[int, int, int]], result: S.SearchResult) -> None:
+    # Every run told of its progress while it ran, never of more than it did in the end.
+    for run in result.runs:
+        reports = [(scored, best) for number, scored, best in heard if number == run.run]
+        assert reports, f"run {run.run} never reported"
+        assert [scored for scored, _ in reports] == sorted(scored for scored, _ in reports)
+        assert reports[-1][0] <= run.scored and max(best for _, best in reports) <= run.best[0].score
+    assert {number for number, _, _ in heard} == {run.run for run in result.runs}
+
+
 def test_reported_scores_are_the_solver_s(small_dict: str) -> None:
     spec = S.make_spec(small_dict, (3, 3), pool=8)
     result = S.search(spec, seed=3, runs=2)
@@ -338,6 +390,16 @@ def test_dask_and_local_runs_give_the_same_boards(small_dict: str, cluster: obje
     remote = S.search(spec, seed=21, runs=3, dask=cluster.scheduler_address)  # type: ignore[attr-defined]
     assert [(run.run, run.best) for run in remote.runs] == [(run.run, run.best) for run in local.runs]
     assert remote.best() == local.best()
+
+
+def test_dask_runs_report_their_progress_as_they_go(small_dict: str, cluster: object) -> None:
+    spec = S.make_spec(small_dict, (3, 3), pool=6)
+    heard: list[tuple[int, int, int]] = []
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    result = S.search(spec, seed=4, runs=3, dask=address, on_progress=lambda *report: heard.append(report),
+                      report_every=0)
+    assert_progress_fits(heard, result)
+    assert [run.best for run in result.runs] == [run.best for run in S.search(spec, seed=4, runs=3).runs]
 
 
 def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ def best(
     objective: Annotated[str, typer.Option("--objective", help="What to maximize: points or words.")] = "points",
     method: Annotated[str, typer.Option("--method", help="hillclimb (a pool hill climb) or anneal (simulated annealing).")] = "hillclimb",
     pool: Annotated[Optional[int], typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see the README).", show_default=False)] = None,
+    all_letters: Annotated[bool, typer.Option("--all-letters", help="Climb with every letter from the start (default: the letters of at least 8% of the words first, then all).")] = False,
     steps: Annotated[int, typer.Option("--steps", help="Moves of one annealing run.")] = 200_000,
     stall: Annotated[int, typer.Option("--stall", help="Annealing restarts from its best board after this many moves without a better one.")] = 20_000,
     runs: Annotated[Optional[int], typer.Option("--runs", "-n", help="Independent runs; the best boards of all are kept (default: by shape).", show_default=False)] = None,
@@ -77,6 +78,7 @@ def best(
         pool=default_pool(grid_shape) if pool is None else pool,
         steps=steps,
         stall=stall,
+        common_first=not all_letters,
     )
     chosen_seed = random_seed() if seed is None else seed
     if seed is None:
@@ -98,7 +100,8 @@ def best(
     try:
         if progress is not None:
             progress.start()
-        result = search(spec, seed=chosen_seed, runs=total_runs, jobs=jobs, dask=dask, done=done, on_result=finished)
+        result = search(spec, seed=chosen_seed, runs=total_runs, jobs=jobs, dask=dask, done=done, on_result=finished,
+                        on_progress=progress.during if progress is not None else None)
     finally:
         if progress is not None:
             progress.stop()
@@ -127,9 +130,16 @@ def render_search(result: SearchResult, top: int) -> str:
 
 
 class _Progress:
-    """Runs done, the best score so far and boards scored per second, on standard error (a terminal)."""
+    """Runs done, the best score so far and boards scored per second, on standard error (a terminal).
+
+    Hears of runs under way (:meth:`during`, from any thread: processes and Dask workers
+    report through one) and of runs finished (:meth:`update`).
+    """
 
     def __init__(self, total: int, done: int) -> None:
+        import threading
+        import time
+
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -139,8 +149,12 @@ class _Progress:
         )
         self._task = self._progress.add_task("runs", total=total, completed=done, status="")
         self._best = 0
-        self._scored = 0
-        self._seconds = 0.0
+        self._scored = 0  # by the runs finished
+        self._running: dict[int, int] = {}  # run under way -> boards it scored so far
+        self._finished: set[int] = set()  # a report may come after its run's result
+        self._lock = threading.Lock()
+        self._clock = time.perf_counter
+        self._started = self._clock()
 
     def start(self) -> None:
         self._progress.start()
@@ -148,9 +162,24 @@ class _Progress:
     def stop(self) -> None:
         self._progress.stop()
 
+    def during(self, run: int, scored: int, best: int) -> None:
+        with self._lock:
+            if run in self._finished:
+                return
+            self._best = max(self._best, best)
+            self._running[run] = scored
+            self._show(0)
+
     def update(self, run: RunResult) -> None:
-        self._best = max(self._best, run.best[0].score if run.best else 0)
-        self._scored += run.scored
-        self._seconds += run.seconds
-        rate = self._scored / self._seconds if self._seconds else 0.0
-        self._progress.update(self._task, advance=1, status=f"best {self._best:,}  {rate:,.0f} boards/s")
+        with self._lock:
+            self._best = max(self._best, run.best[0].score if run.best else 0)
+            self._scored += run.scored
+            self._running.pop(run.run, None)
+            self._finished.add(run.run)
+            self._show(1)
+
+    def _show(self, advance: int) -> None:
+        # Boards per second of wall time since the start: all processes or workers together.
+        scored = self._scored + sum(self._running.values())
+        rate = scored / max(self._clock() - self._started, 1e-9)
+        self._progress.update(self._task, advance=advance, status=f"best {self._best:,}  {rate:,.0f} boards/s")
