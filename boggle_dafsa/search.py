@@ -71,7 +71,7 @@ Board = tuple[str, ...]
 def default_pool(shape: Sequence[int]) -> int:
     """The hill climb's pool for grids of ``shape``, chosen on ENABLE2K (see the README)."""
     cells = math.prod(shape)
-    return 50 if cells <= 9 else 100
+    return 50 if cells <= 9 else 100 if cells <= 12 else 250
 
 
 def default_runs(shape: Sequence[int]) -> int:

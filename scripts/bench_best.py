@@ -5,16 +5,18 @@ For each shape and seed, runs the whole command the README quotes,
 
     boggle-dafsa best -d enable2k -s SHAPE --seed N --jobs 1 --json
 
-in a fresh process, one at a time, and records the best score, its grid, whether it is
-the known optimum (545 on 3x3, 1,651 on 3x4, 3,625 on 4x4) and the wall time. Prints a
-line per invocation as it ends (so a long measurement can be followed, and its output
-kept with nohup), then a table per shape: seeds that found the optimum, median and
-longest time, and every score met.
+in a fresh process, and records the best score, its grid, whether it is the known
+optimum (545 on 3x3, 1,651 on 3x4, 3,625 on 4x4), the wall time and the CPU time of
+the process (user + system: what one core spends, whatever else loads the machine),
+and the boards it scored per CPU second. Prints a line per invocation as it ends (so a
+long measurement can be followed, and kept with nohup), then a table per shape: seeds
+that found the optimum, median and longest times, every score met.
 
-    python scripts/bench_best.py [--shapes 3x3,3x4,4x4] [--seeds 1-10] [-d enable2k] [-- EXTRA best OPTIONS]
+    python scripts/bench_best.py [--shapes 3x3,3x4,4x4] [--seeds 1-10] [-d enable2k] [--parallel N] [-- EXTRA best OPTIONS]
 
-The machine is shared: times are those of this run, on a machine that may be loaded
-(the script prints the load average before and after).
+``--parallel N`` runs N invocations at a time (each on one core). The machine is
+shared: the script prints the load average before and after, and the CPU times are
+the figures to compare with a bound "on one core".
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 #: The best boards known (proven) for ENABLE2K, classic scoring.
 OPTIMA = {"3x3": 545, "3x4": 1651, "4x4": 3625}
@@ -39,44 +42,68 @@ def seeds_of(text: str) -> list[int]:
     return [int(part) for part in text.split(",")]
 
 
+def invoke(command: list[str]) -> tuple[int, str, str, float, float]:
+    """Run ``command``: (exit code, stdout, stderr, wall seconds, CPU seconds of the process)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # wait4 gives this child's own resource use, even with other children running beside it.
+    out_parts: list[str] = []
+    with ThreadPoolExecutor(2) as readers:
+        out = readers.submit(process.stdout.read)  # type: ignore[union-attr]
+        err = readers.submit(process.stderr.read)  # type: ignore[union-attr]
+        _, status, usage = os.wait4(process.pid, 0)
+        out_parts = [out.result(), err.result()]
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return (process.returncode, out_parts[0], out_parts[1], time.perf_counter() - started,
+            usage.ru_utime + usage.ru_stime)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="3x3,3x4,4x4")
     parser.add_argument("--seeds", default="1-10")
     parser.add_argument("-d", "--dict", default="enable2k")
+    parser.add_argument("--parallel", type=int, default=1, help="invocations at a time")
     parser.add_argument("extra", nargs="*", help="more options for `best` (after --)")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
     table = []
     for shape in args.shapes.split(","):
-        rows = []
-        for seed in seeds_of(args.seeds):
+        def one(seed: int, shape: str = shape) -> tuple[int, int, str, bool, float, float, int] | None:
             command = [sys.executable, "-m", "boggle_dafsa", "best", "-d", args.dict, "-s", shape,
                        "--seed", str(seed), "--jobs", "1", "--json", *args.extra]
-            started = time.perf_counter()
-            done = subprocess.run(command, capture_output=True, text=True)
-            seconds = time.perf_counter() - started
-            if done.returncode != 0:
-                print(f"{shape} seed {seed}: failed: {done.stderr.strip()}", flush=True)
-                continue
-            data = json.loads(done.stdout)
+            code, stdout, stderr, seconds, cpu = invoke(command)
+            if code != 0:
+                print(f"{shape} seed {seed}: failed: {stderr.strip()}", flush=True)
+                return None
+            data = json.loads(stdout)
             best = data["best"][0]
             optimum = OPTIMA.get(shape) if args.dict == "enable2k" else None
             hit = optimum is not None and best["points"] >= optimum
-            rows.append((seed, best["points"], best["grid"], hit, seconds, data["scored"]))
             print(f"{shape} seed {seed}: {best['points']} {best['grid']} {'optimum' if hit else ''} "
-                  f"{seconds:.1f} s, {data['scored']:,} boards scored", flush=True)
+                  f"(found by {best['found_by']} of {data['runs']} runs) {seconds:.1f} s wall, {cpu:.1f} s CPU, "
+                  f"{data['scored']:,} boards scored, {data['scored'] / cpu:,.0f} boards/CPU s, "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+            return seed, best["points"], best["grid"], hit, seconds, cpu, data["scored"]
+
+        with ThreadPoolExecutor(args.parallel) as pool:
+            rows = [row for row in pool.map(one, seeds_of(args.seeds)) if row is not None]
         if rows:
-            times = [row[4] for row in rows]
+            walls = [row[4] for row in rows]
+            cpus = [row[5] for row in rows]
             scores = sorted({row[1] for row in rows}, reverse=True)
-            table.append((shape, sum(row[3] for row in rows), len(rows), statistics.median(times), max(times),
-                          statistics.median(row[5] for row in rows), scores))
+            rate = sum(row[6] for row in rows) / sum(cpus)
+            table.append((shape, sum(row[3] for row in rows), len(rows), statistics.median(cpus), max(cpus),
+                          statistics.median(walls), max(walls), statistics.median(row[6] for row in rows), rate,
+                          scores))
     print(f"load average after: {os.getloadavg()}")
     print()
-    print("| shape | found the optimum | median s | longest s | median boards scored | scores met |")
-    print("|---|--:|--:|--:|--:|---|")
-    for shape, hits, count, median, longest, scored, scores in table:
-        print(f"| {shape} | {hits}/{count} | {median:.0f} | {longest:.0f} | {scored:,.0f} | {', '.join(map(str, scores))} |")
+    print("| shape | found the optimum | median CPU s | longest CPU s | median wall s | longest wall s "
+          "| median boards scored | boards / CPU s | scores met |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|---|")
+    for shape, hits, count, cpu, cpu_max, wall, wall_max, scored, rate, scores in table:
+        print(f"| {shape} | {hits}/{count} | {cpu:.0f} | {cpu_max:.0f} | {wall:.0f} | {wall_max:.0f} | {scored:,.0f} "
+              f"| {rate:,.0f} | {', '.join(map(str, scores))} |")
 
 
 if __name__ == "__main__":
