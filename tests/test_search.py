@@ -325,6 +325,21 @@ def test_a_copy_of_the_dictionary_is_used_when_the_path_is_not_the_file(small_di
 # -- the command ---------------------------------------------------------------------------
 
 
+def test_the_progress_display_counts_runs_under_way_and_ignores_late_reports() -> None:
+    from boggle_dafsa.cli.best import _Progress
+
+    progress = _Progress(total=3, done=0)
+    task = progress._progress.tasks[0]
+    progress.during(0, 1_000, 40)
+    progress.during(1, 500, 55)
+    assert "best 55" in task.fields["status"] and task.completed == 0
+    progress.update(S.RunResult(0, 9, (S.Found(("A",), 60, 1, 60),), 1_200, 1.0))
+    assert "best 60" in task.fields["status"] and task.completed == 1
+    progress.during(0, 1_100, 70)  # run 0 is done: a report that arrives after it counts no more
+    assert "best 60" in task.fields["status"] and progress._running == {1: 500}
+    assert progress._scored == 1_200
+
+
 def test_best_command_text_json_log_and_resume(small_dict: str, tmp_path: Path) -> None:
     from conftest import run_cli
 
