@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import BoggleError, DiceError, GridError
-from .grid import BLANK, MAX_FACE_LETTERS, Grid, format_shape, parse_shape
+from .grid import BLANK, MAX_FACE_LETTERS, Grid, parse_shape
 from .scoring import SCORINGS, Scoring
 from .wordlist import decode
 
@@ -298,7 +298,7 @@ class GridQuality:
     def __init__(self, dictionary: Dictionary, scoring: Scoring, min_words: int = 0, min_score: int = 0) -> None:
         """Keep grids with at least ``min_words`` words and ``min_score`` points in ``dictionary``."""
         if min_words < 0 or min_score < 0:
-            raise BoggleError("a grid's least words and points (--min-words, --min-score) cannot be negative")
+            raise BoggleError("a grid's least words and points (`min_words`, `min_score`) cannot be negative")
         self.dictionary = dictionary
         self.scoring = scoring
         self.min_words = min_words
@@ -349,9 +349,9 @@ def generate_grids(
     """
     # Checked here, before the first grid is asked for, not when the generator starts.
     if count < 0:
-        raise BoggleError(f"the number of grids (--count) cannot be negative, not {count}")
+        raise BoggleError(f"the number of grids (`count`) cannot be negative, not {count}")
     if max_attempts < 1:
-        raise BoggleError(f"the rolls allowed for one grid (--max-attempts) must be at least 1, not {max_attempts}")
+        raise BoggleError(f"the rolls allowed for one grid (`max_attempts`) must be at least 1, not {max_attempts}")
     return _generate(dice_set, seed, count, quality, max_attempts)
 
 
@@ -369,7 +369,7 @@ def _generate(
             which = f"grid {number} of {count}" if count > 1 else "the grid"
             raise BoggleError(
                 f"no grid with {quality} in {max_attempts} attempts for {which} "
-                f"(dice {dice_set.name}, seed {seed}): ask for less or allow more attempts (--max-attempts)"
+                f"(dice {dice_set.name}, seed {seed}): ask for less or allow more attempts (`max_attempts`)"
             )
 
 
@@ -386,40 +386,3 @@ def die_text(die: Die) -> str:
     return "".join(face if len(face) == 1 else f"({display_face(face)})" for face in die)
 
 
-def render_dice_sets(sets: list[DiceSet]) -> str:
-    """A table of dice sets: name, grid, minimum length, scoring, dictionary, title."""
-    header = ("name", "grid", "min", "scoring", "dict", "title")
-    rows = [header] + [
-        (s.name, format_shape(s.shape), str(s.min_length), s.scoring.name, s.language or "-", s.title) for s in sets
-    ]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header) - 1)]
-    return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] for row in rows
-    )
-
-
-def render_dice_set(dice_set: DiceSet) -> str:
-    """One set in full: its rules, its source and its dice."""
-    lines = [
-        f"{dice_set.name}: {dice_set.title}",
-        f"grid {format_shape(dice_set.shape)}, words of {dice_set.min_length} letters or more, "
-        f"scoring {dice_set.scoring.name} ({dice_set.scoring.description}), dictionary {dice_set.language or '-'}",
-        f"source: {dice_set.source}",
-    ]
-    lines += [" ".join(die_text(die) for die in dice_set.dice[start : start + dice_set.shape[1]])
-              for start in range(0, len(dice_set.dice), dice_set.shape[1])]
-    return "\n".join(lines)
-
-
-def dice_set_json(dice_set: DiceSet) -> dict[str, object]:
-    """A set as JSON data."""
-    return {
-        "name": dice_set.name,
-        "title": dice_set.title,
-        "shape": list(dice_set.shape),
-        "min_length": dice_set.min_length,
-        "scoring": dice_set.scoring.name,
-        "dictionary": dice_set.language,
-        "source": dice_set.source,
-        "dice": [list(die) for die in dice_set.dice],
-    }

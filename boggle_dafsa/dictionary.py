@@ -95,10 +95,12 @@ class DictionaryBase(Generic[State]):
     #: Where the dictionary was read from, for messages.
     path: str
     policy: Policy
-    #: Every letter of the words, in byte order (an attribute or a property).
-    alphabet: str
-
     # -- what a subclass provides -----------------------------------------------------
+
+    @property
+    def alphabet(self) -> str:
+        """Every letter of the words, in byte order."""
+        raise NotImplementedError
 
     @property
     def root(self) -> State:

@@ -310,7 +310,7 @@ class Renderer:
         points = sum(hit.score for hit in hits)
         # Words are letters (no quote, backslash or control character): written as they are.
         words = ", ".join([
-            f'{{"word": "{hit.word}", "score": {hit.score}, "path": [{", ".join([json_cells[c] for c in hit.path])}]}}'
+            f'{{"word": "{hit.word}", "points": {hit.score}, "path": [{", ".join([json_cells[c] for c in hit.path])}]}}'
             for hit in hits
         ])
         shape = ", ".join(map(str, solved.shape))

@@ -5,7 +5,7 @@ itself on a timer, so the clock moves while nobody types; it gives line editing 
 history (arrow keys recall earlier words) for free; the grid, the last answers and the
 clock are part of the prompt, so they never scroll away; and it can be stopped from its
 own event loop when the time is up, which discards a half-typed word instead of leaving
-it on the shell's next prompt. Piped input never comes here: ``game.run_console`` reads it
+it on the shell's next prompt. Piped input never comes here: ``console.run_console`` reads it
 line by line, as before.
 """
 
@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .game import EndReason, Game, Verdict, check_seconds, format_clock
+from .game import EndReason, Game, Verdict, check_seconds
+from .render import format_clock
 
 if TYPE_CHECKING:
     from .grid import Grid

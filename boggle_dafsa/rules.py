@@ -25,7 +25,9 @@ def resolve_rules(dice: str | None = None, scoring: str | None = None, min_lengt
     (a table name) and ``min_length`` when given."""
     dice_set = None
     if dice:
-        from .dice import load_dice  # only commands given a dice set pay for importing it
+        from .dice import (
+            load_dice,  # only commands given a dice set pay for importing it
+        )
 
         dice_set = load_dice(dice)
     table = dice_set.scoring if dice_set else CLASSIC
@@ -35,7 +37,7 @@ def resolve_rules(dice: str | None = None, scoring: str | None = None, min_lengt
         except KeyError as error:
             raise BoggleError(str(error.args[0])) from None
     if min_length is not None and min_length < 1:
-        raise BoggleError(f"the shortest word (--min-length) must have at least 1 letter, not {min_length}")
+        raise BoggleError(f"the shortest word (`min_length`) must have at least 1 letter, not {min_length}")
     return Rules(
         scoring=table,
         min_length=table.min_length if min_length is None else min_length,

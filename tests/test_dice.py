@@ -205,11 +205,11 @@ def test_the_sources_are_public() -> None:
 
 def test_option_errors_make_sense_to_library_callers_too(small_dictionary) -> None:  # type: ignore[no-untyped-def]
     fr = load_dice("fr")
-    with pytest.raises(BoggleError, match=r"^a grid's least words and points \(--min-words, --min-score\) cannot be negative"):
+    with pytest.raises(BoggleError, match=r"^a grid's least words and points \(`min_words`, `min_score`\) cannot be negative"):
         GridQuality(small_dictionary, fr.scoring, min_words=-1)
-    with pytest.raises(BoggleError, match=r"^the number of grids \(--count\) cannot be negative, not -1$"):
+    with pytest.raises(BoggleError, match=r"^the number of grids \(`count`\) cannot be negative, not -1$"):
         generate_grids(fr, 1, -1)
-    with pytest.raises(BoggleError, match=r"^the rolls allowed for one grid \(--max-attempts\) must be at least 1, not 0$"):
+    with pytest.raises(BoggleError, match=r"^the rolls allowed for one grid \(`max_attempts`\) must be at least 1, not 0$"):
         generate_grids(fr, 1, max_attempts=0)
 
 
@@ -394,7 +394,7 @@ def test_min_score_gives_up_with_a_clear_message(small_dictionary) -> None:  # t
     quality = GridQuality(small_dictionary, fr.scoring, min_score=10_000)
     with pytest.raises(BoggleError, match=r"no grid with 10000 points in 50 attempts for the grid \(dice fr, seed 3\)"):
         list(generate_grids(fr, 3, quality=quality, max_attempts=50))
-    with pytest.raises(BoggleError, match=r"ask for less or allow more attempts \(--max-attempts\)$"):
+    with pytest.raises(BoggleError, match=r"ask for less or allow more attempts \(`max_attempts`\)$"):
         list(generate_grids(fr, 3, quality=quality, max_attempts=50))
 
 

@@ -13,7 +13,8 @@ from boggle_dafsa.errors import GridError
 from boggle_dafsa.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
 from boggle_dafsa.grid import Grid
 from boggle_dafsa.normalize import Policy, normalize
-from boggle_dafsa.results import Rendering, format_totals, render_lines, result_json
+from boggle_dafsa.jsonable import result_json
+from boggle_dafsa.render import Rendering, format_totals, render_lines
 from boggle_dafsa.scoring import CLASSIC
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
 from boggle_dafsa.testing import dictionary_from_words

@@ -19,18 +19,10 @@ from typer.testing import CliRunner
 from boggle_dafsa.cli import app
 from boggle_dafsa.dice import SplitMix64, load_dice, roll_grid
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.game import (
-    MAX_SECONDS,
-    EndReason,
-    Game,
-    check_seconds,
-    Reason,
-    format_clock,
-    render_grid,
-    render_report,
-    report_json,
-    run_console,
-)
+from boggle_dafsa.console import run_console
+from boggle_dafsa.game import MAX_SECONDS, EndReason, Game, Reason, check_seconds
+from boggle_dafsa.jsonable import report_json
+from boggle_dafsa.render import format_clock, render_grid, render_report
 from boggle_dafsa.grid import Grid
 from boggle_dafsa.solver import sort_key
 from boggle_dafsa.testing import dictionary_from_words
@@ -193,7 +185,7 @@ def test_the_alarm_interrupts_a_blocked_read(game: Game) -> None:
 
 @pytest.mark.parametrize("seconds", [-1, -0.5, math.nan, math.inf, 1e12, MAX_SECONDS + 1])
 def test_a_time_that_is_negative_infinite_or_too_long_is_refused(game: Game, seconds: float) -> None:
-    with pytest.raises(BoggleError, match=r"^the time limit \(--time\) must be between 0 \(untimed\) and 86400 seconds"):
+    with pytest.raises(BoggleError, match=r"^the time limit \(`seconds`\) must be between 0 \(untimed\) and 86400 seconds"):
         run_console(game, seconds=seconds, stdin=io.StringIO(), out=io.StringIO(), interactive=False)
 
 

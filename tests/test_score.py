@@ -204,3 +204,11 @@ def test_bad_score_options(dictionary, players: list[str], args: list[str], mess
     result = runner.invoke(app, ["score", *args, *players, "-d", str(dictionary.path)])
     assert result.exit_code == 2
     assert message in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_the_grid_can_come_from_standard_input_as_for_solve(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    # `score -` reads the grid the way `solve -` does: faces separated by spaces or newlines.
+    given = runner.invoke(app, ["score", GRID, *players, "-d", str(dictionary.path)])
+    piped = runner.invoke(app, ["score", "-", *players, "-d", str(dictionary.path)], input=" ".join(Grid.parse(GRID).faces) + "\n")
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == given.stdout

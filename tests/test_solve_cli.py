@@ -56,7 +56,7 @@ def test_json(dictionary: str) -> None:
     assert data["grid"] == "TAS/ESE" and data["shape"] == [2, 3]
     assert data["totals"] == {"words": 7, "points": 8}
     first = data["words"][0]
-    assert first["word"] == "STASE" and first["score"] == 2
+    assert first["word"] == "STASE" and first["points"] == 2
     assert len(first["path"]) == 5 and all(len(step) == 2 for step in first["path"])
     assert result.stderr == ""
 
@@ -135,7 +135,7 @@ def test_find(dictionary: str) -> None:
     assert missing.exit_code == 1
     assert missing.stdout == "TATE: not on the grid; not in the dictionary\n"
     as_json = json.loads(runner.invoke(app, ["find", "TAS/ESE", "tas", "--json", "-d", dictionary]).stdout)
-    assert as_json == {"word": "TAS", "found": True, "path": [[0, 0], [0, 1], [0, 2]], "in_dictionary": True, "score": 1}
+    assert as_json == {"word": "TAS", "found": True, "path": [[0, 0], [0, 1], [0, 2]], "in_dictionary": True, "points": 1}
     stdin = runner.invoke(app, ["find", "-", "SET", "-d", dictionary], input="T A S\nE S E\n")
     assert stdin.exit_code == 0
     bad = runner.invoke(app, ["find", "TAS/ESE", "t4s", "-d", dictionary])
@@ -161,7 +161,7 @@ def test_a_dice_set_gives_the_rules(dictionary: str) -> None:
 
 
 def test_a_dice_set_gives_the_dictionary_unless_one_is_given(dictionary: str) -> None:
-    from boggle_dafsa.results import SolveOptions
+    from boggle_dafsa.batch import SolveOptions
 
     options = SolveOptions.from_arguments(None, None, "king", None, False, dice="big")
     assert (options.scoring.name, options.min_length, options.language) == ("big", 4, "en")
@@ -175,7 +175,7 @@ def test_a_dice_set_gives_the_dictionary_unless_one_is_given(dictionary: str) ->
 
 
 def test_help_paragraphs_are_reflowed_whole() -> None:
-    from boggle_dafsa.cli import solve_commands
+    from boggle_dafsa.cli import solve as solve_commands
 
     for command in (solve_commands.solve, solve_commands.find):
         for paragraph in (command.__doc__ or "").strip().split("\n\n"):
@@ -264,7 +264,8 @@ def test_batch_files_are_decoded_as_word_lists_are(dictionary: str, tmp_path: Pa
 
 def test_the_library_names_no_option() -> None:
     from boggle_dafsa.errors import BoggleError
-    from boggle_dafsa.results import Rendering, SolveOptions, solve_batch
+    from boggle_dafsa.batch import SolveOptions, solve_batch
+    from boggle_dafsa.render import Rendering
 
     with pytest.raises(BoggleError) as caught:
         list(solve_batch([(1, "TAS")], None, SolveOptions(), Rendering(), jobs=0))  # type: ignore[arg-type]

@@ -18,10 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boggle_dafsa.dice import BUILTIN_SETS, SplitMix64, load_dice, roll_grid
-from boggle_dafsa.game import Game, Judge, report_json, score_players
+from boggle_dafsa.game import Game, Judge, score_players
+from boggle_dafsa.jsonable import report_json
 from boggle_dafsa.grid import Grid
 from boggle_dafsa.resolve import open_dictionary
-from boggle_dafsa.results import result_json
+from boggle_dafsa.jsonable import result_json
 from boggle_dafsa.solver import solve
 from boggle_dafsa.web.app import create_app
 from boggle_dafsa.web.settings import Limits

@@ -70,8 +70,7 @@ def highlighted(page: Page) -> list[tuple[int, int]]:
 
 
 def points(entry: dict[str, Any]) -> int:
-    # `solve --json` says "score" today and "points" once its schema is shared with the games.
-    return int(entry.get("points", entry.get("score", -1)))
+    return int(entry["points"])
 
 
 def indices(path: list[list[int]], columns: int) -> list[tuple[int, int]]:

@@ -18,7 +18,15 @@ from typing import Any
 from ..dictionary import DictionaryBase
 from ..errors import DictionaryError, opening
 from ..normalize import Policy
-from .fileformat import _LITTLE_ENDIAN, FINAL_FLAG, FIXED_SIZE, Header, NativeLayout, decode_header, layout_of
+from .fileformat import (
+    _LITTLE_ENDIAN,
+    FINAL_FLAG,
+    FIXED_SIZE,
+    Header,
+    NativeLayout,
+    decode_header,
+    layout_of,
+)
 
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
 
@@ -50,14 +58,17 @@ class NativeDictionary(DictionaryBase[int]):
             swapped.byteswap()
             self.cells = swapped
         self.policy: Policy = self.header.policy
-        #: The letters, in bit (and byte) order.
-        self.alphabet: str = self.header.alphabet
         self.header_cells: int = self.header.header_cells
         #: Bit index of each letter in a state header.
-        self.letter_bits: dict[str, int] = {letter: bit for bit, letter in enumerate(self.alphabet)}
+        self.letter_bits: dict[str, int] = {letter: bit for bit, letter in enumerate(self.header.alphabet)}
         self._final_bit = 32 * self.header_cells - 1
 
         self._layout = layout_of(self.header, self.cells, self.path)
+
+    @property
+    def alphabet(self) -> str:
+        """The letters, in bit (and byte) order."""
+        return self.header.alphabet
 
     def layout(self) -> NativeLayout | None:
         """The cells as a solver kernel reads them; None when the states have wide headers."""

@@ -1,34 +1,75 @@
-"""The ``boggle-dafsa`` command: a thin typer layer over the library, one module per group of verbs."""
+"""The ``boggle-dafsa`` command: a thin typer layer over the library, one module per group of verbs.
+
+Each module of this package registers its commands on :data:`.base.app` with
+``@app.command()``; :data:`VERBS` says which module holds which verb, so that
+:func:`main` imports only the module of the verb it runs (start-up time), and
+``--help`` or an unknown verb imports them all.
+
+Adding a verb: write it in a module here (``from .base import app`` then
+``@app.command()``), and add one line ``"verb": "module"`` to :data:`VERBS`.
+"""
 
 from __future__ import annotations
 
 import errno
 import os
 import sys
+from importlib import import_module
+from typing import Any
 
 import typer
 
-from .common import UserErrorGroup
+from .base import app as _app
+from .common import PROGRAM
 
-HELP = "Compile word lists into minimal automata (DAFSA) and solve, generate and play Boggle grids."
-PROGRAM = "boggle-dafsa"
+#: Verb → the module of this package that defines it, in the order ``--help`` lists them.
+VERBS: dict[str, str] = {
+    "best": "best",
+    "build": "dictionary",
+    "dump": "dictionary",
+    "verify": "dictionary",
+    "inspect": "dictionary",
+    "lookup": "dictionary",
+    "complete": "dictionary",
+    "dot": "dictionary",
+    "dice": "game",
+    "generate": "game",
+    "play": "game",
+    "score": "game",
+    "match": "query",
+    "anagram": "query",
+    "fuzzy": "query",
+    "grep": "query",
+    "range": "query",
+    "prefixes": "query",
+    "hooks": "query",
+    "union": "query",
+    "intersect": "query",
+    "diff": "query",
+    "serve": "serve",
+    "solve": "solve",
+    "find": "solve",
+}
 
-# -h as well as --help, on every command (click passes help_option_names down to subcommands).
-# Completion (--install-completion, --show-completion) imports nothing more at start-up:
-# typer's completion module is loaded with typer anyway (see README, "Performance").
-CONTEXT = {"help_option_names": ["-h", "--help"]}
-app = typer.Typer(
-    cls=UserErrorGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, help=HELP, context_settings=CONTEXT
-)
 
-# Each module registers its commands on `app`; imported for that side effect.
-from . import best, dictionary_commands, game_commands, query, serve, solve_commands  # noqa: E402,F401
+def load_commands(verb: str | None = None) -> typer.Typer:
+    """The app with the module of ``verb`` registered (every module for None or an unknown verb)."""
+    modules = [VERBS[verb]] if verb in VERBS else list(dict.fromkeys(VERBS.values()))
+    for module in modules:
+        import_module(f"{__name__}.{module}")
+    return _app
+
+
+def __getattr__(name: str) -> Any:
+    # `from boggle_dafsa.cli import app` (tests, embedding) gets the app with every command.
+    if name == "app":
+        return load_commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point of the console script: runs the command, usage errors as one line."""
-    # The click that typer 0.26-0.28 vendors (pyproject pins that range).
-    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+    from .compat import NoArgsIsHelpError, UsageError
 
     args = sys.argv[1:]
     if args == ["--version"]:
@@ -40,7 +81,7 @@ def main() -> None:
         print(f"{PROGRAM}: standard output is closed", file=sys.stderr)
         sys.exit(2)
     try:
-        code = app_for(args)(args=args, prog_name=PROGRAM, standalone_mode=False)
+        code = load_commands(args[0] if args else None)(args=args, prog_name=PROGRAM, standalone_mode=False)
         sys.stdout.flush()
     except NoArgsIsHelpError as help_request:
         print(help_request.format_message())
@@ -83,35 +124,8 @@ def version_text() -> str:
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EPIPE}
 
 
-def app_for(args: list[str]) -> typer.Typer:
-    """The app to run for ``args``: ``app`` itself, or a copy holding only the command named first.
-
-    typer turns every registered function into a click command before running one,
-    which costs more than running most commands; a one-command copy skips that work.
-    Its usage lines and errors are the same, since it is still a group named PROGRAM.
-    """
-    if not args:
-        return app
-    wanted = [info for info in app.registered_commands if _command_name(info) == args[0]]
-    if not wanted:
-        return app  # options or an unknown command: the full app explains
-    single = typer.Typer(cls=UserErrorGroup, add_completion=True, pretty_exceptions_enable=False, help=HELP, context_settings=CONTEXT)
-    # A callback keeps the copy a group even with one command, so `solve` stays a subcommand.
-    single.callback()(_no_options)
-    single.registered_commands = wanted
-    return single
-
-
-def _no_options() -> None:
-    """Compile word lists into minimal automata (DAFSA) and solve, generate and play Boggle grids."""
-
-
-def _command_name(info: typer.models.CommandInfo) -> str:
-    return info.name or info.callback.__name__.replace("_", "-")  # type: ignore[union-attr]
-
-
 def _stray_hint(args: list[str]) -> str:
-    """``; FILE looks like a dictionary file: give it with -d FILE`` for the first such argument."""
+    """``; FILE looks like a dictionary: give it with -d FILE`` for the first such argument."""
     from ..resolve import looks_like_dictionary
 
     for before, argument in zip(["", *args], args):

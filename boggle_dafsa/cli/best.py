@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from . import app
-from .common import DictOption, print_json
+from .base import app
+from .common import print_json
+from .options import AdjacencyOption, DaskOption, DictOption, JsonOption, MinLengthOption, ScoringOption, SeedOption
 
 if TYPE_CHECKING:
-    from ..search import RunResult, SearchResult
+    from ..search import RunResult
 
 
 @app.command()
@@ -27,15 +28,9 @@ def best(
         typer.Option("--dice", help="Search only grids this dice set can roll (fr, en-classic, en, big, or a dice file); its scoring and, without -d, its dictionary.", show_default=False),
     ] = None,
     exclude_letters: Annotated[str, typer.Option("--exclude-letters", help="Letters never used on free-letter grids, e.g. QXZ.")] = "",
-    scoring: Annotated[
-        Optional[str],
-        typer.Option("--scoring", help="Score table: classic, big or letters (default: the dice set's, else classic).", show_default=False),
-    ] = None,
-    min_length: Annotated[
-        Optional[int],
-        typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's).", show_default=False),
-    ] = None,
-    adjacency: Annotated[str, typer.Option("--adjacency", help="Which cells touch: king or orthogonal.")] = "king",
+    scoring: ScoringOption = None,
+    min_length: MinLengthOption = None,
+    adjacency: AdjacencyOption = "king",
     objective: Annotated[str, typer.Option("--objective", help="What to maximize: points or words.")] = "points",
     method: Annotated[str, typer.Option("--method", help="hillclimb (a pool hill climb) or anneal (simulated annealing).")] = "hillclimb",
     pool: Annotated[Optional[int], typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see the README).", show_default=False)] = None,
@@ -43,13 +38,13 @@ def best(
     steps: Annotated[int, typer.Option("--steps", help="Moves of one annealing run.")] = 200_000,
     stall: Annotated[int, typer.Option("--stall", help="Annealing restarts from its best board after this many moves without a better one.")] = 20_000,
     runs: Annotated[Optional[int], typer.Option("--runs", "-n", help="Independent runs; the best boards of all are kept (default: by shape).", show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed: the same seed gives the same boards, whatever --jobs or --dask.", show_default=False)] = None,
+    seed: SeedOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes running the runs on this machine.")] = 1,
-    dask: Annotated[Optional[str], typer.Option("--dask", help="Run on the Dask cluster whose scheduler is at this address (needs the [dask] extra).", show_default=False)] = None,
+    dask: DaskOption = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Append each finished run to this ndjson file.", show_default=False)] = None,
     resume: Annotated[Optional[str], typer.Option("--resume", help="Skip the runs of this search already in this log (and append to it).", show_default=False)] = None,
     top: Annotated[int, typer.Option("--top", help="How many of the best boards to show.")] = 5,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    json_output: JsonOption = False,
 ) -> None:
     """Search for the grid with the most points (or words): free letters, or what a dice set can roll.
 
@@ -110,23 +105,9 @@ def best(
     if json_output:
         print_json(result.to_json(top))
     else:
+        from ..render import render_search
+
         typer.echo(render_search(result, top))
-
-
-def render_search(result: SearchResult, top: int) -> str:
-    """The best boards, one block each, then what the search did."""
-    data: dict[str, Any] = result.to_json(top)
-    lines = []
-    for entry in data["best"]:
-        lines.append(
-            f"{entry['grid']}\t{entry['points']:,} points, {entry['words']:,} words"
-            f" (found by {entry['found_by']} of {data['runs']} runs)"
-        )
-        lines.append(f"  {entry['replay']}")
-    lines.append(
-        f"{data['runs']} runs, {data['scored']:,} boards scored in {data['seconds']:,.1f} s of runs (seed {data['seed']})"
-    )
-    return "\n".join(lines)
 
 
 class _Progress:

@@ -1,4 +1,4 @@
-"""What every command shares: the dictionary option and turning user errors into one line."""
+"""What every command shares: opening the dictionary, printing JSON, and user errors as one line."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -14,61 +14,16 @@ from typer.core import TyperGroup
 from ..errors import BoggleError
 
 if TYPE_CHECKING:
-    from typer._click import Context as ClickContext  # the click typer 0.26-0.28 vendors
-
     from ..dictionary import Dictionary
+    from .compat import Context as ClickContext
 
 PROGRAM = "boggle-dafsa"
-
-DictOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--dict",
-        "-d",
-        help="Dictionary: a file (native, marisa or dawg), a word list (compiled once into the cache), or fr, en, enable2k. "
-        "Default: $BOGGLE_DAFSA_DICT, else build/dictionary.dafsa if present, else fr.",
-        show_default=False,
-    ),
-]
-#: A dictionary given the way `fst words FILE` takes one, where nothing else is positional.
-DictArgument = Annotated[
-    Optional[str],
-    typer.Argument(help="The dictionary (as -d: a file, a word list, or fr, en, enable2k).", show_default=False),
-]
-#: -d for commands that play with dice: without it, the set's own dictionary.
-GameDictOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--dict",
-        "-d",
-        help="Dictionary: a file (native, marisa or dawg), a word list, or fr, en, enable2k. "
-        "Default: $BOGGLE_DAFSA_DICT, else the dice set's (fr for French dice, en for English ones).",
-        show_default=False,
-    ),
-]
-
-
-def pick_dictionary(argument: str | None, option: str | None) -> str | None:
-    """The dictionary of a command that takes it as an argument or as -d (not both)."""
-    if argument and option and argument != option:
-        raise BoggleError(f"two dictionaries given, {argument!r} and -d {option!r}: give one")
-    return argument or option
 
 
 def fail(message: str, exit_code: int = 2) -> NoReturn:
     """Print ``message`` as one line on stderr and exit with ``exit_code``."""
     print(f"{PROGRAM}: {message}", file=sys.stderr)
     raise typer.Exit(exit_code)
-
-
-TimeoutOption = Annotated[
-    Optional[float],
-    typer.Option(
-        "--timeout",
-        help="Give up after this many seconds, with one line and exit status 2 (dense grids, find's worst case).",
-        show_default=False,
-    ),
-]
 
 
 @contextmanager
@@ -107,13 +62,13 @@ def shortened(message: str, most: int = 400) -> str:
 
 def print_json(value: object) -> None:
     """Print ``value`` as indented JSON (json is imported here: most runs never need it)."""
-    import json
+    from ..jsonable import dumps
 
-    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    typer.echo(dumps(value, indent=2))
 
 
 #: How to name the dictionary that answered when no -d chose it ("build/dictionary.dafsa,
-#: 5 words"), for the totals line; empty when it was given explicitly.
+#: 5 words"), for the totals line; None when it was given explicitly.
 IMPLICIT_DICTIONARY: list[str] = []
 
 
@@ -149,6 +104,25 @@ def check_stray_dictionaries(arguments: list[str], verb: str) -> None:
             fail(f"{verb}: {argument!r} is a file that looks like a dictionary: to use it, write -d {argument}")
 
 
+#: The option that sets each library parameter: library messages name parameters as `name`.
+OPTIONS = {
+    "count": "--count",
+    "max_attempts": "--max-attempts",
+    "max_states": "--max-states",
+    "min_length": "--min-length",
+    "min_score": "--min-score",
+    "min_words": "--min-words",
+    "seconds": "--time",
+}
+
+
+def user_message(error: BoggleError) -> str:
+    """The message of ``error`` with each `parameter` it names written as its option."""
+    import re
+
+    return re.sub(r"`(\w+)`", lambda match: OPTIONS.get(match[1], match[0]), str(error))
+
+
 class UserErrorGroup(TyperGroup):
     """A command group that turns :class:`BoggleError` into one line on stderr and its exit code.
 
@@ -160,7 +134,7 @@ class UserErrorGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except BoggleError as error:
-            print(f"{PROGRAM}: {shortened(str(error))}", file=sys.stderr)
+            print(f"{PROGRAM}: {shortened(user_message(error))}", file=sys.stderr)
             raise typer.Exit(error.exit_code) from None
         except BrokenPipeError:
             # `dump | head` closes the pipe early: not an error. Point stdout at /dev/null

@@ -28,7 +28,8 @@ def progress_bar(description: str, stream: TextIO | None = None) -> Iterator[Pro
         return
     # rich comes with typer; imported here only, once a bar is wanted.
     from rich.console import Console
-    from rich.progress import BarColumn, Progress as RichProgress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as RichProgress
 
     columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
     with RichProgress(*columns, console=Console(file=stream), transient=True) as bar:

@@ -16,14 +16,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from . import app
-from .common import DictOption, load_dictionary, print_json
-
-LimitOption = Annotated[Optional[int], typer.Option("--limit", "-n", min=0, help="At most this many results.", show_default=False)]
-CountOption = Annotated[bool, typer.Option("--count", "-c", help="Print only how many results there are.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print a JSON array of the results.")]
-OutputOption = Annotated[Path, typer.Option("--output", "-o", help="Where to write the new native dictionary.", show_default=False)]
-InputsArgument = Annotated[list[str], typer.Argument(help="Dictionaries: files of any format, or fr, en, enable2k.", show_default=False)]
+from .base import app
+from .common import load_dictionary, print_json
+from .options import CountOption, DictOption, InputsArgument, JsonOption, LimitOption, OutputOption, QuietOption
 
 
 def _emit(results: Iterable[Any], line: Any, as_json: bool, count: bool, json_item: Any = None) -> None:
@@ -174,9 +169,6 @@ def _set_command(operation: str, inputs: list[str], output: Path, quiet: bool) -
     report = write_set(opened, operation, output)
     if not quiet:
         typer.echo(f"wrote {report.output} (native, policy {opened[0].policy.value}): {report.words:,} words, {report.states:,} states, {report.file_bytes:,} bytes")
-
-
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")]
 
 
 @app.command()

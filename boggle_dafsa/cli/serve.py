@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import app
+from .base import app
 from .common import fail
 
 

@@ -50,7 +50,7 @@ class ForeignDictionary(DictionaryBase[Any]):
             self._count = sum(1 for _ in self.complete(""))
         return self._count
 
-    @property  # type: ignore[override]
+    @property
     def alphabet(self) -> str:
         """The letters of the words (from the sidecar, else read from every word once)."""
         if self._alphabet is None:

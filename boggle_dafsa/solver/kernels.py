@@ -41,10 +41,15 @@ def pure() -> bool:
 class Kernel(Protocol):
     """A way to find every word of a dictionary on a grid."""
 
-    #: The name ``solve(kernel=...)`` takes.
-    name: str
-    #: True for compiled code (never chosen when ``BOGGLE_DAFSA_PURE=1``).
-    compiled: bool
+    @property
+    def name(self) -> str:
+        """The name ``solve(kernel=...)`` takes."""
+        ...
+
+    @property
+    def compiled(self) -> bool:
+        """True for compiled code (never loaded when ``BOGGLE_DAFSA_PURE=1``)."""
+        ...
 
     def accepts(self, dictionary: Dictionary[Any], cells: int) -> bool:
         """True if this kernel can search ``dictionary`` on a grid of ``cells`` cells."""

@@ -101,15 +101,15 @@ def search(
         if long_steps[cell]:
             for other, bit, letter, later, face in long_steps[cell]:
                 if head & letter and not used & bit:
-                    child = _follow(cells, cells[state + 1 + (head & (letter - 1)).bit_count()], later)
-                    if child is None:
+                    after = _follow(cells, cells[state + 1 + (head & (letter - 1)).bit_count()], later)
+                    if after is None:
                         continue
-                    child_head = cells[child]
+                    child_head = cells[after]
                     longer = word + face
                     if child_head & final and len(longer) >= min_length and longer not in found:
                         found[longer] = (*trail[: depth + 1], other)
                     if child_head & reach[other]:
-                        visit(other, child, child_head, used | bit, longer, depth + 1)
+                        visit(other, after, child_head, used | bit, longer, depth + 1)
 
     for start, entry in enumerate(onto):
         if entry is None:

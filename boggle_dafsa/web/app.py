@@ -233,7 +233,8 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
 
     @app.get("/api/dice", summary="The dice sets, with their rules and dice")
     def dice_list() -> JSONResponse:
-        from ..dice import builtin_sets, dice_set_json
+        from ..dice import builtin_sets
+        from ..jsonable import dice_set_json
 
         return JSONResponse([dice_set_json(s) for s in builtin_sets()])
 
@@ -274,7 +275,7 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
         adjacency: Annotated[str, Query(max_length=32, description="king or orthogonal.")] = "king",
         qu: Annotated[bool, Query(description="Read a lone Q as the QU face.")] = False,
     ) -> JSONResponse:
-        from ..results import SolveOptions
+        from ..batch import SolveOptions
 
         if dice is not None:
             dice_set(dice)  # only built-in sets

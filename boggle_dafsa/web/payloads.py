@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def solution_payload(grid: Grid, hits: list[Hit]) -> dict[str, Any]:
     """What ``boggle-dafsa solve GRID --json`` prints for ``grid``."""
-    from ..results import result_json
+    from ..jsonable import result_json
 
     return result_json(grid, hits)
 
@@ -29,9 +29,9 @@ def _path(game: Game, word: str | None) -> list[list[int]] | None:
 
 def verdict_payload(game: Game, verdict: Verdict) -> dict[str, Any]:
     """One verdict as ``play --json`` writes it, with the word's path when it is on the grid."""
-    from ..game import _verdict_json
+    from ..jsonable import verdict_json
 
-    return {**_verdict_json(verdict), "path": _path(game, verdict.word) if verdict.accepted else None}
+    return {**verdict_json(verdict), "path": _path(game, verdict.word) if verdict.accepted else None}
 
 
 def found_payload(game: Game, word: str) -> dict[str, Any]:
@@ -42,13 +42,13 @@ def found_payload(game: Game, word: str) -> dict[str, Any]:
 
 def report_payload(report: Report) -> dict[str, Any]:
     """The end-of-game report as ``play --json`` prints it."""
-    from ..game import report_json
+    from ..jsonable import report_json
 
     return report_json(report)
 
 
 def score_sheet_payload(sheet: ScoreSheet) -> dict[str, Any]:
     """The multiplayer table as ``score --json`` prints it."""
-    from ..game import score_sheet_json
+    from ..jsonable import score_sheet_json
 
     return score_sheet_json(sheet)

@@ -172,7 +172,7 @@ function showResults(result) {
   }
   const found = new Set(sheet.table.map((row) => row.word));
   const missed = result.solution.words.filter((hit) => !found.has(hit.word));
-  new WordTable($("missed"), { onPoint: point }).show(missed.map((hit) => ({ word: hit.word, points: hit.points ?? hit.score, path: hit.path })));
+  new WordTable($("missed"), { onPoint: point }).show(missed.map((hit) => ({ word: hit.word, points: hit.points, path: hit.path })));
   $("results").hidden = false;
   $("entry").hidden = true;
 }

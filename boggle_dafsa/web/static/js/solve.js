@@ -29,7 +29,7 @@ async function solve() {
     board = new Board($("board"), result.shape, facesOf(result.grid));
     const { words, points } = result.totals;
     $("totals").textContent = `${words.toLocaleString()} word${words === 1 ? "" : "s"}, ${points.toLocaleString()} point${points === 1 ? "" : "s"}`;
-    table.show(result.words.map((hit) => ({ word: hit.word, points: hit.points ?? hit.score, path: hit.path })));
+    table.show(result.words.map((hit) => ({ word: hit.word, points: hit.points, path: hit.path })));
   } catch (error) {
     showError($("error"), error);
   } finally {

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from . import app
-from .common import DictArgument, DictOption, check_stray_dictionaries, fail, load_dictionary, pick_dictionary, print_json
+from .base import app
+from .common import check_stray_dictionaries, fail, load_dictionary, print_json
+from .options import DictArgument, DictOption, JsonOption, LimitOption, QuietOption, pick_dictionary
 
 if TYPE_CHECKING:
     from ..build import BuildProgress, BuildReport
@@ -60,7 +61,7 @@ def build(
     exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
     encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding (default: UTF-8, else ISO-8859-15).")] = None,
     sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Compile WORDLIST into a minimal automaton file (default build/dictionary.dafsa).
 
@@ -178,7 +179,7 @@ def verify(
 def inspect(
     file: DictArgument = None,
     dictionary: DictOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show a dictionary's format, policy, alphabet, counts, sizes and digests, and how it was chosen."""
     from ..resolve import resolve_spec
@@ -236,7 +237,7 @@ def lookup(
 def complete(
     prefix: Annotated[str, typer.Argument(help="The beginning of the words.")],
     dictionary: DictOption = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=0, help="At most this many words.")] = None,
+    limit: LimitOption = None,
 ) -> None:
     """Print the words that start with PREFIX, in byte order."""
     check_stray_dictionaries([prefix], "complete")

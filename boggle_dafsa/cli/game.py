@@ -7,18 +7,18 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import app
-from .common import DictOption, GameDictOption, load_dictionary, print_json
-
-DiceOption = Annotated[
-    str,
-    typer.Option("--dice", help="Dice set: fr, en-classic, en, big (see `boggle-dafsa dice`), or a dice file."),
-]
-SeedOption = Annotated[
-    Optional[int],
-    typer.Option("--seed", help="Seed of the random draw: the same seed gives the same grids everywhere.", show_default=False),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+from .base import app
+from .common import load_dictionary, print_json
+from .options import (
+    DiceOption,
+    DictOption,
+    GameDictOption,
+    JsonOption,
+    MinLengthOption,
+    RulesDiceOption,
+    ScoringOption,
+    SeedOption,
+)
 
 
 @app.command()
@@ -27,7 +27,9 @@ def dice(
     json_output: JsonOption = False,
 ) -> None:
     """List the dice sets, or show the dice of one."""
-    from ..dice import builtin_sets, dice_set_json, load_dice, render_dice_set, render_dice_sets
+    from ..dice import builtin_sets, load_dice
+    from ..jsonable import dice_set_json
+    from ..render import render_dice_set, render_dice_sets
 
     sets = [load_dice(name)] if name else builtin_sets()
     if json_output:
@@ -69,16 +71,21 @@ def play(
     seconds: Annotated[float, typer.Option("--time", "-t", help="Seconds to play; 0 for no limit.")] = 180,
     seed: SeedOption = None,
     dictionary: GameDictOption = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Final report as JSON on stdout (the game itself on stderr).")] = False,
+    json_output: JsonOption = False,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
+
+    With --json, the final report is JSON on standard output and the game itself goes to standard error.
 
     The grid is the first one `generate --seed N` gives. The dictionary is -d, else $BOGGLE_DAFSA_DICT, else the one that suits the dice set (fr or en).
 
     Standard input may be a pipe (one word a line), so games can be scripted.
     """
+    from ..console import run_console
     from ..dice import load_dice, random_seed
-    from ..game import Game, check_seconds, render_grid, render_report, report_json, run_console
+    from ..game import Game, check_seconds
+    from ..jsonable import report_json
+    from ..render import render_grid, render_report
     from ..resolve import dictionary_spec_for
 
     check_seconds(seconds)
@@ -111,27 +118,23 @@ def score(
     grid: Annotated[str, typer.Argument(help="The grid, in the syntax `solve` reads.")],
     player_files: Annotated[list[str], typer.Argument(help="One file of words per player, named after the player.")],
     dictionary: DictOption = None,
-    dice_name: Annotated[Optional[str], typer.Option("--dice", help="Take scoring, minimum length and (without -d) the dictionary from this dice set.", show_default=False)] = None,
-    scoring: Annotated[Optional[str], typer.Option("--scoring", help="Score table: classic, big, letters (default: the dice set's, else classic).", show_default=False)] = None,
-    min_length: Annotated[Optional[int], typer.Option("--min-length", help="Shortest word that counts (default: the scoring's).", show_default=False)] = None,
+    dice_name: RulesDiceOption = None,
+    scoring: ScoringOption = None,
+    min_length: MinLengthOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Score several players on one grid: a word found by two players or more scores 0 for everyone."""
-    from ..game import (
-        Judge,
-        player_names,
-        read_player_words,
-        render_score_sheet,
-        score_players,
-        score_sheet_json,
-    )
-    from ..grid import Grid
+    from ..batch import SolveOptions
+    from ..game import Judge, player_names, read_player_words, score_players
+    from ..jsonable import score_sheet_json
+    from ..render import render_score_sheet
     from ..resolve import dictionary_spec_for
-    from ..rules import resolve_rules
+    from .solve import read_grid
 
-    rules = resolve_rules(dice_name, scoring, min_length)
-    words = load_dictionary(dictionary_spec_for(dictionary, rules.language))
-    judge = Judge(Grid.parse(grid, normalize=words.normalize), words, rules.scoring, rules.min_length)
+    options = SolveOptions.from_arguments(min_length, scoring, "king", None, False, dice_name)
+    words = load_dictionary(dictionary_spec_for(dictionary, options.language))
+    # The grid as `solve` reads it, standard input ('-') included.
+    judge = Judge(read_grid(grid, words, options), words, options.scoring, options.min_length)
     lists = {name: read_player_words(path) for name, path in zip(player_names(player_files), player_files)}
     sheet = score_players(judge, lists)
     if json_output:

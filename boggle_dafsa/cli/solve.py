@@ -1,0 +1,279 @@
+"""Commands about grids: solve (every word on a grid, or a batch of grids) and find (one word).
+
+The front ends read grids from arguments, standard input or a batch file and write
+what :mod:`boggle_dafsa.render` and :mod:`boggle_dafsa.jsonable` make of the results.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from ..errors import BoggleError, GridError
+from .base import app
+from .common import load_dictionary, time_limit, with_dictionary
+from .options import (
+    GRID_HELP,
+    AdjacencyOption,
+    DaskOption,
+    DictOption,
+    JsonOption,
+    MinLengthOption,
+    QuOption,
+    RulesDiceOption,
+    ScoringOption,
+    ShapeOption,
+    TimeoutOption,
+)
+
+if TYPE_CHECKING:
+    from ..batch import SolveOptions
+    from ..dictionary import Dictionary
+    from ..grid import Grid
+    from ..render import Rendering
+
+@app.command()
+def solve(
+    grid: Annotated[Optional[str], typer.Argument(help=GRID_HELP, show_default=False)] = None,
+    dictionary: DictOption = None,
+    shape: ShapeOption = None,
+    q_is_qu: QuOption = False,
+    dice: RulesDiceOption = None,
+    min_length: MinLengthOption = None,
+    scoring: ScoringOption = None,
+    adjacency: AdjacencyOption = "king",
+    scores: Annotated[bool, typer.Option("--scores", help="Print score<TAB>word.")] = False,
+    paths: Annotated[bool, typer.Option("--paths", help="Add one path per word, as (row,col) coordinates.")] = False,
+    json_output: JsonOption = False,
+    show_totals: Annotated[bool, typer.Option("--totals", help="End with the totals (words, points) on standard output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the totals on standard error.")] = False,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="One line per grid: GRID<TAB>words<TAB>points, without the words (for scoring many grids).")
+    ] = False,
+    batch: Annotated[
+        Optional[str],
+        typer.Option("--batch", help="Solve a file of grids, one a line ('-': standard input).", show_default=False),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many threads (compiled kernel) or processes.")] = 1,
+    timeout: TimeoutOption = None,
+    dask: DaskOption = None,
+) -> None:
+    """Print every dictionary word that can be traced on GRID, best first.
+
+    Words run through adjacent cells (8 neighbours in 2-D, 26 in 3-D), each cell once, 3 letters or more by default; sorted by score, then length, then alphabetically. The totals go to standard error (--totals: at the end of standard output).
+
+    GRID: IDXTMHEIERVNTLLU is a square read row by row (a run whose length is not a square, like SALUT, is one row). IDXT/MHEI/ERVN/TLLU gives the rows of any rectangle (S/A/L/U/T is a column). Faces separated by spaces are how multi-letter faces are written (QU E/S T). // separates the layers of a 3-D grid (AB/CD//EF/GH), or --shape 4x4x4 fills a flat run. Case and accents do not matter.
+
+    '-' or no GRID: the grid is read from standard input, faces separated by spaces or newlines (-s 4 for 4x4).
+    """
+    from ..batch import SolveOptions
+    from ..render import Rendering
+    from ..resolve import dictionary_spec_for
+
+    options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice)
+    if summary and (scores or paths or json_output):
+        raise BoggleError("--summary prints totals only: not with --scores, --paths or --json")
+    rendering = Rendering(scores=scores, paths=paths, json=json_output, summary=summary)
+    spec = dictionary_spec_for(dictionary, options.language)
+    if dask and batch is None:
+        raise BoggleError("--dask solves a --batch on a cluster: give --batch FILE")
+    with time_limit(timeout, "solve"):
+        if batch is not None:
+            run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dask=dask)
+        else:
+            words = load_dictionary(spec, announce=False)  # the totals line names it
+            run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+
+
+@app.command()
+def find(
+    grid: Annotated[str, typer.Argument(help="The grid, as for `solve` ('-': standard input).")],
+    word: Annotated[str, typer.Argument(help="The word to trace.")],
+    dictionary: DictOption = None,
+    shape: ShapeOption = None,
+    q_is_qu: QuOption = False,
+    adjacency: AdjacencyOption = "king",
+    json_output: JsonOption = False,
+    timeout: TimeoutOption = None,
+) -> None:
+    """Say whether WORD can be traced on GRID, with one path, and whether it is a word.
+
+    Exit status 0 if WORD can be traced, 1 if not (2 for bad input).
+    """
+    from ..batch import SolveOptions
+
+    options = SolveOptions.from_arguments(None, None, adjacency, shape, q_is_qu)
+    with time_limit(timeout, "find"):
+        found = run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output)
+    if not found:
+        raise typer.Exit(1)
+
+
+# -- the front ends ----------------------------------------------------------------------
+
+
+def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -> Grid:
+    """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
+    if text is not None and text != "-":
+        return options.parse(text, dictionary)
+    from ..wordlist import decode
+
+    if sys.stdin.isatty():
+        print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
+    # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
+    from ..limits import MAX_SMALL_FILE_BYTES, read_limited
+
+    data = read_limited(sys.stdin.buffer, MAX_SMALL_FILE_BYTES, GridError, "grid", stop_at_nul=True)
+    if b"\0" in data:
+        raise GridError("standard input: binary data (NUL byte), not a grid")
+    text, _ = decode(data, "standard input")
+    return options.parse(text, dictionary, worddle=True)
+
+
+def run_solve(
+    grid_text: str | None,
+    dictionary: Dictionary,
+    options: SolveOptions,
+    rendering: Rendering,
+    *,
+    jobs: int = 1,
+    show_totals: bool = False,
+    quiet: bool = False,
+) -> None:
+    """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end."""
+    if jobs != 1:
+        raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
+    from ..render import format_totals, render_lines
+    from ..solver import totals
+
+    grid = read_grid(grid_text, dictionary, options)
+    out = sys.stdout
+    if rendering.summary:
+        from ..solver import score_only
+
+        count, points = score_only(
+            grid, dictionary, min_length=options.min_length, scoring=options.scoring, adjacency=options.adjacency
+        )
+        out.write(f"{grid}\t{count}\t{points}\n")
+        out.flush()
+        return
+    hits = options.solve(grid, dictionary)
+    count, points = totals(hits)
+    if rendering.json:
+        from ..jsonable import dumps, result_json
+
+        out.write(dumps(result_json(grid, hits), indent=2) + "\n")
+    else:
+        for line in render_lines(grid, hits, rendering):
+            out.write(line + "\n")
+        if show_totals:
+            out.write(format_totals(count, points) + "\n")
+    out.flush()
+    if not quiet and not show_totals and not rendering.json:
+        print(with_dictionary(format_totals(count, points)), file=sys.stderr)
+
+
+def run_batch(
+    batch: str,
+    grid_text: str | None,
+    dictionary_spec: str | None,
+    options: SolveOptions,
+    rendering: Rendering,
+    *,
+    jobs: int = 1,
+    show_totals: bool = False,
+    quiet: bool = False,
+    dask: str | None = None,
+) -> None:
+    """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
+    from ..batch import MAX_JOBS, batch_lines, solve_batch
+    from ..render import format_totals
+    from ..resolve import open_dictionary
+
+    if grid_text is not None:
+        raise BoggleError("give a GRID or --batch FILE, not both")
+    if not 1 <= jobs <= MAX_JOBS:
+        # The command-line front end: the option is named.
+        raise BoggleError(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+    dictionary = open_dictionary(dictionary_spec)
+    grids = count = points = 0
+    source = batch if batch != "-" else "standard input"
+    results = solve_batch(
+        batch_lines(_batch_stream(batch)), dictionary, options, rendering,
+        jobs=jobs, dictionary_spec=dictionary_spec, source=source, dask=dask,
+        # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.
+        chunk=1 if batch == "-" and sys.stdin.isatty() else 256,
+    )
+    for result in results:
+        sys.stdout.write(result.text + "\n")
+        grids += 1
+        count += result.words
+        points += result.points
+    sys.stdout.flush()
+    if not quiet:
+        summary = f"{grids:,} grid{'' if grids == 1 else 's'}: {format_totals(count, points)}"
+        print(summary, file=sys.stdout if show_totals and not rendering.json else sys.stderr)
+
+
+def _batch_stream(batch: str) -> Iterable[str]:
+    """The lines of batch file ``batch``, decoded as word lists are (UTF-8, else ISO-8859-15).
+
+    A file is read whole here, so that its errors come before any result and its encoding
+    is decided once. Standard input (``-``) is streamed, so that grids are solved as they
+    come, and decoded line by line.
+    """
+    from ..wordlist import decode
+
+    if batch == "-":
+        return _standard_input_lines()
+    from ..limits import MAX_BATCH_BYTES, read_limited
+
+    data = read_limited(batch, MAX_BATCH_BYTES, GridError, "batch file", stop_at_nul=True)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        # Checked here, so that the message speaks of grids rather than of a word list.
+        line = data.count(b"\n", 0, nul) + 1
+        raise GridError(f"{batch} line {line}: binary file (NUL byte), not a file of grids")
+    return decode(data, batch)[0].splitlines()
+
+
+def _standard_input_lines() -> Iterator[str]:
+    from ..wordlist import decode
+
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream in place of standard input (embedding, tests)
+        yield from sys.stdin
+        return
+    from ..grid import MAX_GRID_CHARS
+    from ..limits import read_line
+
+    # A line is a grid: at most MAX_GRID_CHARS characters of up to 4 bytes each.
+    while raw := read_line(binary, 4 * MAX_GRID_CHARS + 2, GridError, "standard input"):
+        # ISO-8859-15 decodes any byte: a bad byte becomes a bad grid, reported at its line.
+        yield raw.decode("iso-8859-15") if b"\0" in raw else decode(raw, "standard input")[0]
+
+
+def run_find(
+    grid_text: str, word: str, dictionary: Dictionary, options: SolveOptions, *, json_output: bool = False
+) -> bool:
+    """``boggle-dafsa find GRID WORD``: print whether WORD can be traced (and a path) and is a word."""
+    from ..solver import find
+
+    grid = read_grid(grid_text, dictionary, options)
+    key = dictionary.normalize(word)
+    if not key:
+        raise BoggleError(f"{word!r} is not a word: letters only")
+    path = find(grid, key, adjacency=options.adjacency)
+    points = options.scoring.score(key) if key in dictionary else None
+    if json_output:
+        from ..jsonable import dumps, find_json
+
+        print(dumps(find_json(grid, key, path, points)))
+    else:
+        from ..render import render_find
+
+        print(render_find(grid, key, path, points))
+    return path is not None
