@@ -45,7 +45,8 @@ from boggle_dafsa.solver.native import Solver as PythonSolver  # noqa: E402
 from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
 
 ALPHABET = "ABCDEIKLNOQRSTU"
-SHAPES = [(4, 4), (3, 5), (1, 7), (2, 2, 3), (2, 2, 2, 2), (6, 6), (9,)]
+# (3, 3, 3, 3): a cell with 80 neighbours, more than the masked search takes.
+SHAPES = [(4, 4), (3, 5), (1, 7), (2, 2, 3), (2, 2, 2, 2), (6, 6), (9,), (3, 3, 3, 3)]
 
 
 def load_compiled(path: str | None):  # type: ignore[no-untyped-def]
@@ -119,7 +120,8 @@ def damaged_dictionary(rng: random.Random, folder: str, round_number: int, extra
         return None
 
 
-def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool):  # type: ignore[no-untyped-def]
+def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool,  # type: ignore[no-untyped-def]
+            number: bool):
     layout = dictionary.layout()
     # The mapped cells, or a copy on the heap: there (with PYTHONMALLOC=malloc, as --asan
     # runs) every byte past the end is a red zone AddressSanitizer watches; past a mapping
@@ -129,17 +131,19 @@ def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, fac
                           (0, 0, 0, 1, 1, 2, 3, 5, 11), Hit, DictionaryError, dictionary.path)
     for code, letters in faces.items():
         solver.set_face(code, letters)
+    # Words numbered (what the C kernel does after a few grids) when the file allows.
+    numbered = solver.number_words() if number else False
     try:
-        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3))
+        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3)), numbered
     except DictionaryError:
-        return ("error",)
+        return ("error",), numbered
 
 
 def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     compiled = load_compiled(compiled_path)
     print(f"compiled kernel: {sys.modules[compiled.__module__].__file__}", flush=True)
     rng = random.Random(seed)
-    errors = agreements = 0
+    errors = agreements = numbered_rounds = 0
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
             dictionary = damaged_dictionary(rng, folder, round_number, frozenset({"QUE", "QUOI", "SQUAT"}))
@@ -155,8 +159,10 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
             codes = bytes(rng.choice(choices) for _ in range(len(table) * rng.randint(1, 4)))
             min_length = rng.randint(1, 4)
             heap = round_number % 2 == 1
-            compiled_result = outcome(compiled, dictionary, table, codes, faces, min_length, heap)
-            python_result = outcome(PythonSolver, dictionary, table, codes, faces, min_length, heap)
+            number = round_number % 4 >= 2
+            compiled_result, numbered = outcome(compiled, dictionary, table, codes, faces, min_length, heap, number)
+            python_result, _ = outcome(PythonSolver, dictionary, table, codes, faces, min_length, heap, number)
+            numbered_rounds += numbered
             dictionary.close()
             if compiled_result != python_result:
                 print(f"round {round_number}: the kernels disagree on {path} (seed {seed})", file=sys.stderr)
@@ -164,7 +170,8 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
             errors += compiled_result[0] == "error"
             agreements += 1
     print(f"{rounds:,} damaged files, {agreements:,} reached the kernels: {errors:,} raised DictionaryError, "
-          f"{agreements - errors:,} gave results; both kernels agreed every time, no crash")
+          f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered); "
+          "both kernels agreed every time, no crash")
     return 0
 
 

@@ -33,6 +33,17 @@ if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and not COMPILED:  # pragma: 
     raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled kernel is not built")
 needs_c = pytest.mark.skipif(not COMPILED, reason="the C extension is not built (pure-Python install)")
 KERNELS = ["python", *(["c"] if COMPILED else [])]
+# The compiled kernel also with its dictionary's words numbered (which it does by itself
+# after a few grids): "c numbered".
+VARIANTS = [*KERNELS, *(["c numbered"] if COMPILED else [])]
+
+
+def prepared_variant(dictionary: object, shape: tuple[int, ...], variant: str, **options: object) -> PreparedSolver:
+    """A PreparedSolver of kernel ``variant`` (see VARIANTS)."""
+    prepared = PreparedSolver(dictionary, shape, kernel=variant.split()[0], **options)  # type: ignore[arg-type]
+    if variant == "c numbered":
+        assert prepared._codes is not None and prepared._codes.solver.number_words()
+    return prepared
 
 
 def traceable(faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], word: str) -> bool:
@@ -93,16 +104,17 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
     dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"), policy)
     grid = Grid(shape, faces)
     results = {}
-    for kernel in KERNELS:
-        prepared = PreparedSolver(dictionary, shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel)
+    for variant in VARIANTS:
+        kernel = variant.split()[0]
+        prepared = prepared_variant(dictionary, shape, variant, adjacency=adjacency, min_length=min_length, scoring=scoring)
         assert prepared.kernel == kernel
         found = prepared.found(grid)
         hits = prepared.solve(grid)
-        results[kernel] = (list(found.items()), hits, prepared.words_many([grid]), prepared.totals_many([grid]))
+        results[variant] = (list(found.items()), hits, prepared.words_many([grid]), prepared.totals_many([grid]))
         assert hits == solve(grid, dictionary, min_length=min_length, scoring=scoring, adjacency=adjacency, kernel=kernel)
-    first = results[KERNELS[0]]
-    for kernel in KERNELS[1:]:
-        assert results[kernel] == first, kernel
+    first = results[VARIANTS[0]]
+    for variant in VARIANTS[1:]:
+        assert results[variant] == first, variant
     found_items, hits, [(points, words_ranked)], [(count, total)] = first
     # Brute force: exactly the traceable words of the list, each with a valid path.
     table = neighbours(shape, adjacency)
@@ -152,6 +164,83 @@ def test_grids_beyond_64_cells_and_deep_paths(tmp_path: Path) -> None:
     assert {hit.word for hit in answers[0]} >= {"ABE"}
     if COMPILED:
         assert [hit.word for hit in PreparedSolver(dictionary, line.shape, kernel="c").solve(line)][0] == word
+
+
+def test_cells_of_more_than_64_neighbours(tmp_path: Path) -> None:
+    # 3x3x3x3: the centre has 80 neighbours, more than the masked search takes (the
+    # compiled kernel then tries each neighbour in turn), and QU faces among them.
+    faces = tuple(("A", "B", "E", "S", "QU", "X", "E", "A", "B")[(i * 5 + i // 7) % 9] for i in range(81))
+    words = ["ABE", "SABE", "QUE", "BASQUE", "ABBESS", "SEA", "BEES", "ABASE", "QUASE"]
+    dictionary = dictionary_from_words(words, tmp_path)
+    grid = Grid((3, 3, 3, 3), faces)
+    answers = [prepared_variant(dictionary, grid.shape, variant).solve(grid) for variant in VARIANTS]
+    assert all(answer == answers[0] for answer in answers)
+    table = neighbours(grid.shape, "king")
+    assert max(map(len, table)) == 80
+    assert {hit.word for hit in answers[0]} == {word for word in words if traceable(faces, table, word)}
+
+
+@needs_c
+def test_the_compiled_solver_numbers_the_words_after_a_few_grids(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["ABE", "BEA", "SEA", "ABBE", "QUE"], tmp_path)
+    grids = [Grid((2, 2), faces) for faces in (("A", "B", "E", "S"), ("S", "E", "A", "B"), ("QU", "E", "A", "B"))] * 4
+    prepared = PreparedSolver(dictionary, (2, 2), kernel="c")
+    assert prepared._codes is not None
+    solver = prepared._codes.solver
+    first = [prepared.solve(grid) for grid in grids[:3]]
+    assert not solver.numbered  # three grids: not worth numbering yet
+    many = prepared.solve_many(grids)
+    assert solver.numbered
+    assert many == first * 4 == PreparedSolver(dictionary, (2, 2), kernel="python").solve_many(grids)
+
+
+@needs_c
+def test_a_damaged_file_is_not_numbered_and_still_reported(tmp_path: Path) -> None:
+    # A cycle through the root: no numbering (the search keeps hashing letters) and the
+    # search reports the damage as before.
+    path = _damaged(tmp_path, {1: 0}, longest=3)
+    prepared = PreparedSolver(NativeDictionary(path), (3, 3), kernel="c")
+    assert prepared._codes is not None and not prepared._codes.solver.number_words()
+    with pytest.raises(DictionaryError, match="damaged"):
+        prepared.solve(Grid((3, 3), ("A",) * 9))
+
+
+def _dense(tmp_path: Path) -> tuple[NativeDictionary, Grid]:
+    # Every A...A up to 14 letters on a 4x4x4 block of A: more paths than any machine walks.
+    return dictionary_from_words(["A" * length for length in range(1, 15)], tmp_path), Grid((4, 4, 4), ("A",) * 64)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_time_limit_stops_a_dense_search(tmp_path: Path, variant: str) -> None:
+    from boggle_dafsa.solver import time_limit
+
+    dictionary, grid = _dense(tmp_path)
+    prepared = prepared_variant(dictionary, grid.shape, variant)
+    for call in (lambda: prepared.solve(grid), lambda: prepared.totals_many([grid] * 3)):
+        with time_limit(0.2), pytest.raises(TimeoutError, match="time limit"):
+            call()
+    assert prepared._codes is not None
+    with pytest.raises(TimeoutError, match="time limit"):
+        prepared._codes.solver.solve(prepared.encode(grid.faces), 0, 0.2)
+    # A limit already spent: refused before searching; an outer limit that ends sooner holds.
+    with time_limit(60), time_limit(0.0), pytest.raises(TimeoutError):
+        prepared.solve(grid)
+    with time_limit(0.2), time_limit(3600), pytest.raises(TimeoutError):
+        prepared.solve(grid)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_time_limit_not_reached_changes_nothing(tmp_path: Path, variant: str) -> None:
+    from boggle_dafsa.solver import time_limit
+
+    dictionary = dictionary_from_words(["ABE", "BEA", "SEA", "ABBE", "QUE", "BASE", "SABE"], tmp_path)
+    grids = [Grid.parse("AB/ES"), Grid.parse("SE/AB"), Grid.parse("BA/SE")]
+    prepared = prepared_variant(dictionary, (2, 2), variant)
+    unlimited = prepared.solve_many(grids), prepared.totals_many(grids), [prepared.solve(grid) for grid in grids]
+    with time_limit(3600):
+        limited = prepared.solve_many(grids), prepared.totals_many(grids), [prepared.solve(grid) for grid in grids]
+    assert limited == unlimited
+    assert unlimited[0] == PreparedSolver(dictionary, (2, 2), kernel="python").solve_many(grids)
 
 
 def _damaged(tmp_path: Path, change: dict[int, int], longest: int | None = None) -> Path:

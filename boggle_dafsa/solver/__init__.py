@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..grid import Grid, neighbours
 from ..scoring import CLASSIC, Scoring
 from .kernels import available_kernels, kernel_status, select
-from .prepared import PreparedSolver, kept_solver, prepared_solver
+from .prepared import PreparedSolver, kept_solver, prepared_solver, time_limit
 from .trace import find
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Hit", "PreparedSolver", "available_kernels", "find", "kernel_status", "prepared_solver", "score_only", "solve",
-    "sort_key", "totals",
+    "sort_key", "time_limit", "totals",
 ]
 
 

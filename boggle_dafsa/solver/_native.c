@@ -20,12 +20,22 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #define FINAL_FLAG 0x80000000u
 #define DEAD_CODE 31
 #define FIRST_LONG_CODE 32
 #define MAX_FACE_LETTERS 3
 #define MAX_LETTERS 31
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
 
 /* The bit count of a 32-bit word (the compiler turns this into popcnt when allowed). */
 static inline unsigned popcount32(uint32_t x) {
@@ -55,9 +65,10 @@ typedef struct {
     size_t cells_used, cells_size;
     Found *found;
     size_t found_used, found_size;
-    uint32_t *table; /* open addressing: index + 1 into found, 0 = empty */
+    uint32_t *table; /* open addressing: index + 1 into found, 0 = empty (unnumbered words only) */
     size_t table_size;
     int64_t points;
+    int keep;        /* keep each word and path (else, with numbered words, only the totals) */
 } Results;
 
 static void results_free(Results *r) {
@@ -109,20 +120,9 @@ static int rehash(Results *r, size_t size) {
     return 0;
 }
 
-/* Record `word` (length letters) with `path` (cells) unless already found: 0 or -1 (memory). */
-static int record(Results *r, const uint8_t *word, uint32_t length, const int32_t *path, uint32_t cells,
-                  int64_t points) {
-    if ((r->found_used + 1) * 2 > r->table_size) {
-        if (rehash(r, r->table_size ? r->table_size * 2 : 256) < 0) return -1;
-    }
-    uint64_t h = hash_letters(word, length);
-    size_t mask = r->table_size - 1;
-    size_t slot = h & mask;
-    while (r->table[slot]) {
-        Found *f = &r->found[r->table[slot] - 1];
-        if (f->length == length && memcmp(r->letters + f->word, word, length) == 0) return 0;
-        slot = (slot + 1) & mask;
-    }
+/* Append `word` (length letters) with `path` (cells) to the results: 0 or -1 (memory). */
+static int append_found(Results *r, const uint8_t *word, uint32_t length, const int32_t *path, uint32_t cells,
+                        int64_t points) {
     if (r->found_used >= UINT32_MAX - 1 || r->letters_used + length >= UINT32_MAX ||
         r->cells_used + cells >= UINT32_MAX)
         return -1;
@@ -140,12 +140,33 @@ static int record(Results *r, const uint8_t *word, uint32_t length, const int32_
     r->letters_used += length;
     r->cells_used += cells;
     r->found_used++;
-    r->table[slot] = (uint32_t)r->found_used;
     r->points += points;
     return 0;
 }
 
+/* Record `word` with `path` unless already found, dedup by a hash of its letters (the
+ * way for a dictionary whose words are not numbered): 0 or -1 (memory). */
+static int record_hashed(Results *r, const uint8_t *word, uint32_t length, const int32_t *path, uint32_t cells,
+                         int64_t points) {
+    if ((r->found_used + 1) * 2 > r->table_size) {
+        if (rehash(r, r->table_size ? r->table_size * 2 : 256) < 0) return -1;
+    }
+    uint64_t h = hash_letters(word, length);
+    size_t mask = r->table_size - 1;
+    size_t slot = h & mask;
+    while (r->table[slot]) {
+        Found *f = &r->found[r->table[slot] - 1];
+        if (f->length == length && memcmp(r->letters + f->word, word, length) == 0) return 0;
+        slot = (slot + 1) & mask;
+    }
+    if (append_found(r, word, length, path, cells, points) < 0) return -1;
+    r->table[slot] = (uint32_t)r->found_used;
+    return 0;
+}
+
 /* -- the solver object --------------------------------------------------------------- */
+
+typedef struct Scratch Scratch;
 
 typedef struct {
     PyObject_HEAD
@@ -168,14 +189,23 @@ typedef struct {
     PyObject *source;
     uint8_t face_length[256];
     uint8_t face_letters[256][MAX_FACE_LETTERS];
+    /* The words numbered (number_words): word_offset[slot] for each child slot, NULL
+     * until numbered or when the file cannot be (then words are deduplicated by hash). */
+    uint32_t *word_offset;
+    uint64_t numbered_cells; /* the cell count they were numbered for */
+    uint32_t word_total;     /* words reachable from the root: numbers are below it */
+    int numbering_tried;
+    Py_ssize_t searched;     /* grids searched so far: numbering pays off after a few */
+    Scratch *spare;          /* scratch space kept between calls (taken holding the GIL) */
 } Solver;
 
 /* One level of the search: the cell visited, the automaton after its face, the next
  * neighbour to try. */
 typedef struct {
-    uint32_t state, head, length; /* the state after the path's faces, its header, letters so far */
-    uint32_t position, end;       /* the next and the last-but-one entries of `order` to try */
+    uint32_t state, head, length, index; /* the state after the path's faces, its header, letters, word number so far */
+    uint32_t position, end;              /* the next and the last-but-one entries of `order` to try */
     int32_t cell;
+    uint64_t pending;                    /* or (masked search) those left to try, as bits */
 } Frame;
 
 /* A neighbour to step onto: its cell and the bit of its face's first letter. */
@@ -184,8 +214,8 @@ typedef struct {
     uint32_t bit;
 } Step;
 
-/* Scratch space of one search (one per call, so that threads share nothing). */
-typedef struct {
+/* Scratch space of a search (one per call in progress, so that threads share nothing). */
+struct Scratch {
     Py_ssize_t n;
     uint32_t *first;      /* first-letter bit of each cell's face (0: dead) */
     uint32_t *reach;      /* first-letter bits of each cell's live neighbours */
@@ -195,7 +225,13 @@ typedef struct {
     int32_t *path;
     Frame *frames;
     uint8_t *word;
-} Scratch;
+    uint64_t *letter_mask; /* 32 per cell (masked search, see search_core), else NULL */
+    uint32_t *seen;       /* by word number: the generation (grid) that last found it */
+    uint32_t generation;
+};
+
+/* The most neighbours a cell may have for the masked search (bits of a uint64_t). */
+#define MASKED_DEGREE 64
 
 static void scratch_free(Scratch *s) {
     free(s->first);
@@ -206,36 +242,102 @@ static void scratch_free(Scratch *s) {
     free(s->path);
     free(s->frames);
     free(s->word);
-    memset(s, 0, sizeof(*s));
+    free(s->letter_mask);
+    free(s->seen);
+    free(s);
 }
 
-static int scratch_init(Scratch *s, const Solver *solver) {
-    Py_ssize_t n = solver->cell_count;
-    memset(s, 0, sizeof(*s));
-    s->n = n;
-    s->first = calloc(n, sizeof(uint32_t));
-    s->reach = calloc(n, sizeof(uint32_t));
-    s->order_start = calloc(n + 1, sizeof(int32_t));
-    s->order = calloc(solver->neighbour_start[n] + 1, sizeof(Step));
-    s->used = calloc(n, 1);
-    s->path = calloc(n + 1, sizeof(int32_t));
-    s->frames = calloc(n + 1, sizeof(Frame));
-    s->word = calloc((size_t)n * MAX_FACE_LETTERS + 1, 1);
-    if (!s->first || !s->reach || !s->order_start || !s->order || !s->used || !s->path || !s->frames ||
-        !s->word) {
-        scratch_free(s);
-        return -1;
+/* Scratch space for a call, holding the GIL: the solver's spare one, else a new one;
+ * NULL (no memory). Its `seen` array exists when the solver's words are numbered. */
+static Scratch *scratch_take(Solver *solver) {
+    Scratch *s = solver->spare;
+    solver->spare = NULL;
+    if (!s) {
+        Py_ssize_t n = solver->cell_count;
+        s = calloc(1, sizeof(Scratch));
+        if (!s) return NULL;
+        s->n = n;
+        s->first = calloc(n, sizeof(uint32_t));
+        s->reach = calloc(n, sizeof(uint32_t));
+        s->order_start = calloc(n + 1, sizeof(int32_t));
+        s->order = calloc(solver->neighbour_start[n] + 1, sizeof(Step));
+        s->used = calloc(n, 1);
+        s->path = calloc(n + 1, sizeof(int32_t));
+        s->frames = calloc(n + 1, sizeof(Frame));
+        s->word = calloc((size_t)n * MAX_FACE_LETTERS + 1, 1);
+        Py_ssize_t widest = 0;
+        for (Py_ssize_t c = 0; c < n; c++)
+            if (solver->neighbour_start[c + 1] - solver->neighbour_start[c] > widest)
+                widest = solver->neighbour_start[c + 1] - solver->neighbour_start[c];
+        if (widest <= MASKED_DEGREE && !(s->letter_mask = calloc((size_t)n * 32, sizeof(uint64_t)))) {
+            scratch_free(s);
+            return NULL;
+        }
+        if (!s->first || !s->reach || !s->order_start || !s->order || !s->used || !s->path || !s->frames ||
+            !s->word) {
+            scratch_free(s);
+            return NULL;
+        }
     }
-    return 0;
+    if (solver->word_offset && !s->seen) {
+        s->seen = calloc(solver->word_total ? solver->word_total : 1, sizeof(uint32_t));
+        s->generation = 0;
+        if (!s->seen) {
+            scratch_free(s);
+            return NULL;
+        }
+    }
+    return s;
 }
 
-enum { SEARCH_OK = 0, SEARCH_MEMORY = -1, SEARCH_DAMAGED = -2 };
+/* Give scratch space back, holding the GIL: kept as the spare one, or freed. */
+static void scratch_give(Solver *solver, Scratch *s) {
+    if (!s) return;
+    if (solver->spare)
+        scratch_free(s);
+    else
+        solver->spare = s;
+}
+
+enum { SEARCH_OK = 0, SEARCH_MEMORY = -1, SEARCH_DAMAGED = -2, SEARCH_TIMEOUT = -3 };
+
+/* A time limit: the search looks at the clock every CHECK_EVERY steps into a state. */
+#define CHECK_EVERY 1024
+typedef struct {
+    double deadline;    /* monotonic seconds; 0: no limit */
+    uint32_t countdown; /* steps before the next look at the clock */
+} Budget;
+
+static double monotonic_seconds(void) {
+#ifdef _WIN32
+    return (double)GetTickCount64() / 1000.0;
+#else
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+#endif
+}
+
+/* A budget of `seconds` from now (0 or less: none). */
+static Budget budget_of(double seconds) {
+    Budget budget = {0.0, CHECK_EVERY};
+    if (seconds > 0) budget.deadline = monotonic_seconds() + seconds;
+    return budget;
+}
+
+/* Count one step against the budget: 1 once it has run out. */
+static inline int budget_spent(Budget *budget) {
+    if (budget->deadline == 0.0 || --budget->countdown) return 0;
+    budget->countdown = CHECK_EVERY;
+    return monotonic_seconds() > budget->deadline;
+}
 
 /* Follow the letters of face `code` after its first, from `state` (reached by the
- * first): the state, or UINT32_MAX when no word continues so; *damaged is set when an
- * index points outside the cells. */
-static inline uint32_t follow_rest(const Solver *solver, const uint32_t *cells, uint64_t count, uint32_t state,
-                                   int code, int *damaged) {
+ * first): the state, or UINT32_MAX when no word continues so; *index gains the word
+ * numbers skipped (when `offset` numbers the words); *damaged is set when an index
+ * points outside the cells. */
+static inline uint32_t follow_rest(const Solver *solver, const uint32_t *cells, const uint32_t *offset,
+                                   uint64_t count, uint32_t state, int code, uint32_t *index, int *damaged) {
     for (int i = 1; i < solver->face_length[code]; i++) {
         if (state >= count) {
             *damaged = 1;
@@ -249,6 +351,7 @@ static inline uint32_t follow_rest(const Solver *solver, const uint32_t *cells, 
             *damaged = 1;
             return UINT32_MAX;
         }
+        if (offset) *index += offset[slot];
         state = cells[slot];
     }
     return state;
@@ -259,30 +362,71 @@ static inline int64_t points_of(const Solver *solver, uint32_t length) {
     return solver->points[i];
 }
 
-/* Record the word spelled by the faces of path[0..cells) (length letters). */
-static int record_path(const Solver *solver, const uint8_t *codes, Scratch *s, uint32_t cells, uint32_t length,
-                       Results *r) {
+/* A word is spelled by the faces of path[0..cells) (length letters, word number `index`
+ * when numbered): recorded unless found before on this grid. */
+static ALWAYS_INLINE int found_word(const Solver *solver, const uint8_t *codes, Scratch *s, uint32_t cells,
+                                    uint32_t length, uint32_t index, Results *r, const int numbered) {
+    if (numbered) {
+        if (index >= solver->word_total) return SEARCH_DAMAGED; /* the cells changed since numbered */
+        if (s->seen[index] == s->generation) return SEARCH_OK;
+        s->seen[index] = s->generation;
+        if (!r->keep) {
+            /* Totals only: the word is never spelled out. */
+            r->found_used++;
+            r->points += points_of(solver, length);
+            return SEARCH_OK;
+        }
+    }
     uint8_t *w = s->word;
     for (uint32_t i = 0; i < cells; i++) {
         int code = codes[s->path[i]];
         for (int j = 0; j < solver->face_length[code]; j++) *w++ = solver->face_letters[code][j];
     }
-    return record(r, s->word, length, s->path, cells, points_of(solver, length));
+    int64_t points = points_of(solver, length);
+    int status = numbered ? append_found(r, s->word, length, s->path, cells, points)
+                          : record_hashed(r, s->word, length, s->path, cells, points);
+    return status < 0 ? SEARCH_MEMORY : SEARCH_OK;
 }
 
-/* The search of one grid (`codes`: a face code per cell) into `r`. Touches no Python object. */
-static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t count, const uint8_t *codes,
-                       Scratch *s, Results *r) {
+/* The index of the lowest set bit of x (x != 0). */
+static inline unsigned lowest_bit64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+/* The search of one grid (`codes`: a face code per cell) into `r`; `offset`: the word
+ * numbers when `numbered`. When `masked` (every cell has at most MASKED_DEGREE
+ * neighbours), the neighbours worth trying from a state are found with a few ORs of
+ * s->letter_mask instead of a test per neighbour. Touches no Python object. */
+static ALWAYS_INLINE int search_core(const Solver *solver, const uint32_t *cells, uint64_t count,
+                                     const uint32_t *offset, const uint8_t *codes, Scratch *s, Results *r,
+                                     Budget *budget, const int numbered, const int masked) {
     Py_ssize_t n = solver->cell_count;
     const int32_t *nstart = solver->neighbour_start, *nb = solver->neighbour;
     const uint32_t min_length = solver->min_length, longest = solver->longest;
     uint32_t *first = s->first, *reach = s->reach;
-    Step *order = s->order;
+    const Step *order = s->order;
     int32_t *order_start = s->order_start, *path = s->path;
     uint8_t *used = s->used;
+    uint64_t *letter_mask = s->letter_mask;
     Frame *frames = s->frames;
+    int status;
     results_clear(r);
+    if (numbered && ++s->generation == 0) {
+        /* Generations wrapped around: forget them all. */
+        memset(s->seen, 0, (solver->word_total ? solver->word_total : 1) * sizeof(uint32_t));
+        s->generation = 1;
+    }
     if ((uint64_t)solver->root >= count) return SEARCH_DAMAGED;
+    if (budget_spent(budget)) return SEARCH_TIMEOUT;
     int any_long = 0;
     for (Py_ssize_t c = 0; c < n; c++) {
         int code = codes[c];
@@ -299,15 +443,34 @@ static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t cou
                 int32_t other = nb[j];
                 if (!first[other]) continue;
                 if (any_long && (solver->face_length[codes[other]] > 1) != pass) continue;
-                order[k].cell = other;
-                order[k++].bit = first[other];
+                s->order[k].cell = other;
+                s->order[k++].bit = first[other];
                 bits |= first[other];
             }
         }
         reach[c] = bits;
         used[c] = 0;
+        if (masked) {
+            /* letter_mask[32c + L]: which of c's neighbours (by place in `order`) show letter L first. */
+            uint64_t *masks = letter_mask + 32 * c;
+            for (int32_t j = order_start[c]; j < k; j++) masks[lowest_bit64(order[j].bit)] = 0;
+            for (int32_t j = order_start[c]; j < k; j++)
+                masks[lowest_bit64(order[j].bit)] |= (uint64_t)1 << (j - order_start[c]);
+        }
     }
     order_start[n] = k;
+
+/* The neighbours of `cell` worth trying from a state of header `head` (masked only). */
+#define CANDIDATES(into, cell, head)                                                    \
+    do {                                                                                \
+        uint32_t letters_ = (head) & reach[cell] & ~FINAL_FLAG;                         \
+        const uint64_t *masks_ = letter_mask + 32 * (Py_ssize_t)(cell);                 \
+        into = 0;                                                                       \
+        while (letters_) {                                                              \
+            into |= masks_[lowest_bit64(letters_)];                                     \
+            letters_ &= letters_ - 1;                                                   \
+        }                                                                               \
+    } while (0)
 
     int damaged = 0;
     for (Py_ssize_t start = 0; start < n; start++) {
@@ -319,9 +482,10 @@ static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t cou
         if (!(head & bit)) continue;
         uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
         if (slot >= count) return SEARCH_DAMAGED;
+        uint32_t index = numbered ? offset[slot] : 0;
         state = cells[slot];
         if (code >= FIRST_LONG_CODE) {
-            state = follow_rest(solver, cells, count, state, code, &damaged);
+            state = follow_rest(solver, cells, numbered ? offset : NULL, count, state, code, &index, &damaged);
             if (damaged) return SEARCH_DAMAGED;
             if (state == UINT32_MAX) continue;
         }
@@ -330,99 +494,273 @@ static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t cou
         uint32_t length = solver->face_length[code];
         path[0] = (int32_t)start;
         if ((head & FINAL_FLAG) && length >= min_length) {
-            if (record_path(solver, codes, s, 1, length, r) < 0) return SEARCH_MEMORY;
+            if ((status = found_word(solver, codes, s, 1, length, index, r, numbered)) != SEARCH_OK) return status;
         }
         if (!(head & reach[start])) continue;
         if (length > longest) return SEARCH_DAMAGED; /* a path longer than every word */
 
-        /* An explicit stack: frames[depth] visits path[depth]. */
+        /* An explicit stack: frames[0..depth) hold the levels above the current one,
+         * which lives in local variables (the compiler keeps them in registers). The
+         * neighbours left to try: `pending` (masked: bits of places in `order` after
+         * `base`), or order[position..end). */
         Py_ssize_t depth = 0;
-        Frame *f = &frames[0];
-        f->state = state;
-        f->head = head;
-        f->length = length;
-        f->position = (uint32_t)order_start[start];
-        f->end = (uint32_t)order_start[start + 1];
-        f->cell = (int32_t)start;
+        uint32_t position = 0, end = 0, base = (uint32_t)order_start[start];
+        uint64_t pending = 0;
+        if (masked)
+            CANDIDATES(pending, start, head);
+        else
+            position = base, end = (uint32_t)order_start[start + 1];
+        int32_t cell = (int32_t)start;
         used[start] = 1;
         for (;;) {
-            if (f->position >= f->end) {
-                used[f->cell] = 0;
+            if (masked ? !pending : position >= end) {
+                used[cell] = 0;
                 if (depth == 0) break;
-                depth--;
-                f--;
+                const Frame *f = &frames[--depth];
+                state = f->state;
+                head = f->head;
+                length = f->length;
+                index = f->index;
+                cell = f->cell;
+                if (masked) {
+                    pending = f->pending;
+                    base = (uint32_t)order_start[cell];
+                } else {
+                    position = f->position;
+                    end = f->end;
+                }
                 continue;
             }
-            const Step *step = &order[f->position++];
-            bit = step->bit;
-            if (!(f->head & bit)) continue;
-            int32_t other = step->cell;
+            Step step;
+            if (masked) {
+                step = order[base + lowest_bit64(pending)];
+                pending &= pending - 1;
+            } else {
+                step = order[position++];
+                if (!(head & step.bit)) continue;
+            }
+            int32_t other = step.cell;
             if (used[other]) continue;
-            slot = (uint64_t)f->state + 1 + popcount32(f->head & (bit - 1));
+            slot = (uint64_t)state + 1 + popcount32(head & (step.bit - 1));
             if (slot >= count) return SEARCH_DAMAGED;
             uint32_t child = cells[slot];
+            uint32_t child_index = index; /* gains offset[slot] only when needed: a load less */
             int other_code = codes[other];
-            uint32_t longer = f->length + 1;
+            uint32_t longer = length + 1;
             if (other_code >= FIRST_LONG_CODE) {
-                child = follow_rest(solver, cells, count, child, other_code, &damaged);
+                child = follow_rest(solver, cells, numbered ? offset : NULL, count, child, other_code, &child_index,
+                                    &damaged);
                 if (damaged) return SEARCH_DAMAGED;
                 if (child == UINT32_MAX) continue;
-                longer = f->length + solver->face_length[other_code];
+                longer = length + solver->face_length[other_code];
             }
             if (child >= count) return SEARCH_DAMAGED;
             uint32_t child_head = cells[child];
+            int is_word = (child_head & FINAL_FLAG) && longer >= min_length, goes_on = (child_head & reach[other]) != 0;
+            if (!is_word && !goes_on) continue;
+            if (numbered) child_index += offset[slot];
             path[depth + 1] = other;
-            if ((child_head & FINAL_FLAG) && longer >= min_length) {
-                if (record_path(solver, codes, s, (uint32_t)depth + 2, longer, r) < 0) return SEARCH_MEMORY;
+            if (is_word) {
+                status = found_word(solver, codes, s, (uint32_t)depth + 2, longer, child_index, r, numbered);
+                if (status != SEARCH_OK) return status;
             }
-            if (child_head & reach[other]) {
+            if (goes_on) {
                 /* A path longer than every word: a cycle, or a lying header. The search
                  * is so bounded by the longest word, whatever the file says elsewhere. */
                 if (longer > longest) return SEARCH_DAMAGED;
-                depth++;
-                f++;
-                f->state = child;
-                f->head = child_head;
-                f->length = longer;
-                f->position = (uint32_t)order_start[other];
-                f->end = (uint32_t)order_start[other + 1];
-                f->cell = other;
+                if (budget_spent(budget)) return SEARCH_TIMEOUT;
+                Frame *f = &frames[depth++];
+                f->state = state;
+                f->head = head;
+                f->length = length;
+                f->index = index;
+                f->cell = cell;
+                if (masked) {
+                    f->pending = pending;
+                    CANDIDATES(pending, other, child_head);
+                    base = (uint32_t)order_start[other];
+                } else {
+                    f->position = position;
+                    f->end = end;
+                    position = (uint32_t)order_start[other];
+                    end = (uint32_t)order_start[other + 1];
+                }
+                state = child;
+                head = child_head;
+                length = longer;
+                index = child_index;
+                cell = other;
                 used[other] = 1;
             }
         }
     }
+#undef CANDIDATES
     return SEARCH_OK;
+}
+
+/* One grid, with numbered words when `offset` is given (and `s` has its `seen` array). */
+static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t count, const uint32_t *offset,
+                       const uint8_t *codes, Scratch *s, Results *r, Budget *budget) {
+    int numbered = offset && s->seen, masked = s->letter_mask != NULL;
+    if (numbered && masked) return search_core(solver, cells, count, offset, codes, s, r, budget, 1, 1);
+    if (numbered) return search_core(solver, cells, count, offset, codes, s, r, budget, 1, 0);
+    if (masked) return search_core(solver, cells, count, NULL, codes, s, r, budget, 0, 1);
+    return search_core(solver, cells, count, NULL, codes, s, r, budget, 0, 0);
+}
+
+static int get_cells(const Solver *solver, Py_buffer *view, uint64_t *count);
+
+/* -- numbering the words --------------------------------------------------------------- */
+
+#define MARK_OPEN 1  /* a state on the walk's current path */
+#define MARK_DONE 2  /* a state whose words are counted */
+#define MARK_OWNED 4 /* a cell that is a child slot of a state counted */
+
+/* Number the words of the dictionary: the words of a state are its own (when final)
+ * first, then its children's in letter order, so that word_offset[slot], the words of
+ * the slot's state that come before the slot's child, summed along a word's path gives
+ * the word's rank: a perfect hash, below word_total, which spares hashing letters to
+ * find words already found. Done once, holding the GIL. Only a file whose reachable
+ * automaton is acyclic, inside its cells, no longer than its longest word, with no slot
+ * shared by two states, is numbered: any other (a damaged file) is searched without
+ * numbers, and its damage is reported when the search meets it, as the twin does. */
+static void number_words(Solver *self) {
+    self->numbering_tried = 1;
+    Py_buffer view;
+    uint64_t count;
+    if (get_cells(self, &view, &count) < 0) {
+        PyErr_Clear();
+        return;
+    }
+    const uint32_t *cells = view.buf;
+    uint32_t *words = NULL, *offset = NULL;
+    uint8_t *mark = NULL;
+    typedef struct {
+        uint32_t state, next;
+    } Visit;
+    Visit *stack = NULL;
+    if (count == 0 || count >= UINT32_MAX || self->root >= count) goto fail;
+    uint64_t depth_limit = (uint64_t)self->longest + 2;
+    if (depth_limit > count + 1) depth_limit = count + 1;
+    words = calloc(count, sizeof(uint32_t));
+    offset = calloc(count, sizeof(uint32_t));
+    mark = calloc(count, 1);
+    stack = malloc(depth_limit * sizeof(Visit));
+    if (!words || !offset || !mark || !stack) goto fail;
+    size_t top = 1;
+    stack[0].state = self->root;
+    stack[0].next = 0;
+    mark[self->root] = MARK_OPEN;
+    while (top) {
+        Visit *v = &stack[top - 1];
+        uint32_t s = v->state, head = cells[s];
+        uint32_t children = popcount32(head & ~FINAL_FLAG);
+        if ((uint64_t)s + children >= count) goto fail;
+        if (v->next < children) {
+            uint32_t child = cells[(uint64_t)s + 1 + v->next];
+            if (child >= count || (mark[child] & MARK_OPEN)) goto fail; /* outside, or a cycle */
+            if (mark[child] & MARK_DONE) {
+                v->next++;
+            } else {
+                if (top >= depth_limit) goto fail; /* longer than the longest word */
+                mark[child] |= MARK_OPEN;
+                stack[top].state = child;
+                stack[top].next = 0;
+                top++;
+            }
+            continue;
+        }
+        uint64_t total = (head & FINAL_FLAG) ? 1 : 0;
+        for (uint32_t j = 0; j < children; j++) {
+            uint64_t slot = (uint64_t)s + 1 + j;
+            if (mark[slot] & MARK_OWNED) goto fail;
+            mark[slot] |= MARK_OWNED;
+            offset[slot] = (uint32_t)total;
+            total += words[cells[slot]];
+            if (total >= UINT32_MAX) goto fail;
+        }
+        words[s] = (uint32_t)total;
+        mark[s] = (uint8_t)((mark[s] & ~MARK_OPEN) | MARK_DONE);
+        top--;
+    }
+    self->word_total = words[self->root];
+    self->word_offset = offset;
+    self->numbered_cells = count;
+    offset = NULL;
+fail:
+    free(words);
+    free(offset);
+    free(mark);
+    free(stack);
+    PyBuffer_Release(&view);
 }
 
 /* -- ranking ------------------------------------------------------------------------- */
 
+/* A word to rank: `key` orders most pairs by itself (see rank_key), the rest by
+ * ranked_before's full comparison. */
 typedef struct {
+    uint64_t key;
     const Found *found;
     const uint8_t *letters;
-    const uint8_t *rank;
 } Ranked;
 
-/* Score descending, length descending, then the words by code point (solver.sort_key). */
-static int compare_ranked(const void *a, const void *b) {
-    const Ranked *x = a, *y = b;
-    if (x->found->points != y->found->points) return x->found->points > y->found->points ? -1 : 1;
-    if (x->found->length != y->found->length) return x->found->length > y->found->length ? -1 : 1;
+/* A key whose order agrees with the ranking (score descending, length descending, then
+ * the words by code point, as solver.sort_key) wherever two keys differ: the score and
+ * the length clamped, and the first 8 letters' code-point ranks (5 bits each). */
+static inline uint64_t rank_key(const uint8_t *rank, const Found *f, const uint8_t *letters) {
+    uint64_t points = f->points < 0 ? 0 : f->points > 0xFFFF ? 0xFFFF : (uint64_t)f->points;
+    uint64_t length = f->length > 0xFF ? 0xFF : f->length;
+    uint64_t key = ((0xFFFF - points) << 48) | ((0xFF - length) << 40);
+    for (uint32_t i = 0; i < 8; i++) key |= (uint64_t)(i < f->length ? rank[letters[i]] : 0) << (35 - 5 * i);
+    return key;
+}
+
+/* Whether x ranks before y: score descending, length descending, then by code point. */
+static inline int ranked_before(const uint8_t *rank, const Ranked *x, const Ranked *y) {
+    if (x->key != y->key) return x->key < y->key;
+    if (x->found->points != y->found->points) return x->found->points > y->found->points;
+    if (x->found->length != y->found->length) return x->found->length > y->found->length;
     for (uint32_t i = 0; i < x->found->length; i++) {
-        uint8_t p = x->rank[x->letters[i]], q = y->rank[y->letters[i]];
-        if (p != q) return p < q ? -1 : 1;
+        uint8_t p = rank[x->letters[i]], q = rank[y->letters[i]];
+        if (p != q) return p < q;
     }
     return 0;
 }
 
+/* Sort items[0..n) (spare: room for n more), a merge sort with insertion sort below 16. */
+static void sort_ranked(const uint8_t *rank, Ranked *items, Ranked *spare, size_t n) {
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            Ranked item = items[i];
+            size_t j = i;
+            while (j > 0 && ranked_before(rank, &item, &items[j - 1])) {
+                items[j] = items[j - 1];
+                j--;
+            }
+            items[j] = item;
+        }
+        return;
+    }
+    size_t half = n / 2;
+    sort_ranked(rank, items, spare, half);
+    sort_ranked(rank, items + half, spare, n - half);
+    memcpy(spare, items, half * sizeof(Ranked));
+    size_t i = 0, j = half, k = 0;
+    while (i < half && j < n) items[k++] = ranked_before(rank, &items[j], &spare[i]) ? items[j++] : spare[i++];
+    while (i < half) items[k++] = spare[i++];
+}
+
 static Ranked *rank_results(const Solver *solver, const Results *r) {
-    Ranked *ranked = malloc((r->found_used ? r->found_used : 1) * sizeof(Ranked));
+    size_t n = r->found_used;
+    Ranked *ranked = malloc((n ? 2 * n : 1) * sizeof(Ranked));
     if (!ranked) return NULL;
-    for (size_t i = 0; i < r->found_used; i++) {
+    for (size_t i = 0; i < n; i++) {
         ranked[i].found = &r->found[i];
         ranked[i].letters = r->letters + r->found[i].word;
-        ranked[i].rank = solver->rank;
+        ranked[i].key = rank_key(solver->rank, ranked[i].found, ranked[i].letters);
     }
-    qsort(ranked, r->found_used, sizeof(Ranked), compare_ranked);
+    sort_ranked(solver->rank, ranked, ranked + n, n);
     return ranked;
 }
 
@@ -551,8 +889,10 @@ static PyObject *results_object(const Solver *solver, const Results *r, int mode
 static int raise_search_error(const Solver *solver, int status) {
     if (status == SEARCH_MEMORY) {
         PyErr_NoMemory();
+    } else if (status == SEARCH_TIMEOUT) {
+        PyErr_SetString(PyExc_TimeoutError, "the search took longer than its time limit");
     } else {
-        /* The message of the Python twin, word for word. */
+        /* The messages of the Python twin, word for word. */
         PyErr_Format(solver->error_type, "%U: damaged dictionary (run `boggle-dafsa verify`)", solver->source);
     }
     return -1;
@@ -587,68 +927,82 @@ static int check_codes(const Solver *solver, Py_buffer *codes, Py_ssize_t *grids
     return 0;
 }
 
-PyDoc_STRVAR(solve_many_doc,
-"solve_many(codes, mode=2, threads=1) -> list\n\n"
-"Search each grid of ``codes`` (a bytes-like object, one face code per cell, grid after\n"
-"grid), with the GIL released. ``mode``: 0 gives (words, points) per grid; 1 gives\n"
-"(points, [word, ...]) ranked; 2 gives [Hit, ...] ranked; 3 gives {word: first path}.");
+/* Grids a solver searches before it numbers its dictionary's words (a one-grid command
+ * does not pay for numbering them). */
+#define NUMBER_AFTER 8
 
-static PyObject *Solver_solve_many(Solver *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"codes", "mode", NULL};
-    Py_buffer codes;
-    int mode = MODE_HITS;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|i", keywords, &codes, &mode)) return NULL;
-    if (mode < MODE_TOTALS || mode > MODE_FOUND) {
-        PyBuffer_Release(&codes);
-        PyErr_SetString(PyExc_ValueError, "mode must be 0, 1, 2 or 3");
-        return NULL;
-    }
-    Py_ssize_t grids = 0;
-    if (check_codes(self, &codes, &grids) < 0) {
-        PyBuffer_Release(&codes);
-        return NULL;
-    }
+/* Search `grids` grids of `codes` into results[g] (in totals mode results[0] serves
+ * every grid and totals[2g], totals[2g + 1] get its words and points), the GIL released
+ * when `release`, within `timeout` seconds (0: no limit). 0, or -1 with an exception set. */
+static int search_grids(Solver *self, const uint8_t *codes, Py_ssize_t grids, int mode, double timeout,
+                        int release, Results *results, int64_t *totals) {
     Py_buffer view;
     uint64_t count;
-    if (get_cells(self, &view, &count) < 0) {
-        PyBuffer_Release(&codes);
-        return NULL;
+    if (get_cells(self, &view, &count) < 0) return -1;
+    if (!self->numbering_tried && self->searched + grids >= NUMBER_AFTER) number_words(self);
+    self->searched += grids;
+    /* The numbers hold for the cells they were made for (a buffer can be resized). */
+    const uint32_t *offset = self->word_offset && self->numbered_cells == count ? self->word_offset : NULL;
+    Scratch *s = scratch_take(self);
+    if (!s) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return -1;
     }
-    PyObject *out = PyList_New(grids);
-    Scratch scratch;
-    Results *results = NULL;
+    Budget budget = budget_of(timeout);
     int status = SEARCH_OK;
-    if (!out) goto done;
-    if (scratch_init(&scratch, self) < 0) {
-        Py_CLEAR(out);
-        PyErr_NoMemory();
-        goto done;
-    }
-    /* In totals mode a grid's words are not kept: one set of results does for all. */
-    Py_ssize_t kept = mode == MODE_TOTALS ? 1 : grids;
-    results = calloc(kept ? kept : 1, sizeof(Results));
-    int64_t *totals = mode == MODE_TOTALS ? calloc(grids ? 2 * grids : 1, sizeof(int64_t)) : NULL;
-    if (!results || (mode == MODE_TOTALS && !totals)) {
-        free(totals);
-        scratch_free(&scratch);
-        Py_CLEAR(out);
-        PyErr_NoMemory();
-        goto done;
-    }
-    const uint8_t *grid_codes = codes.buf;
-    Py_BEGIN_ALLOW_THREADS
+    PyThreadState *thread = release ? PyEval_SaveThread() : NULL;
     for (Py_ssize_t g = 0; g < grids && status == SEARCH_OK; g++) {
         Results *r = &results[mode == MODE_TOTALS ? 0 : g];
-        status = search_grid(self, view.buf, count, grid_codes + g * self->cell_count, &scratch, r);
+        r->keep = mode != MODE_TOTALS;
+        status = search_grid(self, view.buf, count, offset, codes + g * self->cell_count, s, r, &budget);
         if (totals) {
             totals[2 * g] = (int64_t)r->found_used;
             totals[2 * g + 1] = r->points;
         }
     }
-    Py_END_ALLOW_THREADS
-    scratch_free(&scratch);
-    if (status != SEARCH_OK) {
-        raise_search_error(self, status);
+    if (thread) PyEval_RestoreThread(thread);
+    scratch_give(self, s);
+    PyBuffer_Release(&view);
+    if (status != SEARCH_OK) return raise_search_error(self, status);
+    return 0;
+}
+
+static int parse_mode(int mode) {
+    if (mode < MODE_TOTALS || mode > MODE_FOUND) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0, 1, 2 or 3");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(solve_many_doc,
+"solve_many(codes, mode=2, timeout=0.0) -> list\n\n"
+"Search each grid of ``codes`` (a bytes-like object, one face code per cell, grid after\n"
+"grid), with the GIL released. ``mode``: 0 gives (words, points) per grid; 1 gives\n"
+"(points, [word, ...]) ranked; 2 gives [Hit, ...] ranked; 3 gives {word: first path}.\n"
+"Raises TimeoutError when the search takes more than ``timeout`` seconds (0: no limit).");
+
+static PyObject *Solver_solve_many(Solver *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"codes", "mode", "timeout", NULL};
+    Py_buffer codes;
+    int mode = MODE_HITS;
+    double timeout = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|id", keywords, &codes, &mode, &timeout)) return NULL;
+    Py_ssize_t grids = 0;
+    if (parse_mode(mode) < 0 || check_codes(self, &codes, &grids) < 0) {
+        PyBuffer_Release(&codes);
+        return NULL;
+    }
+    PyObject *out = PyList_New(grids);
+    /* In totals mode a grid's words are not kept: one set of results does for all. */
+    Py_ssize_t kept = mode == MODE_TOTALS ? 1 : grids;
+    Results *results = calloc(kept ? kept : 1, sizeof(Results));
+    int64_t *totals = mode == MODE_TOTALS ? calloc(grids ? 2 * grids : 1, sizeof(int64_t)) : NULL;
+    if (!out || !results || (mode == MODE_TOTALS && !totals)) {
+        if (out) PyErr_NoMemory();
+        Py_CLEAR(out);
+    } else if (search_grids(self, codes.buf, grids, mode, timeout, 1, results, totals) < 0) {
         Py_CLEAR(out);
     } else {
         for (Py_ssize_t g = 0; g < grids; g++) {
@@ -661,68 +1015,55 @@ static PyObject *Solver_solve_many(Solver *self, PyObject *args, PyObject *kwarg
             PyList_SET_ITEM(out, g, item);
         }
     }
-    for (Py_ssize_t g = 0; g < kept; g++) results_free(&results[g]);
-    free(totals);
-done:
+    if (results)
+        for (Py_ssize_t g = 0; g < kept; g++) results_free(&results[g]);
     free(results);
-    PyBuffer_Release(&view);
+    free(totals);
     PyBuffer_Release(&codes);
     return out;
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(codes, mode=2) -> object\n\n"
-"Search one grid (``codes``: one face code per cell); ``mode`` as for solve_many.");
+"solve(codes, mode=2, timeout=0.0) -> object\n\n"
+"Search one grid (``codes``: one face code per cell); ``mode`` and ``timeout`` as for solve_many.");
 
 static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"codes", "mode", NULL};
+    static char *keywords[] = {"codes", "mode", "timeout", NULL};
     Py_buffer codes;
     int mode = MODE_HITS;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|i", keywords, &codes, &mode)) return NULL;
+    double timeout = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|id", keywords, &codes, &mode, &timeout)) return NULL;
     Py_ssize_t grids = 0;
-    if (mode < MODE_TOTALS || mode > MODE_FOUND) {
-        PyErr_SetString(PyExc_ValueError, "mode must be 0, 1, 2 or 3");
-        PyBuffer_Release(&codes);
-        return NULL;
-    }
-    if (check_codes(self, &codes, &grids) < 0 || grids != 1) {
+    if (parse_mode(mode) < 0 || check_codes(self, &codes, &grids) < 0 || grids != 1) {
         if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "one grid of %zd cells expected", self->cell_count);
         PyBuffer_Release(&codes);
         return NULL;
     }
-    Py_buffer view;
-    uint64_t count;
-    if (get_cells(self, &view, &count) < 0) {
-        PyBuffer_Release(&codes);
-        return NULL;
-    }
-    Scratch scratch;
     Results results;
     memset(&results, 0, sizeof(results));
     PyObject *out = NULL;
-    if (scratch_init(&scratch, self) < 0) {
-        PyErr_NoMemory();
-    } else {
-        /* A small grid is searched holding the GIL (releasing it would cost more than
-         * the search); a large one lets other threads run meanwhile. */
-        int status;
-        if (self->cell_count >= 64) {
-            Py_BEGIN_ALLOW_THREADS
-            status = search_grid(self, view.buf, count, codes.buf, &scratch, &results);
-            Py_END_ALLOW_THREADS
-        } else {
-            status = search_grid(self, view.buf, count, codes.buf, &scratch, &results);
-        }
-        scratch_free(&scratch);
-        if (status != SEARCH_OK)
-            raise_search_error(self, status);
-        else
-            out = results_object(self, &results, mode);
-    }
+    /* A small grid is searched holding the GIL (releasing it would cost more than the
+     * search), unless a time limit says it may take long; a large one lets other threads
+     * run meanwhile. */
+    int release = self->cell_count >= 64 || timeout > 0;
+    if (search_grids(self, codes.buf, 1, mode, timeout, release, &results, NULL) == 0)
+        out = mode == MODE_TOTALS ? Py_BuildValue("(nL)", (Py_ssize_t)results.found_used, (long long)results.points)
+                                  : results_object(self, &results, mode);
     results_free(&results);
-    PyBuffer_Release(&view);
     PyBuffer_Release(&codes);
     return out;
+}
+
+PyDoc_STRVAR(number_words_doc,
+"number_words() -> bool\n\n"
+"Number the dictionary's words now (a solver does it by itself after a few grids), so\n"
+"that finding a word twice costs no hashing; False when the file cannot be numbered (a\n"
+"damaged file: its words are then deduplicated by hash).");
+
+static PyObject *Solver_number_words(Solver *self, PyObject *unused) {
+    (void)unused;
+    if (!self->numbering_tried) number_words(self);
+    return PyBool_FromLong(self->word_offset != NULL);
 }
 
 PyDoc_STRVAR(set_face_doc,
@@ -757,6 +1098,7 @@ static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS, solve_doc},
     {"solve_many", (PyCFunction)(void (*)(void))Solver_solve_many, METH_VARARGS | METH_KEYWORDS, solve_many_doc},
     {"set_face", (PyCFunction)Solver_set_face, METH_VARARGS, set_face_doc},
+    {"number_words", (PyCFunction)Solver_number_words, METH_NOARGS, number_words_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -921,6 +1263,8 @@ static void Solver_dealloc(Solver *self) {
     free(self->neighbour_start);
     free(self->neighbour);
     free(self->points);
+    free(self->word_offset);
+    if (self->spare) scratch_free(self->spare);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -929,7 +1273,13 @@ static PyObject *Solver_get_cell_count(Solver *self, void *closure) {
     return PyLong_FromSsize_t(self->cell_count);
 }
 
+static PyObject *Solver_get_numbered(Solver *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(self->word_offset != NULL);
+}
+
 static PyGetSetDef Solver_getset[] = {
+    {"numbered", (getter)Solver_get_numbered, NULL, "whether the dictionary's words are numbered", NULL},
     {"cell_count", (getter)Solver_get_cell_count, NULL, "cells of the grids this solver searches", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

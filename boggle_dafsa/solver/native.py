@@ -9,6 +9,7 @@ letter (see :class:`~boggle_dafsa.automaton.fileformat.NativeLayout`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,8 +19,15 @@ if TYPE_CHECKING:
 MAX_DEPTH = 400
 
 
+#: Steps into a state between two looks at the clock, when a search has a deadline (as in the C twin).
+CHECK_EVERY = 1024
+#: What both kernels say when a search runs out of time.
+TIMEOUT_MESSAGE = "the search took longer than its time limit"
+
+
 def search(
-    layout: NativeLayout, faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int
+    layout: NativeLayout, faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int,
+    deadline: float | None = None,
 ) -> dict[str, tuple[int, ...]]:
     """Word → first path of every word of at least ``min_length`` letters on the grid.
 
@@ -28,6 +36,8 @@ def search(
     and neighbours in increasing order. Raises ``IndexError`` when the cells point
     outside themselves (a damaged file); recursion is one frame per face of a path, so
     the caller keeps ``min(len(faces), layout.longest_word)`` within :data:`MAX_DEPTH`.
+    With a ``deadline`` (``time.monotonic()`` seconds), raises ``TimeoutError`` once past
+    it, looking at the clock every :data:`CHECK_EVERY` steps.
 
     Each face is translated once per grid into the bits of its letters. A state's header
     tells which letters can follow, so a neighbour costs one AND when its first letter
@@ -79,6 +89,7 @@ def search(
     trail = [0] * len(faces)
 
     longest = layout.longest_word
+    countdown = [CHECK_EVERY]  # steps left before the next look at the clock
 
     def visit(cell: int, state: int, head: int, used: int, word: str, depth: int) -> None:
         # `state` (header `head`) is reached by `word`, spelled by trail[:depth] + `cell`.
@@ -86,6 +97,12 @@ def search(
             # A path longer than every word: a cycle, or a lying header. The walk is so
             # bounded by the longest word whatever the file says (as in the C twin).
             raise IndexError("a path longer than the longest word")
+        if deadline is not None:
+            countdown[0] -= 1
+            if not countdown[0]:
+                countdown[0] = CHECK_EVERY
+                if monotonic() > deadline:
+                    raise TimeoutError(TIMEOUT_MESSAGE)
         trail[depth] = cell
         for other, bit, letter, face in steps[cell]:
             if head & letter and not used & bit:
@@ -111,6 +128,8 @@ def search(
                     if child_head & reach[other]:
                         visit(other, after, child_head, used | bit, longer, depth + 1)
 
+    if deadline is not None and monotonic() > deadline:
+        raise TimeoutError(TIMEOUT_MESSAGE)
     for start, entry in enumerate(onto):
         if entry is None:
             continue
@@ -193,6 +212,16 @@ class Solver:
         self._faces[DEAD] = "\0"  # in no alphabet: the face spells no word
         self.cell_count = len(self._table)
 
+    @property
+    def numbered(self) -> bool:
+        """False: this twin finds words already found with a dict, it numbers none (the C
+        kernel numbers a sound file's words after a few grids, see ``number_words``)."""
+        return False
+
+    def number_words(self) -> bool:
+        """What the C kernel does to skip hashing words (see :attr:`numbered`): nothing here."""
+        return False
+
     def set_face(self, code: int, letters: bytes) -> None:
         """Register face ``code`` (32..255) as the letters of bits ``letters`` (2 or 3)."""
         if not FIRST_LONG <= code <= 255 or not 2 <= len(letters) <= 3:
@@ -201,15 +230,19 @@ class Solver:
             raise ValueError("a letter bit outside the alphabet")
         self._faces[code] = "".join(self._alphabet[bit] for bit in letters)
 
-    def solve(self, codes: bytes, mode: int = HITS) -> Any:
+    def solve(self, codes: bytes, mode: int = HITS, timeout: float = 0.0) -> Any:
         """One grid's result (see :meth:`solve_many`)."""
-        results = self.solve_many(codes, mode)
+        results = self.solve_many(codes, mode, timeout)
         if len(results) != 1:
             raise ValueError(f"one grid of {self.cell_count} cells expected")
         return results[0]
 
-    def solve_many(self, codes: bytes, mode: int = HITS) -> list[Any]:
-        """Each grid's result: (words, points), (points, [word...]), [Hit...] or {word: path} by ``mode``."""
+    def solve_many(self, codes: bytes, mode: int = HITS, timeout: float = 0.0) -> list[Any]:
+        """Each grid's result: (words, points), (points, [word...]), [Hit...] or {word: path} by ``mode``.
+
+        Raises ``TimeoutError`` when the search takes more than ``timeout`` seconds (0: no limit).
+        """
+        deadline = monotonic() + timeout if timeout > 0 else None
         if mode not in (TOTALS, WORDS, HITS, FOUND):
             raise ValueError("mode must be 0, 1, 2 or 3")
         codes = bytes(codes)
@@ -223,7 +256,7 @@ class Solver:
         for start in range(0, len(codes), n):
             faces = tuple(self._faces[code] for code in codes[start : start + n])
             try:
-                found = search(self._layout, faces, self._table, self._min_length)
+                found = search(self._layout, faces, self._table, self._min_length, deadline)
             except IndexError:
                 raise self._error(f"{self._layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
             results.append(shape_result(found, self._points, mode, self._hit))
@@ -286,16 +319,17 @@ class FaceCodes:
 
 def twin_result(
     layout: NativeLayout, faces: Sequence[str], table: tuple[tuple[int, ...], ...], min_length: int,
-    points: Sequence[int], mode: int, hit_type: Any,
+    points: Sequence[int], mode: int, hit_type: Any, timeout: float = 0.0,
 ) -> Any:
     """One grid of more than 224 different multi-letter faces (codes are one byte): this
-    kernel searches it, with the same result, as long as its recursion allows."""
+    kernel searches it, with the same result, as long as its recursion allows (and
+    within ``timeout`` seconds, as :meth:`Solver.solve_many`)."""
     from ..errors import DictionaryError, GridError
 
     if min(len(faces), layout.longest_word) > MAX_DEPTH:
         raise GridError("a grid of more than 224 different multi-letter faces and paths this deep: use kernel='generic'")
     try:
-        found = search(layout, tuple(faces), table, min_length)
+        found = search(layout, tuple(faces), table, min_length, monotonic() + timeout if timeout > 0 else None)
     except IndexError:
         raise DictionaryError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
     return shape_result(found, points, mode, hit_type)

@@ -12,13 +12,20 @@ when it was built) and its twin "python" (:class:`.native.Solver`) over a native
 file's layout, and "generic" through any dictionary's cursor (marisa, dawg, alphabets
 of more than 31 letters). :func:`prepared_solver` keeps one per dictionary and rules,
 which is how :func:`boggle_dafsa.solver.solve` uses it.
+
+:func:`time_limit` bounds the searches of the "c" and "python" kernels started within
+it: past its deadline they raise ``TimeoutError`` (the C kernel, which runs without the
+GIL and so without Python's signal handlers, looks at the clock itself).
 """
 
 from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DictionaryError, GridError
@@ -33,6 +40,37 @@ if TYPE_CHECKING:
 #: What a batch call returns per grid, by mode (see :meth:`PreparedSolver.run_codes`).
 MODES = {"totals": native.TOTALS, "words": native.WORDS, "hits": native.HITS, "found": native.FOUND}
 Found = dict[str, tuple[int, ...]]
+
+# The deadline of the searches started in this context (time.monotonic() seconds), if any.
+_DEADLINE: ContextVar[float | None] = ContextVar("boggle_dafsa_search_deadline", default=None)
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within this block, a search by the "c" or "python" kernel raises ``TimeoutError``
+    once ``seconds`` have passed since the block began (None: no limit; an enclosing
+    limit that ends sooner still holds). The "generic" kernel is not bounded by it."""
+    if seconds is None:
+        yield
+        return
+    deadline = monotonic() + seconds
+    outer = _DEADLINE.get()
+    token = _DEADLINE.set(deadline if outer is None else min(outer, deadline))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _seconds_left() -> float:
+    # What a kernel is given as its timeout: 0.0 for none.
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return 0.0
+    left = deadline - monotonic()
+    if left <= 0:
+        raise TimeoutError(native.TIMEOUT_MESSAGE)
+    return left
 
 
 class PreparedSolver:
@@ -115,7 +153,7 @@ class PreparedSolver:
                 codes = self._codes.encode(self._faces(grid))
             except native.TooManyFaces:
                 return self._alone(self._faces(grid), "hits")  # type: ignore[no-any-return]
-            return self._codes.solver.solve(codes, native.HITS)  # type: ignore[no-any-return]
+            return self._codes.solver.solve(codes, native.HITS, _seconds_left())  # type: ignore[no-any-return]
         return self._many([grid], "hits")[0]  # type: ignore[no-any-return]
 
     def found(self, grid: Grid | Sequence[str]) -> Found:
@@ -154,8 +192,9 @@ class PreparedSolver:
         number = MODES[mode]
         solver = self._codes.solver
         grids = len(codes) // self.cell_count
+        timeout = _seconds_left()
         if threads <= 1 or grids < 2 * threads or self.kernel != "c":
-            return solver.solve_many(codes, number)  # type: ignore[no-any-return]
+            return solver.solve_many(codes, number, timeout)  # type: ignore[no-any-return]
         from concurrent.futures import ThreadPoolExecutor
 
         view = memoryview(codes).cast("B")
@@ -163,7 +202,7 @@ class PreparedSolver:
         n = self.cell_count
         chunks = [view[start * n : (start + share) * n] for start in range(0, grids, share)]
         with ThreadPoolExecutor(threads) as pool:
-            parts = list(pool.map(lambda chunk: solver.solve_many(chunk, number), chunks))
+            parts = list(pool.map(lambda chunk: solver.solve_many(chunk, number, timeout), chunks))
         return [result for part in parts for result in part]
 
     def _many(self, grids: Iterable[Grid | Sequence[str]], mode: str, threads: int = 1) -> list[Any]:
@@ -184,10 +223,13 @@ class PreparedSolver:
             layout.cells, layout.root, layout.longest_word, layout.alphabet, self._table, self.min_length,
             self._points, _hit_type(), DictionaryError, layout.source,
         )
+        timeout = _seconds_left()
         try:
-            return fresh.solve(native.FaceCodes(fresh, layout).encode(faces), MODES[mode])
+            return fresh.solve(native.FaceCodes(fresh, layout).encode(faces), MODES[mode], timeout)
         except native.TooManyFaces:
-            return native.twin_result(layout, faces, self._table, self.min_length, self._points, MODES[mode], _hit_type())
+            return native.twin_result(
+                layout, faces, self._table, self.min_length, self._points, MODES[mode], _hit_type(), timeout
+            )
 
     def _generic_result(self, faces: Sequence[str], mode: str) -> Any:
         from . import Hit
