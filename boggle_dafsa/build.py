@@ -17,7 +17,7 @@ from typing import Any
 
 # Imported here, not in the functions: this module is only imported to build, and a
 # build's measured time should not include them.
-from .automaton.builder import UnsortedInputError
+from .automaton.builder import StateLimitError, UnsortedInputError
 from .automaton.stream import sort_blocks
 from .errors import BoggleError, WordListError
 from .formats import FORMATS, write_dictionary
@@ -146,16 +146,19 @@ def build_dictionary(
     def spilled(runs: int) -> None:
         state.runs = runs
 
-    if assume_sorted:
-        try:
-            for block in stream.blocks():
-                writer.add_block(block)
-                tell("building")
-        except UnsortedInputError as error:
-            raise WordListError(f"{source}: not sorted: {error} (leave out --sorted to sort it)") from None
-    else:
-        sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder,
-                    on_spill=spilled)
+    try:
+        if assume_sorted:
+            try:
+                for block in stream.blocks():
+                    writer.add_block(block)
+                    tell("building")
+            except UnsortedInputError as error:
+                raise WordListError(f"{source}: not sorted: {error} (leave out --sorted to sort it)") from None
+        else:
+            sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder,
+                        on_spill=spilled)
+    except StateLimitError as error:
+        raise WordListError(f"{source}: {error}") from None
     if not writer.words:
         what = "is empty" if stream.items == 0 else f"has no word left after normalization ({_dropped_summary(stream.dropped)})"
         raise WordListError(f"{source}: word list {what}")
@@ -165,7 +168,10 @@ def build_dictionary(
         # streamed reader a pass over every block: the line limit already bounded memory.
         raise WordListError(f"{source}: a word of {longest:,} characters: at most {MAX_WORD_CHARS:,} (words are never split)")
     tell("writing")
-    written = writer.write(output, policy)
+    try:
+        written = writer.write(output, policy)
+    except StateLimitError as error:
+        raise WordListError(f"{source}: {error}") from None
     return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,
                        format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started,
                        stream.hint)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import random
 import re
 import signal
 import subprocess
@@ -196,10 +197,24 @@ def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
     assert piped.returncode == 0 and piped.stderr == ""
 
 
-@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def _runs_open(pid: int, folder: Path) -> int:
+    # Run files have no name on Linux: they are seen among the build's open files.
+    count = 0
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            count += os.readlink(entry).startswith(f"{folder}/")
+        except OSError:
+            pass
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="run files are unnamed only where /proc/self/fd exists")
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_an_interrupted_build_leaves_no_temporary_file(tmp_path: Path, how: signal.Signals) -> None:
     # A list big enough to take a while, read through a pipe that never ends: the build is
-    # surely still sorting (runs spilled) when the signal comes.
+    # surely still sorting (runs spilled) when the signal comes. Even SIGKILL, which no
+    # process can clean up after, leaves nothing: the runs and the output have no name
+    # until the output is complete.
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     out_folder = tmp_path / "out"
@@ -223,10 +238,11 @@ def test_an_interrupted_build_leaves_no_temporary_file(tmp_path: Path, how: sign
     feed.stdout.close()
     try:
         deadline = time.monotonic() + 120
-        while not any(temporary.rglob("run*")) and time.monotonic() < deadline:
+        while _runs_open(build.pid, temporary) < 2 and time.monotonic() < deadline:
             assert build.poll() is None, build.stderr.read() if build.stderr else ""
             time.sleep(0.05)
-        assert any(temporary.rglob("run*")), "no run was spilled"
+        assert _runs_open(build.pid, temporary) >= 2, "no run was spilled"
+        assert list(temporary.iterdir()) == []
         build.send_signal(how)
         build.wait(timeout=120)
     finally:
@@ -315,3 +331,66 @@ def test_version_names_the_builder_kernel() -> None:
         out = subprocess.run([COMMAND, "--version"], env={**os.environ, "BOGGLE_DAFSA_PURE": pure},
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 0 and text in out.stdout, out.stdout
+
+
+# -- the cap on states: the same limit, the same error, in both kernels ------------------
+
+
+def _outcome(kernel: str, data: bytes, max_states: int) -> tuple:
+    builder = KERNELS[kernel].Builder(max_states=max_states)
+    try:
+        builder.add_lines(data)
+        builder.finish()
+    except ValueError as error:
+        return ("refused", *error.args)
+    stats = builder.stats()
+    return ("built", stats["words"], stats["states"])
+
+
+@given(words=mixed_words, max_states=st.integers(min_value=1, max_value=40))
+def test_every_kernel_stops_at_the_same_state_with_the_same_error(words: list[str], max_states: int) -> None:
+    data = block(sorted(set(words), key=lambda word: word.encode("utf-8")))
+    outcomes = {kernel: _outcome(kernel, data, max_states) for kernel in KERNELS}
+    assert len(set(outcomes.values())) == 1, outcomes
+    outcome = outcomes["python"]
+    # Against the unlimited builder: refused exactly when the automaton has more states.
+    full = build_automaton([w for w in data.decode("utf-8").split("\n") if w]).state_count
+    assert (outcome[0] == "refused") == (full > max_states), (outcome, full)
+    if outcome[0] == "refused":
+        assert outcome[1:3] == ("too many states", max_states)
+
+
+def test_the_compiled_default_cap_is_the_documented_limit() -> None:
+    from boggle_dafsa import limits
+
+    if "c" not in KERNELS:
+        pytest.skip("the compiled builder is not built")
+    from boggle_dafsa.automaton import _builder  # type: ignore[attr-defined]
+
+    assert _builder.MAX_STATES == limits.MAX_STATES
+    with pytest.raises(ValueError, match="max_states"):
+        _builder.Builder(max_states=0)
+
+
+@kernel_names
+def test_a_build_over_the_state_cap_is_one_line_and_writes_nothing(
+    tmp_path: Path, kernel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boggle_dafsa import limits
+
+    monkeypatch.setattr(limits, "MAX_STATES", 1000)
+    source = tmp_path / "random.txt"
+    # 300 random words of 8 letters, sorted: few shared endings, some 2,000 states.
+    rng = random.Random(1)
+    source.write_text("".join(sorted("".join(rng.choices("ABCDEFGHIJ", k=8)) + "\n" for _ in range(300))))
+    output = tmp_path / "out" / "d.dafsa"
+    for sorted_flag in (False, True):
+        with pytest.raises(WordListError) as caught:
+            build_dictionary(source, output, kernel=KERNELS[kernel], assume_sorted=sorted_flag)
+        message = str(caught.value)
+        assert message.startswith(f"{source}: the automaton needs more than 1,000 states (after ")
+        assert message.endswith(" words): over the limit") and "\n" not in message
+        assert not output.parent.exists() or list(output.parent.iterdir()) == []
+    monkeypatch.setattr(limits, "MAX_STATES", 1 << 22)
+    build_dictionary(source, output, kernel=KERNELS[kernel])
+    assert len(list(NativeDictionary(output))) == 300

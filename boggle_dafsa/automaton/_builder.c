@@ -29,6 +29,11 @@
 #define FINAL_FLAG 0x80000000u
 #define CELL_MAX 0xFFFFFFFFull
 #define SIGNAL_EVERY 0xFFFF
+/* The default cap on states, limits.MAX_STATES (a test checks they agree): beyond it,
+ * add_lines and finish raise ValueError("too many states", cap, words), as the Python
+ * kernel does, so that a list of random strings fails in bounded memory either way. */
+#define DEFAULT_MAX_STATES (1u << 22)
+#define HARD_MAX_STATES 0xFFFFFFFEu
 
 /* ---- small helpers ---------------------------------------------------------------- */
 
@@ -122,6 +127,7 @@ typedef struct {
     size_t word_capacity;
     uint64_t words, finals;
     size_t longest;
+    size_t max_states;             /* registering one more state than this is an error */
     int finished;
     uint32_t root;
     /* After finish: letters renumbered to alphabet positions. */
@@ -179,7 +185,12 @@ static int64_t intern_state(Builder *self, int final, const uint32_t *edges, siz
             slot = (slot + 1) & mask;
         }
     }
-    if (self->states >= 0xFFFFFFFEu) { PyErr_SetString(PyExc_OverflowError, "more than 2**32 states"); return -1; }
+    if (self->states >= self->max_states) {
+        PyObject *args = Py_BuildValue("(snK)", "too many states", (Py_ssize_t)self->max_states, (unsigned long long)self->words);
+        if (args) PyErr_SetObject(PyExc_ValueError, args);
+        Py_XDECREF(args);
+        return -1;
+    }
     if ((self->states + 1) * 2 > self->table_size && table_grow(self) < 0) return -1;
     if (grow((void **)&self->first, &self->states_capacity, self->states + 1, sizeof(uint64_t)) < 0) return -1;
     size_t info_capacity = self->states_capacity;
@@ -262,9 +273,15 @@ static int add_word(Builder *self, const uint32_t *word, size_t n) {
 }
 
 static int Builder_init(Builder *self, PyObject *args, PyObject *kwds) {
-    static char *keywords[] = {NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "", keywords)) return -1;
+    static char *keywords[] = {"max_states", NULL};
+    Py_ssize_t max_states = DEFAULT_MAX_STATES;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|$n", keywords, &max_states)) return -1;
     if (self->path) { PyErr_SetString(PyExc_RuntimeError, "Builder already initialised"); return -1; }
+    if (max_states < 1 || (size_t)max_states > HARD_MAX_STATES) {
+        PyErr_Format(PyExc_ValueError, "max_states must be between 1 and %u", HARD_MAX_STATES);
+        return -1;
+    }
+    self->max_states = (size_t)max_states;
     self->path = calloc(16, sizeof(PathState));
     if (!self->path) { PyErr_NoMemory(); return -1; }
     self->path_capacity = 16;
@@ -1207,6 +1224,10 @@ PyMODINIT_FUNC PyInit__builder(void) {
     Py_INCREF(&BuilderType);
     if (PyModule_AddObject(module, "Builder", (PyObject *)&BuilderType) < 0) {
         Py_DECREF(&BuilderType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "MAX_STATES", DEFAULT_MAX_STATES) < 0) {
         Py_DECREF(module);
         return NULL;
     }

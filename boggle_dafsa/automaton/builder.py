@@ -54,15 +54,30 @@ class UnsortedInputError(ValueError):
     """The words given to the builder are not strictly increasing."""
 
 
+class StateLimitError(DictionaryError):
+    """The automaton would need more states than the builder's cap (``limits.MAX_STATES``)."""
+
+    def __init__(self, limit: int, words: int) -> None:
+        super().__init__(f"the automaton needs more than {limit:,} states (after {words:,} words): over the limit")
+        self.limit = limit
+        self.words = words
+
+
 class IncrementalBuilder:
     """Builds the minimal DAFSA one word at a time; words must come in increasing order.
 
     ``add`` skips a word equal to the last one (and says so); ``finish`` registers what is
     left of the path and the root and returns the automaton. This is the pure-Python
     builder; ``stream.py`` wraps it, and ``_builder.c`` is its compiled twin.
+
+    Registering more than ``max_states`` states (the root included) raises
+    :class:`StateLimitError`: memory stays bounded whatever the list.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_states: int = MAX_STATES) -> None:
+        if max_states < 1:
+            raise ValueError("max_states must be at least 1")
+        self.max_states = max_states
         self.register: dict[tuple, int] = {}
         self.finals: list[bool] = []
         self.labels: list[tuple] = []
@@ -84,10 +99,8 @@ class IncrementalBuilder:
             state = register.get(signature)
             if state is None:
                 state = len(finals)
-                if state >= MAX_STATES:
-                    raise DictionaryError(
-                        f"the automaton needs more than {MAX_STATES:,} states (after {self.count:,} words): over the limit"
-                    )
+                if state >= self.max_states:
+                    raise StateLimitError(self.max_states, self.count)
                 register[signature] = state
                 finals.append(path_final[d])
                 labels.append(flat)
@@ -126,6 +139,8 @@ class IncrementalBuilder:
         """Register the rest of the path and the root; the builder is spent afterwards."""
         self._freeze_down_to(0)
         # The root is registered like any state: an empty list gives the one-state automaton.
+        if len(self.finals) >= self.max_states:
+            raise StateLimitError(self.max_states, self.count)
         self.finals.append(self.path_final[0])
         self.labels.append(tuple(self.path_edges[0]))
         self.register.clear()

@@ -3,10 +3,12 @@
 Words travel in *blocks*: UTF-8 bytes, one word a line, each line ending in ``\\n``. A
 kernel offers three things, the same in C (``_builder.c``) and in Python (here):
 
-* ``Builder``: ``add_lines(block) -> new words`` (words non-decreasing: an equal word is
-  a duplicate and skipped, a smaller one raises ``ValueError("out of order", word,
-  previous)``), ``finish()``, ``stats() -> dict`` and ``write_body(stream) -> (crc32,
-  cells, root cell)``, which writes the file's cells with ``stream.write``;
+* ``Builder(max_states=limits.MAX_STATES)``: ``add_lines(block) -> new words`` (words
+  non-decreasing: an equal word is a duplicate and skipped, a smaller one raises
+  ``ValueError("out of order", word, previous)``), ``finish()``, ``stats() -> dict`` and
+  ``write_body(stream) -> (crc32, cells, root cell)``, which writes the file's cells with
+  ``stream.write``. ``add_lines`` and ``finish`` raise ``ValueError("too many states",
+  max_states, words)`` rather than register one state more than ``max_states``;
 * ``sort_lines(block) -> (sorted unique block, non-empty lines)``: one run of the sort;
 * ``merge_runs(paths, sink, block_bytes) -> lines``: merges sorted run files and hands
   ``sink`` the sorted unique lines in blocks.
@@ -18,6 +20,7 @@ give the same bytes: the tests compare them. ``BOGGLE_DAFSA_PURE=1`` forces Pyth
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import heapq
 import os
@@ -29,8 +32,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, BinaryIO
 
+from .. import limits
 from ..normalize import Policy
-from .builder import IncrementalBuilder, UnsortedInputError
+from .builder import IncrementalBuilder, StateLimitError, UnsortedInputError
 from .fileformat import _LITTLE_ENDIAN, atomic_file, body_cells, header_size_for, pack_header
 
 #: Bytes of words handed on at a time (one call into the kernel, one progress report).
@@ -41,6 +45,8 @@ BLOCK_BYTES = 1 << 20
 RUN_BYTES = 16 << 20
 
 PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
+#: The most states a native file can number (cells are 32-bit), as in ``_builder.c``.
+_HARD_MAX_STATES = 0xFFFFFFFE
 
 
 # -- the Python kernel --------------------------------------------------------------------
@@ -49,8 +55,10 @@ PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
 class PythonBuilder:
     """The pure-Python twin of ``_builder.Builder`` (see the module docstring)."""
 
-    def __init__(self) -> None:
-        self._builder = IncrementalBuilder()
+    def __init__(self, *, max_states: int = limits.MAX_STATES) -> None:
+        if not 1 <= max_states <= _HARD_MAX_STATES:
+            raise ValueError(f"max_states must be between 1 and {_HARD_MAX_STATES}")
+        self._builder = IncrementalBuilder(max_states)
         self._automaton: Any = None
 
     def add_lines(self, data: bytes) -> int:
@@ -58,19 +66,25 @@ class PythonBuilder:
         if self._automaton is not None:
             raise RuntimeError("builder already finished")
         add, added = self._builder.add, 0
-        for line in data.decode("utf-8").split("\n"):
-            if line:
-                try:
-                    added += add(line)
-                except UnsortedInputError:
-                    raise ValueError("out of order", line, self._builder.previous) from None
+        try:
+            for line in data.decode("utf-8").split("\n"):
+                if line:
+                    try:
+                        added += add(line)
+                    except UnsortedInputError:
+                        raise ValueError("out of order", line, self._builder.previous) from None
+        except StateLimitError as error:
+            raise ValueError("too many states", error.limit, error.words) from None
         return added
 
     def finish(self) -> None:
         """Register the rest of the path and the root."""
         if self._automaton is not None:
             raise RuntimeError("builder already finished")
-        self._automaton = self._builder.finish()
+        try:
+            self._automaton = self._builder.finish()
+        except StateLimitError as error:
+            raise ValueError("too many states", error.limit, error.words) from None
 
     def stats(self) -> dict[str, Any]:
         """words, states, transitions, finals, longest, alphabet (once finished), root."""
@@ -179,14 +193,17 @@ class NativeWriter:
     """Feeds sorted blocks to a builder, hashing the unique words, then writes the file.
 
     ``add_block`` raises :class:`UnsortedInputError` at the first word smaller than the
-    one before it; equal words are duplicates and are skipped.
+    one before it; equal words are duplicates and are skipped. ``add_block`` and ``write``
+    raise :class:`StateLimitError` when the automaton would need more than ``max_states``
+    states (default ``limits.MAX_STATES``, read when the writer is made), whatever the kernel.
     """
 
-    def __init__(self, kernel: Any = None) -> None:
+    def __init__(self, kernel: Any = None, max_states: int | None = None) -> None:
         self.kernel = kernel or default_kernel()
-        self.builder = self.kernel.Builder()
+        self.builder = self.kernel.Builder(max_states=max_states or limits.MAX_STATES)
         self.hasher = hashlib.sha256()
         self.words = 0
+        self._finished = False
         self._last = b""  # the last word added, for the digest of blocks with duplicates
 
     def add_block(self, data: bytes) -> int:
@@ -198,6 +215,7 @@ class NativeWriter:
         try:
             added = self.builder.add_lines(data)
         except ValueError as error:
+            _state_limit(error)
             if len(error.args) == 3 and error.args[0] == "out of order":
                 word, previous = error.args[1], error.args[2]
                 raise UnsortedInputError(
@@ -233,8 +251,19 @@ class NativeWriter:
 
     def write(self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
         """Finish the automaton and write the file to ``path`` atomically."""
+        self._finish()  # before the file is opened: a build over the state limit creates nothing
         with atomic_file(path) as stream:
             return self.write_to(stream, policy, digest)
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        try:
+            self.builder.finish()
+        except ValueError as error:
+            _state_limit(error)
+            raise
+        self._finished = True
 
     def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
         """Finish the automaton and write the file to ``stream`` (seekable, at its start):
@@ -242,7 +271,7 @@ class NativeWriter:
 
         ``digest`` is the list's SHA-256 for the header; by default, that of the words added.
         """
-        self.builder.finish()
+        self._finish()
         stats = self.builder.stats()
         header_size = header_size_for(stats["alphabet"])
         digest = digest or self.hasher.hexdigest()
@@ -253,6 +282,12 @@ class NativeWriter:
                                  stats["finals"], stats["longest"], root, cells, crc, digest))
         stream.flush()
         return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + 4 * cells, digest)
+
+
+def _state_limit(error: ValueError) -> None:
+    # A kernel's ValueError("too many states", limit, words) becomes the one-line error.
+    if len(error.args) == 3 and error.args[0] == "too many states":
+        raise StateLimitError(error.args[1], error.args[2]) from None
 
 
 def _index(data: bytes, word: str, previous: str) -> int:
@@ -282,14 +317,15 @@ def sort_blocks(
     Up to ``run_bytes`` of lines are sorted in memory at a time; when there is more, each
     such run is spilled to a temporary file (in ``folder``, default the system's temporary
     folder) and the runs are merged. The files are removed whatever happens, an
-    interruption included. ``on_spill(runs)`` is told of each spill. Returns the number
+    interruption included (on Linux even SIGKILL: see :func:`_spill_files`). ``on_spill(runs)`` is told of each spill. Returns the number
     of unique lines.
     """
     kernel = kernel or default_kernel()
     pending: list[bytes] = []
     size = 0
-    with tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder) as temporary:
+    with contextlib.ExitStack() as files:
         runs: list[str] = []
+        spill_file = _spill_files(files, folder)
 
         def sorted_run() -> bytes:
             # The blocks joined, then let go, before sorting: one copy of the run less at the peak.
@@ -301,10 +337,10 @@ def sort_blocks(
 
         def spill() -> None:
             data = sorted_run()
-            run = os.path.join(temporary, f"run{len(runs):05d}")
-            with open(run, "wb") as out:
+            out, name = spill_file(len(runs))
+            with out:
                 out.write(data)
-            runs.append(run)
+            runs.append(name)
             if on_spill is not None:
                 on_spill(len(runs))
 
@@ -323,6 +359,41 @@ def sort_blocks(
         if pending:
             spill()
         return kernel.merge_runs(runs, sink, block_bytes)
+
+
+def _spill_files(files: contextlib.ExitStack, folder: str | Path | None) -> Callable[[int], tuple[BinaryIO, str]]:
+    """A maker of run files: ``make(number) -> (file to write and close, name to read it by)``.
+
+    Where ``/proc/self/fd`` exists (Linux), a run is a file without a name (O_TMPFILE, or
+    unlinked at once), read back through ``/proc/self/fd/N``: a build killed even by
+    SIGKILL leaves nothing, since the system frees such a file with its last descriptor.
+    Elsewhere, runs are named files in a private folder, removed when the sort ends or is
+    interrupted, or by the process's reaper (:mod:`boggle_dafsa.reaper`) after SIGKILL.
+    """
+    if os.path.isdir(_PROC_FDS):
+
+        def unnamed(number: int) -> tuple[BinaryIO, str]:
+            run = files.enter_context(tempfile.TemporaryFile(prefix="boggle-dafsa-run.", dir=folder))
+            # Written through a second descriptor (closed after writing, as a named run
+            # is); `run` stays open until the sort ends, so the file lives until then.
+            return os.fdopen(os.dup(run.fileno()), "wb"), f"{_PROC_FDS}/{run.fileno()}"
+
+        return unnamed
+    from .. import reaper
+
+    temporary = files.enter_context(tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder))
+    reaper.listed(temporary)
+    files.callback(reaper.done, temporary)  # runs before the folder is removed: harmless
+
+    def named(number: int) -> tuple[BinaryIO, str]:
+        name = os.path.join(temporary, f"run{number:05d}")
+        return open(name, "wb"), name
+
+    return named
+
+
+#: Where Linux shows a process's open files, by descriptor.
+_PROC_FDS = "/proc/self/fd"
 
 
 def _cut(data: bytes, block_bytes: int) -> Iterator[bytes]:

@@ -113,6 +113,12 @@ def write_set(dictionaries: Sequence[Any], operation: str, output: str | Path) -
             count += 1
             yield word
 
+    from ..automaton.builder import StateLimitError
+
     # The public write path streams an iterable into the builder and digests it on the way.
-    written = write_dictionary(counted(merged(dictionaries, operation)), output, "native", {"policy": dictionaries[0].policy})
+    try:
+        written = write_dictionary(counted(merged(dictionaries, operation)), output, "native",
+                                   {"policy": dictionaries[0].policy})
+    except StateLimitError as error:
+        raise DictionaryError(f"{output}: {operation}: {error}") from None
     return SetReport(Path(output), operation, count, written.states or 0, written.transitions or 0, written.file_bytes)
