@@ -8,6 +8,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,11 +120,20 @@ def test_a_build_interrupted_at_any_step_leaves_the_previous_dictionary(
 _BUILD = "from boggle_dafsa.formats import write_dictionary; import sys; write_dictionary(sys.argv[2:], sys.argv[1], sys.argv[1].rsplit('.', 1)[1])"
 
 
+def _vanish(folder: Path) -> list[str]:
+    # The reaper of a killed writer removes its temporary files a moment later (it may
+    # still have been starting when the writer died): wait for it, generously.
+    deadline = time.monotonic() + 60
+    while _temporaries(folder) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return _temporaries(folder)
+
+
 @pytest.mark.parametrize("format", ["native", "dawg"])  # marisa: the same writer as dawg
 def test_a_build_killed_at_any_step_leaves_a_usable_dictionary(tmp_path: Path, format: str) -> None:
     # SIGKILL cannot be caught: whatever instant it strikes, the file and its sidecar
-    # must read as the old list or the new one, and the next write removes the
-    # temporary file the killed process could not.
+    # must read as the old list or the new one, and the killed process's reaper removes
+    # the temporary file the process could not.
     path = tmp_path / f"words.{format}"
     step = 0
     while True:
@@ -137,8 +147,47 @@ def test_a_build_killed_at_any_step_leaves_a_usable_dictionary(tmp_path: Path, f
             break
         assert killed.returncode == -9, killed.stderr
         assert _contents(path) in (OLD, NEW), f"after SIGKILL at step {step}"
-        write_dictionary(OLD, path, format)
-        assert _temporaries(tmp_path) == [] and _contents(path) == OLD
+        assert _vanish(tmp_path) == [], f"after SIGKILL at step {step}"
     assert _contents(path) == NEW and step >= 4
     if format != "native":
         assert "previous" not in sidecar_path(path).read_text()
+
+
+def test_the_reaper_removes_what_a_killed_process_listed_and_nothing_else(tmp_path: Path) -> None:
+    script = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from boggle_dafsa import reaper\n"
+        "folder = Path(sys.argv[1])\n"
+        "for name in ('file', 'folder', 'kept', 'renamed'):\n"
+        "    reaper.listed(folder / name)\n"
+        "(folder / 'file').write_bytes(b'x')\n"
+        "(folder / 'folder' / 'inner').mkdir(parents=True)\n"
+        "(folder / 'kept').write_bytes(b'x')\n"
+        "reaper.done(folder / 'kept')\n"
+        "(folder / 'renamed').write_bytes(b'x')\n"
+        "os.replace(folder / 'renamed', folder / 'target')\n"  # killed before done(): harmless
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    deadline = time.monotonic() + 60
+    while {"file", "folder"} & set(os.listdir(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sorted(os.listdir(tmp_path)) == ["kept", "target"]
+
+
+def test_without_a_reaper_the_next_write_removes_a_dead_writers_temporary(tmp_path: Path) -> None:
+    # Where no reaper can be started, a killed writer's temporary file stays until the
+    # next write to the same path, which removes it (its process is gone).
+    path = tmp_path / "words.native"
+    write_dictionary(OLD, path)
+    script = "import boggle_dafsa.reaper as r; r._start = lambda: None\n" + _BUILD.replace("; ", "\n")
+    killed = subprocess.run([sys.executable, "-c", script, str(path), *NEW],
+                            env={**os.environ, FAULT_VARIABLE: "1"}, capture_output=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    time.sleep(0.5)
+    left = _temporaries(tmp_path)
+    assert len(left) == 1 and left[0].startswith(".words.native.")
+    write_dictionary(NEW, path)
+    assert _temporaries(tmp_path) == [] and _contents(path) == NEW

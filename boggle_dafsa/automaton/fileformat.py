@@ -270,9 +270,12 @@ def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
     (an interruption included), leaving an existing ``path`` untouched.
     A symbolic link at ``path`` is replaced by the file, never written through (as
     ``sed -i`` does); a folder, device or pipe there is refused. A new file gets the
-    mode the umask gives, a replaced regular file keeps its mode. Temporary files left
-    by a killed writer are removed by the next write to the same path.
+    mode the umask gives, a replaced regular file keeps its mode. A writer killed even
+    with SIGKILL leaves no temporary file: its reaper (:mod:`boggle_dafsa.reaper`)
+    removes it; without a reaper, the next write to the same path does.
     """
+    from .. import reaper  # only writers need it (it imports subprocess)
+
     target = Path(os.path.abspath(path))
     try:
         existing = os.lstat(target)
@@ -303,12 +306,14 @@ def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
             os.chmod(temporary, mode)
         fault_point("synced")
         os.replace(temporary, target)
+        reaper.done(temporary)
         fault_point("renamed")
     except BaseException as error:
         try:
             os.unlink(temporary)
         except OSError:
             pass
+        reaper.done(temporary)
         if isinstance(error, OSError):
             raise DictionaryError(f"{path}: cannot write ({error.strerror or error})") from None
         raise
@@ -323,13 +328,21 @@ def _create_temporary(folder: Path, name: str) -> tuple[Path, int]:
     # os.open with 0o666, not mkstemp (0o600): the umask then gives the new file its mode.
     import secrets  # only writers need it
 
+    from .. import reaper
+
     while True:
         temporary = folder / f".{name[:_TEMPORARY_NAME_LENGTH]}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        # Listed before it exists: whenever this process dies from now on, the reaper
+        # removes it (see reaper.py).
+        reaper.listed(temporary)
         try:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
             return temporary, os.open(temporary, flags, 0o666)
         except FileExistsError:
-            continue
+            reaper.done(temporary)  # someone else's name
+        except BaseException:
+            reaper.done(temporary)
+            raise
 
 
 def _remove_stale_temporaries(folder: Path, name: str) -> None:
