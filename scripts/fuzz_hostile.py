@@ -1,5 +1,7 @@
 """Fuzz the readers of untrusted input with hypothesis: the grid parser, the word-list
-reader, and opening arbitrary (or mutated) bytes as a dictionary then walking it.
+reader, opening arbitrary (or mutated) bytes as a dictionary then walking it, and set
+algebra (union, intersect, diff) over such dictionaries into an output that exists, is
+sometimes a symbolic link, and must never be damaged or written through.
 
 The only exceptions allowed are the library's one-line errors (``BoggleError``); anything
 else (IndexError, RecursionError, UnicodeError, a hang caught by hypothesis' deadline...)
@@ -30,6 +32,7 @@ from hypothesis import strategies as st
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.formats import open_path, write_dictionary
 from boggle_dafsa.grid import Grid, parse_shape
+from boggle_dafsa.query.setops import write_set
 from boggle_dafsa.solver import find, solve
 from boggle_dafsa.wordlist import decode, parse_words, stream_wordlist
 
@@ -109,6 +112,43 @@ def fuzz_dictionary(format: str, seed: int, changes: int, raw: bytes, folder: Pa
         tally(f"dictionary {format}", "refused")
 
 
+def fuzz_setops(operation: str, formats: list[str], seed: int, changes: int, through_link: bool, folder: Path,
+                originals: dict[str, bytes]) -> None:
+    rng = random.Random(seed)
+    inputs = []
+    for number, format in enumerate(formats):
+        path = folder / f"set{number}.{format}"
+        path.write_bytes(_mutated(originals[format], rng, changes) if rng.random() < 0.7 else originals[format])
+        inputs.append(path)
+    output, victim = folder / "set-output.dafsa", folder / "victim.txt"
+    for path in (output, victim):
+        if path.is_symlink():
+            path.unlink()
+    victim.write_bytes(b"precious\n")
+    if through_link:
+        output.unlink(missing_ok=True)
+        output.symlink_to(victim)
+    else:
+        output.write_bytes(originals["native"])
+    before = output.read_bytes()
+    try:
+        opened = [open_path(path) for path in inputs]
+        words = [set(dictionary) for dictionary in opened]
+        write_set(opened, operation, output)
+    except BoggleError as error:
+        assert "\n" not in str(error), str(error)
+        assert output.read_bytes() == before and output.is_symlink() == through_link, "output damaged by a refusal"
+        tally("setops", "refused")
+    else:
+        expected = (set.union(*words) if operation == "union" else set.intersection(*words) if operation == "intersect"
+                    else words[0].difference(*words[1:]))
+        assert not output.is_symlink(), "wrote through a link"
+        assert set(open_path(output)) == expected, "wrong words"
+        tally("setops", "written")
+    assert victim.read_bytes() == b"precious\n", "wrote through a link"
+    assert not [entry for entry in os.listdir(folder) if entry.endswith(".tmp")], "temporary file left"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=300, help="inputs per target")
@@ -133,6 +173,12 @@ def main() -> None:
             st.sampled_from(["native"] * 4 + ["dawg"] * 4 + ["marisa", "raw"]),
             st.integers(0, 1 << 30), st.integers(1, 6), st.binary(max_size=300),
         )(lambda format, seed, changes, raw: fuzz_dictionary(format, seed, changes, raw, folder, originals)),
+        "setops": given(
+            st.sampled_from(["union", "intersect", "diff"]),
+            st.lists(st.sampled_from(["native", "native", "dawg"]), min_size=1, max_size=3),
+            st.integers(0, 1 << 30), st.integers(1, 4), st.booleans(),
+        )(lambda operation, formats, seed, changes, link: fuzz_setops(operation, formats, seed, changes, link, folder,
+                                                                       originals)),
     }
     print(f"{arguments.examples} inputs per target (hypothesis, derandomized); python {sys.version.split()[0]}")
     for name, target in targets.items():

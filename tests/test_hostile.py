@@ -13,11 +13,13 @@ each reader and each command is hit at least once.
 from __future__ import annotations
 
 import os
+import random
 import resource
 import shlex
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -108,7 +110,18 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "slashes.txt").write_text("A" + "/" * 100_000 + "B\n")
     (folder / "batch-line.txt").write_bytes(b"A" * 3_000_000)
     (folder / "dice.txt").write_bytes(b"AB" * 300_000)
+    (folder / "over-the-cap.txt").write_bytes(_random_words(1_000_000, 14, seed=1))
     return folder
+
+
+def _random_words(count: int, length: int, seed: int) -> bytes:
+    """``count`` random words of ``length`` letters A–Z, one a line: they share almost no
+    endings, so their automaton needs about one state per letter (a million words of 14
+    letters: over 4,194,304 states, the builder's cap)."""
+    table = bytes(65 + byte % 26 for byte in range(256))
+    data = bytearray(random.Random(seed).randbytes(count * (length + 1)).translate(table))
+    data[length :: length + 1] = b"\n" * count
+    return bytes(data)
 
 
 LINES = {
@@ -121,6 +134,7 @@ LINES = {
     "build to a too-long name": "BD build small.txt -o " + "n" * 300,
     "build into a folder": "BD build small.txt -o .",
     "build to a pipe": "rm -f fifo; mkfifo fifo; BD build small.txt -o fifo",
+    "build a list over the state cap": "BD build over-the-cap.txt -o capped.dafsa; s=$?; [ ! -e capped.dafsa ] || exit 9; exit $s",
     "verify against /dev/zero": "BD verify /dev/zero",
     "verify against a 100 MB line": f"{HUNDRED_MB_LINE} | BD verify /dev/stdin",
     "-d /dev/zero": "BD dump -d /dev/zero",
@@ -183,3 +197,89 @@ def test_timeout_ends_finds_worst_case_cleanly(folder: Path) -> None:
     assert "time limit of 1 s" in result.stderr
     quick = run("BD find AB/CD ABCD --timeout 60 -d small.dafsa", folder)
     assert quick.returncode == 0 and "on the grid" in quick.stdout
+
+
+# -- set algebra: its outputs are written like build's ----------------------------------
+
+SET_OPERATIONS = ("union", "intersect", "diff")
+
+
+@pytest.mark.parametrize("operation", SET_OPERATIONS)
+def test_set_algebra_never_writes_through_a_link_nor_damages_its_output(folder: Path, operation: str) -> None:
+    work = folder / f"set-{operation}"
+    work.mkdir()
+    (work / "precious.txt").write_text("precious\n")
+    (work / "link.dafsa").symlink_to(work / "precious.txt")
+    os.mkfifo(work / "fifo")
+    shell = f"BD {operation} small.dafsa small.dafsa -o {work}/link.dafsa -q"
+    result = run(shell, folder)
+    assert_clean(result, shell, refused=False)
+    assert result.returncode == 0 and not (work / "link.dafsa").is_symlink(), result.stderr
+    assert (work / "precious.txt").read_text() == "precious\n"
+    # A good output exists; every refusal below must leave it as it was, byte for byte.
+    good = work / "good.dafsa"
+    assert run(f"BD {operation} small.dafsa small.dafsa -o {good} -q", folder).returncode == 0
+    before = good.read_bytes()
+    refusals = [f"BD {operation} small.dafsa small.dafsa -o {target}" for target in (f"{work}/fifo", work, f"{work}/{'n' * 300}")]
+    refusals += [f"BD {operation} small.dafsa {name} -o {good}"
+                 for name in ("cycle.dafsa", "cycle-lying.dafsa", "combinatorial.dawg", "nested.dawg", "/dev/zero", "missing.dafsa")]
+    for shell in refusals:
+        assert_clean(run(shell, folder), shell)
+        assert good.read_bytes() == before, shell
+    assert (work / "fifo").is_fifo() and [e for e in os.listdir(work) if e.endswith(".tmp")] == []
+
+
+def test_set_algebra_over_the_state_cap_is_one_line_and_leaves_the_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two dictionaries under the cap whose union is over it: the union stops with the
+    # builder's line (the cap made small here: at 4M states the merge takes minutes), and
+    # the output already there is untouched.
+    from boggle_dafsa import limits
+    from boggle_dafsa.errors import DictionaryError
+    from boggle_dafsa.formats import open_path
+    from boggle_dafsa.query.setops import write_set
+
+    words = sorted(_random_words(300, 8, seed=2).decode().split())
+    sizes = [write_dictionary(words[start::2], tmp_path / name).states for start, name in enumerate(("even.dafsa", "odd.dafsa"))]
+    good = tmp_path / "good.dafsa"
+    write_dictionary(["CHAT"], good)
+    before = good.read_bytes()
+    halves = [open_path(tmp_path / name) for name in ("even.dafsa", "odd.dafsa")]
+    cap = write_set(halves, "union", tmp_path / "scratch.dafsa").states - 1
+    assert max(sizes) <= cap  # each half under the cap, their union one state over it
+    monkeypatch.setattr(limits, "MAX_STATES", cap)
+    with pytest.raises(DictionaryError) as caught:
+        write_set(halves, "union", good)
+    message = str(caught.value)
+    assert message.startswith(f"{good}: union: the automaton needs more than {cap:,} states") and "\n" not in message
+    assert good.read_bytes() == before and [e for e in os.listdir(tmp_path) if e.endswith(".tmp")] == []
+    write_set(halves, "intersect", good)  # under the cap: written
+    assert list(open_path(good)) == []
+
+
+@pytest.mark.parametrize("operation", SET_OPERATIONS)
+def test_set_algebra_killed_at_any_step_leaves_the_previous_output(folder: Path, operation: str) -> None:
+    from boggle_dafsa.automaton.fileformat import FAULT_VARIABLE
+
+    work = folder / f"killed-{operation}"
+    work.mkdir()
+    write_dictionary(["ARBRE", "CHAT"], work / "other.dafsa")
+    command = f"BD {operation} small.dafsa {work}/other.dafsa -o {work}/good.dafsa -q"
+    assert run(command, folder).returncode == 0
+    good = work / "good.dafsa"
+    after, before = good.read_bytes(), (folder / "small.dafsa").read_bytes()
+    step = 0
+    while True:
+        step += 1
+        good.write_bytes(before)
+        result = run(f"{FAULT_VARIABLE}={step} {command}", folder)
+        if result.returncode == 0:
+            break
+        assert result.returncode in (-9, 128 + 9), result.stderr  # killed: directly, or as seen by bash
+        assert good.read_bytes() in (before, after), f"after SIGKILL at step {step}"
+        deadline = time.monotonic() + 60
+        while [e for e in os.listdir(work) if e.endswith(".tmp")] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [e for e in os.listdir(work) if e.endswith(".tmp")] == [], f"after SIGKILL at step {step}"
+    assert step >= 3 and good.read_bytes() == after
