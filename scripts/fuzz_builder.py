@@ -4,7 +4,8 @@ Each round draws a random word list (ASCII, accented and astral letters, repeats
 every compiled entry point next to its twin: the streaming builder and file writer, the
 run sort, the run merge, and dawgdic's three stages. Both must give the same bytes. Then
 hostile inputs: bytes that are not UTF-8, words out of order, blank lines, random bytes,
-run files with garbage, dawg lists that do not fit together. Every outcome must be a
+run files with garbage, dawg lists that do not fit together, and a small cap on states
+(both kernels must stop at the same state, with the same error). Every outcome must be a
 result or a ValueError, never a crash, and both kernels must agree on which.
 
     python scripts/fuzz_builder.py                 # 1,000 rounds
@@ -58,13 +59,14 @@ def outcome(call: Any) -> tuple[str, Any]:
     """("ok", result) or ("error", None) for a ValueError; anything else propagates."""
     try:
         return "ok", call()
-    except ValueError:
-        return "error", None
+    except ValueError as error:
+        # The state cap's error carries (cap, words added): the kernels must agree on those.
+        return "error", error.args if error.args[:1] == ("too many states",) else None
 
 
-def body(kernel_builder: Any, data: bytes) -> tuple[str, Any]:
+def body(kernel_builder: Any, data: bytes, max_states: int = stream.limits.MAX_STATES) -> tuple[str, Any]:
     def run() -> tuple[bytes, Any]:
-        builder = kernel_builder()
+        builder = kernel_builder(max_states=max_states)
         builder.add_lines(data)
         builder.finish()
         out = io.BytesIO()
@@ -93,6 +95,11 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
             if compiled != twin:
                 print(f"round {number}: builder differs on {case[:60]!r}: {compiled[0]} vs {twin[0]}")
                 return 1
+        # The state cap: both stop at the same state, after the same words.
+        cap = rng.randint(1, 300)
+        if body(c.Builder, data, cap) != body(python.Builder, data, cap):
+            print(f"round {number}: the kernels differ under a cap of {cap} states")
+            return 1
         # One run of the sort, and a merge of several.
         shuffled = lines[:]
         rng.shuffle(shuffled)
