@@ -9,6 +9,7 @@ is a failure, which hypothesis shrinks and prints.
 
     python scripts/fuzz_hostile.py                      # a short run (CI runs it as a test)
     python scripts/fuzz_hostile.py --examples 20000     # the long run (figures in the README)
+    python scripts/fuzz_hostile.py --only setops        # some targets only
 
 Each target runs ``--examples`` inputs; the script prints, per target, the inputs run,
 the time, and the share of inputs refused with a one-line error.
@@ -153,6 +154,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=300, help="inputs per target")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", nargs="+", metavar="TARGET", help="run these targets only (grid, wordlist, dictionary, setops)")
     arguments = parser.parse_args()
     config = settings(max_examples=arguments.examples, deadline=None, database=None, derandomize=True,
                       suppress_health_check=list(HealthCheck))
@@ -181,7 +183,12 @@ def main() -> None:
                                                                        originals)),
     }
     print(f"{arguments.examples} inputs per target (hypothesis, derandomized); python {sys.version.split()[0]}")
+    unknown = set(arguments.only or ()) - set(targets)
+    if unknown:
+        parser.error(f"unknown target {', '.join(sorted(unknown))} (known: {', '.join(targets)})")
     for name, target in targets.items():
+        if arguments.only and name not in arguments.only:
+            continue
         started = time.perf_counter()
         config(target)()
         elapsed = time.perf_counter() - started
