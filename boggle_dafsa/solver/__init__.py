@@ -74,17 +74,10 @@ def solve(
     ``kernel`` names the kernel (see :func:`available_kernels`); every kernel gives the
     same hits.
     """
-    # Over the native layout: a solver prepared once per shape and rules, which
-    # (compiled) also ranks the words and builds the hits in C.
-    prepared = kept_solver(dictionary, grid.shape, adjacency, min_length, scoring, kernel)
+    prepared = _prepared(grid, dictionary, min_length, scoring, adjacency, kernel)
     if prepared is not None:
         return prepared.solve(grid)
     chosen = select(dictionary, kernel, cells=len(grid.faces))
-    if getattr(chosen, "solver_class", None) is not None:
-        prepared = prepared_solver(
-            dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel
-        )
-        return prepared.solve(grid)
     if min_length is None:
         min_length = scoring.min_length
     table = neighbours(grid.shape, adjacency)
@@ -110,13 +103,24 @@ def score_only(
     kernel: str = "auto",
 ) -> tuple[int, int]:
     """(number of words, total points) of ``grid``: ``totals(solve(...))`` without building the hits."""
-    chosen = select(dictionary, kernel, cells=len(grid.faces))
-    if getattr(chosen, "solver_class", None) is not None:
-        prepared = prepared_solver(
-            dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=chosen.name
-        )
+    prepared = _prepared(grid, dictionary, min_length, scoring, adjacency, kernel)
+    if prepared is not None:
         return prepared.totals(grid)
     return totals(solve(grid, dictionary, min_length=min_length, scoring=scoring, adjacency=adjacency, kernel=kernel))
+
+
+def _prepared(
+    grid: Grid, dictionary: Dictionary[Any], min_length: int | None, scoring: Scoring, adjacency: str, kernel: str
+) -> PreparedSolver | None:
+    # Over the native layout: a solver prepared once per shape and rules (kept while the
+    # dictionary lives), which (compiled) also ranks the words and builds the hits in C.
+    # None when the kernel that applies has no prepared solver (the generic one).
+    prepared = kept_solver(dictionary, grid.shape, adjacency, min_length, scoring, kernel)
+    if prepared is not None:
+        return prepared
+    if getattr(select(dictionary, kernel, cells=len(grid.faces)), "solver_class", None) is None:
+        return None
+    return prepared_solver(dictionary, grid.shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel)
 
 
 def _ranked_hits(found: dict[str, tuple[int, ...]], scoring: Scoring) -> list[Hit]:
