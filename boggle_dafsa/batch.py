@@ -10,8 +10,7 @@ dictionary file.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import BoggleError, GridError
 from .grid import ADJACENCIES, Grid, parse_shape
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
     from .dictionary import Dictionary
 
 
-@dataclass(frozen=True)
-class SolveOptions:
+class SolveOptions(NamedTuple):
     """What ``solve`` is asked, shared by every grid of a batch (and sent to workers)."""
 
     min_length: int | None = None
@@ -69,8 +67,7 @@ class SolveOptions:
         return solve(grid, dictionary, min_length=self.min_length, scoring=self.scoring, adjacency=self.adjacency)
 
 
-@dataclass(frozen=True)
-class BatchResult:
+class BatchResult(NamedTuple):
     """One grid of a batch, solved and rendered; or, with ``error`` set, why it could not be."""
 
     line: int

@@ -26,7 +26,6 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import GridError
@@ -54,7 +53,8 @@ MAX_GRID_CHARS = 1 << 18
 
 Normalizer = Callable[[str], "str | None"]
 
-_SHAPE_SEPARATOR = re.compile(r"[x×*]", re.IGNORECASE)
+#: Compiled on first use (re caches it): `solve GRID` without --shape never needs it.
+_SHAPE_SEPARATOR = r"(?i)[x×*]"
 _SLASH_RUN = re.compile(r"/+")
 
 
@@ -62,21 +62,24 @@ def _fold(text: str) -> str | None:
     return normalize_word(text, Policy.FOLD)
 
 
-@dataclass(frozen=True)
 class Grid:
     """A grid of faces: ``shape`` (two dimensions or more) and the faces, row-major.
 
     Faces are already normalized (e.g. ``"E"``, ``"QU"``); build grids with :meth:`parse`,
     :meth:`parse_worddle` or :meth:`from_faces`, which normalize and check their input.
+    Immutable, hashable and compared by value.
     """
 
+    # A plain class rather than a frozen dataclass: `solve`'s start-up time (a dataclass
+    # costs a millisecond or more to create at import).
+    __slots__ = ("shape", "faces")
     shape: tuple[int, ...]
     faces: tuple[str, ...]
 
-    def __post_init__(self) -> None:
+    def __init__(self, shape: Sequence[int], faces: Sequence[str]) -> None:
         # Accept lists too, and keep the grid hashable.
-        object.__setattr__(self, "shape", tuple(self.shape))
-        object.__setattr__(self, "faces", tuple(self.faces))
+        object.__setattr__(self, "shape", tuple(shape))
+        object.__setattr__(self, "faces", tuple(faces))
         if len(self.shape) < 2 or any(size < 1 for size in self.shape):
             raise GridError(f"bad grid shape {format_shape(self.shape)}: two dimensions or more, each at least 1")
         _check_dimensions(len(self.shape))
@@ -85,6 +88,27 @@ class Grid:
             raise GridError(f"{len(self.faces)} faces do not fill a {format_shape(self.shape)} grid")
         if not all(self.faces):
             raise GridError("a grid face is empty")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Grid is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Grid is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return self.shape == other.shape and self.faces == other.faces
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.faces))
+
+    def __repr__(self) -> str:
+        return f"Grid(shape={self.shape!r}, faces={self.faces!r})"
+
+    def __reduce__(self) -> tuple[type[Grid], tuple[tuple[int, ...], tuple[str, ...]]]:
+        # Pickled (to batch workers) as its constructor call: __setattr__ refuses the default way.
+        return (Grid, (self.shape, self.faces))
 
     # -- building ------------------------------------------------------------------------
 
@@ -286,7 +310,7 @@ def parse_shape(text: str) -> tuple[int, ...]:
     Raises :class:`GridError` for anything else.
     """
     # Split on the letter, then strip: \s*x\s* would rescan long runs of spaces (quadratic).
-    parts = _SHAPE_SEPARATOR.split(text.strip()) if len(text) <= 1000 else []
+    parts = re.split(_SHAPE_SEPARATOR, text.strip()) if len(text) <= 1000 else []
     try:
         sizes = tuple(int(part.strip()) for part in parts)
     except ValueError:

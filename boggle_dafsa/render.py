@@ -7,11 +7,9 @@ writes them where it likes. JSON is in :mod:`.jsonable`.
 from __future__ import annotations
 
 import math
-import shlex
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .dice import DiceSet
@@ -24,8 +22,7 @@ if TYPE_CHECKING:
 # -- solver results ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Rendering:
+class Rendering(NamedTuple):
     """How results are printed: ``--scores``, ``--paths``, ``--json``."""
 
     scores: bool = False
@@ -156,6 +153,8 @@ def replay_command(report: Report) -> str:
     if report.dictionary_spec:
         words += ["-d", report.dictionary_spec]
     words += ["--seed", str(report.seed)]
+    import shlex
+
     return shlex.join(words)
 
 def render_score_sheet(sheet: ScoreSheet) -> str:

@@ -144,7 +144,7 @@ def cache_folders() -> list[Path]:
 def embedded_digest(name: str) -> str:
     """The SHA-256 of embedded list ``name``'s normalized words, from ``data/SHA256SUMS``."""
     try:
-        lines = DIGESTS_FILE.read_text("ascii").splitlines()
+        lines = DIGESTS_FILE.read_text("utf-8").splitlines()  # ASCII: UTF-8's codec is loaded already
     except OSError:
         raise DictionaryError(f"the digests of the embedded lists are missing from the installation ({DIGESTS_FILE})") from None
     for line in lines:
@@ -162,6 +162,8 @@ def embedded_path(name: str) -> Path:
     """
     digest = embedded_digest(name)
     file_name = f"{name}-{digest[:_NAME_DIGEST]}.dafsa"
+    if (cache_dir() / file_name).is_file():
+        return cache_dir() / file_name  # the usual case, without looking at the fallback folder
     folders = cache_folders()
     for folder in folders:
         if (folder / file_name).is_file():

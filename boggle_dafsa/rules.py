@@ -5,14 +5,13 @@ Above :mod:`.dice` and :mod:`.scoring`, which never import it: the one place tha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import BoggleError
 from .scoring import CLASSIC, Scoring, get_scoring
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """What a command plays by: the score table, the shortest word, the dictionary's language."""
 
     scoring: Scoring

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Scoring:
+class Scoring(NamedTuple):
     """A score table: ``points[n]`` for a word of ``n`` letters, the last entry for longer words."""
 
     name: str

@@ -17,9 +17,8 @@ from array import array
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable
+from typing import TYPE_CHECKING, BinaryIO, Callable, NamedTuple
 
 from ..errors import DictionaryError
 from ..normalize import Policy
@@ -50,8 +49,7 @@ def header_cells_for(alphabet_size: int) -> int:
     return alphabet_size // 32 + 1
 
 
-@dataclass(frozen=True)
-class Header:
+class Header(NamedTuple):
     """The decoded header of a native dictionary file."""
 
     version: int
@@ -75,8 +73,7 @@ class Header:
         return self.header_size + 4 * self.cell_count
 
 
-@dataclass(frozen=True)
-class NativeLayout:
+class NativeLayout(NamedTuple):
     """Everything a solver kernel needs to walk a native file's cells itself.
 
     Only one-cell state headers (alphabets of up to 31 letters) have this layout: a

@@ -4,8 +4,10 @@ The front ends read grids from arguments, standard input or a batch file and wri
 what :mod:`boggle_dafsa.render` and :mod:`boggle_dafsa.jsonable` make of the results.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads the commands' annotations
+# with typing.get_type_hints, which compiles every string annotation again, several times
+# per command, at each start (milliseconds of `solve`'s start-up budget). Names imported
+# for type checking only are quoted instead.
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -115,7 +117,7 @@ def find(
 # -- the front ends ----------------------------------------------------------------------
 
 
-def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -> Grid:
+def read_grid(text: str | None, dictionary: "Dictionary", options: "SolveOptions") -> "Grid":
     """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
     if text is not None and text != "-":
         return options.parse(text, dictionary)
@@ -135,9 +137,9 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
 
 def run_solve(
     grid_text: str | None,
-    dictionary: Dictionary,
-    options: SolveOptions,
-    rendering: Rendering,
+    dictionary: "Dictionary",
+    options: "SolveOptions",
+    rendering: "Rendering",
     *,
     jobs: int = 1,
     show_totals: bool = False,
@@ -180,8 +182,8 @@ def run_batch(
     batch: str,
     grid_text: str | None,
     dictionary_spec: str | None,
-    options: SolveOptions,
-    rendering: Rendering,
+    options: "SolveOptions",
+    rendering: "Rendering",
     *,
     jobs: int = 1,
     show_totals: bool = False,
@@ -257,7 +259,7 @@ def _standard_input_lines() -> Iterator[str]:
 
 
 def run_find(
-    grid_text: str, word: str, dictionary: Dictionary, options: SolveOptions, *, json_output: bool = False
+    grid_text: str, word: str, dictionary: "Dictionary", options: "SolveOptions", *, json_output: bool = False
 ) -> bool:
     """``boggle-dafsa find GRID WORD``: print whether WORD can be traced (and a path) and is a word."""
     from ..solver import find

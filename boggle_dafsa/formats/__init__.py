@@ -15,9 +15,8 @@ files keep our metadata in a sidecar, ``<file>.meta.json`` (see ``sidecar.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..normalize import Policy
 from .detect import detect_format
@@ -30,8 +29,7 @@ FORMATS = ("native", "marisa", "dawg")
 __all__ = ["FORMATS", "Written", "detect_format", "open_path", "write_dictionary"]
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(NamedTuple):
     """What :func:`write_dictionary` wrote: the file's size, and the automaton's counts when known."""
 
     file_bytes: int

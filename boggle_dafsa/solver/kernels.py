@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..errors import DictionaryError
 
@@ -62,8 +61,7 @@ class Kernel(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class LayoutKernel:
+class LayoutKernel(NamedTuple):
     """A kernel that reads the cells of a native file itself, through :meth:`layout`."""
 
     name: str
@@ -96,8 +94,7 @@ class LayoutKernel:
             raise DictionaryError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
 
 
-@dataclass(frozen=True)
-class CursorKernel:
+class CursorKernel(NamedTuple):
     """A kernel that walks any dictionary through its cursor."""
 
     name: str
