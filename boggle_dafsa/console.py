@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 class _TimeUp(Exception):
     """Raised by the alarm to stop waiting for a word that will come too late."""
 
+
 class _Countdown:
     """The time left, and an alarm that interrupts a blocked read when it runs out.
 

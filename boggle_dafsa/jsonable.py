@@ -37,6 +37,7 @@ def result_json(grid: Grid, hits: list[Hit], **extra: Any) -> dict[str, Any]:
         "totals": {"words": count, "points": points},
     }
 
+
 def dumps(value: Any, **options: Any) -> str:
     """``json.dumps(value, **options)``, non-ASCII kept."""
     # json costs a few ms to import: only runs that print JSON pay for it.
@@ -59,6 +60,7 @@ def find_json(grid: Grid, word: str, path: tuple[int, ...] | None, points: int |
 def hits_json(hits: Iterable[Hit]) -> list[dict[str, Any]]:
     return [{"word": hit.word, "points": hit.score} for hit in hits]
 
+
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
     return {
         "input": verdict.raw,
@@ -68,9 +70,11 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
         "reason": verdict.reason.value if verdict.reason else None,
     }
 
+
 def _whole(seconds: float | None) -> float | None:
     # 180, not 180.0, for the usual whole-second limits.
     return int(seconds) if seconds is not None and float(seconds).is_integer() else seconds
+
 
 def report_json(report: Report) -> dict[str, Any]:
     """The end-of-game report as JSON data."""
@@ -88,6 +92,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "total": {"words": report.total_words, "points": report.total_points},
         "share": {"words": report.word_share, "points": report.point_share},
     }
+
 
 def score_sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
     """The multiplayer result as JSON data."""

@@ -31,13 +31,16 @@ class Rendering(NamedTuple):
     #: One line per grid, ``GRID<TAB>words<TAB>points`` (``--summary``).
     summary: bool = False
 
+
 def format_path(grid: Grid, path: Iterable[int]) -> str:
     """A path as coordinates, e.g. ``(3,3) (2,3) (1,3)``."""
     return " ".join("(" + ",".join(map(str, grid.coordinates(cell))) + ")" for cell in path)
 
+
 def format_totals(count: int, points: int) -> str:
     """``1,045 words, 3,625 points``."""
     return f"{count:,} word{'' if count == 1 else 's'}, {points:,} point{'' if points == 1 else 's'}"
+
 
 def render_lines(grid: Grid, hits: Iterable[Hit], rendering: Rendering) -> Iterator[str]:
     """The text lines of a result: a word a line, with ``score<TAB>`` and ``<TAB>path`` on request."""
@@ -101,6 +104,7 @@ def render_verdict(verdict: Verdict, score: int) -> str:
         return f"  {shown}: +{verdict.points} point{plural} (score {score})"
     return f"  {shown}: refused, {verdict.reason.value if verdict.reason else ''}"
 
+
 def _by_points(hits: Sequence[Hit], width: int = 78) -> Iterator[str]:
     # One block per score, highest first, words wrapped: compact even for 300 missed words.
     groups: dict[int, list[str]] = {}
@@ -119,12 +123,15 @@ def _by_points(hits: Sequence[Hit], width: int = 78) -> Iterator[str]:
             break_on_hyphens=False,
         )
 
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
 
 def _share(part: int, whole: int, unit: str) -> str:
     share = f" ({100 * part / whole:.0f}%)" if whole else ""
     return f"{part} of {whole} {unit}{share}"
+
 
 def render_report(report: Report) -> str:
     """The end-of-game text: score, words found, words missed, shares."""
@@ -145,6 +152,7 @@ def render_report(report: Report) -> str:
         lines.append(f"Replay this grid with: {replay_command(report)}")
     return "\n".join(lines)
 
+
 def replay_command(report: Report) -> str:
     """The command that plays ``report``'s grid again, quoted for a POSIX shell."""
     words = ["boggle-dafsa", "play"]
@@ -156,6 +164,7 @@ def replay_command(report: Report) -> str:
     import shlex
 
     return shlex.join(words)
+
 
 def render_score_sheet(sheet: ScoreSheet) -> str:
     """The table of who found what (words as rows, players as columns), totals, invalid words."""
@@ -181,6 +190,7 @@ def render_score_sheet(sheet: ScoreSheet) -> str:
             lines.append(f"  {name}: {shown}: {verdict.reason.value if verdict.reason else ''}")
     return "\n".join(lines)
 
+
 def _mark(entry: PlayerWord | None) -> str:
     if entry is None:
         return "."
@@ -202,6 +212,7 @@ def render_dice_sets(sets: list[DiceSet]) -> str:
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] for row in rows
     )
+
 
 def render_dice_set(dice_set: DiceSet) -> str:
     """One set in full: its rules, its source and its dice."""
