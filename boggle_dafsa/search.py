@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .dice import DiceSet, SplitMix64
 from .errors import BoggleError
@@ -200,6 +200,28 @@ class Scorer:
 
 
 # -- what is searched: free letters or a dice set ----------------------------------------
+
+
+class Space(Protocol):
+    """What is searched: states (a board, a roll of dice), their boards and the moves between them."""
+
+    cells: int
+
+    def random(self, rng: SplitMix64) -> Any:
+        """A state drawn at random."""
+        ...
+
+    def board(self, state: Any) -> Board:
+        """The board a state shows."""
+        ...
+
+    def neighbours(self, state: Any) -> Iterator[Any]:
+        """Every state one move away."""
+        ...
+
+    def random_move(self, state: Any, rng: SplitMix64) -> Any:
+        """A state one random move away."""
+        ...
 
 
 class FreeLetters:
@@ -511,9 +533,9 @@ class _Context:
         scoring = SCORINGS[spec.scoring]
         self.scorer = Scorer(dictionary, spec.shape, scoring=scoring, min_length=spec.min_length,
                              adjacency=spec.adjacency, objective=spec.objective)
-        self.space: FreeLetters | DiceBoards
+        self.space: Space
         #: The hill climb's first space (the common letters), then ``space``.
-        self.first_space: FreeLetters | DiceBoards
+        self.first_space: Space
         if spec.dice is not None:
             dice_faces = [[dictionary.normalize(face) or face for face in die] for die in spec.dice.dice]
             self.space = DiceBoards(spec.dice, dice_faces)
@@ -803,8 +825,9 @@ def search(
         raise BoggleError(f"the number of runs (--runs) must be at least 1, not {runs}")
     if jobs < 1 or jobs > 64:
         raise BoggleError(f"the number of processes (--jobs) must be 1 to 64, not {jobs}")
-    result = SearchResult(spec, seed, [done[run] for run in sorted(done or {}) if run < runs])
-    todo = [run for run in range(runs) if run not in (done or {})]
+    done = done or {}
+    result = SearchResult(spec, seed, [done[run] for run in sorted(done) if run < runs])
+    todo = [run for run in range(runs) if run not in done]
     if dask:
         from .distributed import dask_as_completed
 
