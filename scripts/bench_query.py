@@ -3,17 +3,19 @@
 - fuzzy on the French list (325,313 words), 200 real words picked with a fixed seed, at
   distance 1 and 2: boggle-dafsa's Levenshtein automaton walked on the native file, against
   ``rapidfuzz.process.extract`` scanning the whole list in C++ with a Levenshtein score
-  cutoff, and against lexpy's ``search_within_distance`` on a lexpy DAWG (pure Python; on
-  the first 20 words only, it is slow). Every answer is first checked to be the same.
+  cutoff, and against lexpy's ``search_within_distance`` on a lexpy DAWG (pure Python).
+  Every answer is first checked to be the same.
 - match on both lists: patterns with a first letter (``C?A*S``) and patterns beginning with
   ``*``, against a compiled ``re`` applied to every word of a list held in memory.
 - anagram --sub: 7-letter racks with 2 blanks on ENABLE2K.
 
 Ratios are what to read: each row compares two timings taken in the same run, as medians
-over the queries. Needs the ``[bench]`` extra (rapidfuzz, lexpy).
+over the queries; the two sides of a row take turns. Needs the ``[bench]`` extra (rapidfuzz, lexpy).
 
-    python scripts/bench_query.py            # everything (a few minutes: lexpy's build)
-    python scripts/bench_query.py --quick    # 50 fuzzy words, lexpy on 5
+    python scripts/bench_query.py            # everything: 200 fuzzy words (a few minutes)
+    python scripts/bench_query.py --quick    # 50 fuzzy words, lexpy on the first 5
+
+``BOGGLE_DAFSA_PURE=1`` measures the Python twins of the compiled walks instead.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa import open_dictionary, query
+from boggle_dafsa.query import walk
 
 DATA = Path(__file__).resolve().parent.parent / "boggle_dafsa" / "data"
 
@@ -40,13 +43,21 @@ def words_of(name: str) -> list[str]:
 
 def timed(run: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
     """Best of ``repeat`` wall times (seconds) of ``run()``, and its last result."""
-    best = float("inf")
-    result = None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - started)
+    (best, result), = timed_side_by_side([run], repeat)
     return best, result
+
+
+def timed_side_by_side(runs: list[Callable[[], Any]], repeat: int) -> list[tuple[float, Any]]:
+    """For each of ``runs``: its best of ``repeat`` wall times and its last result. The runs
+    take turns, so that a burst of load from other jobs falls on all of them alike."""
+    best = [float("inf")] * len(runs)
+    results: list[Any] = [None] * len(runs)
+    for _ in range(repeat):
+        for i, run in enumerate(runs):
+            started = time.perf_counter()
+            results[i] = run()
+            best[i] = min(best[i], time.perf_counter() - started)
+    return list(zip(best, results))
 
 
 def fuzzy_rows(count: int, lexpy_count: int) -> list[str]:
@@ -66,8 +77,9 @@ def fuzzy_rows(count: int, lexpy_count: int) -> list[str]:
     for k in (1, 2):
         ours, theirs, lexpy_times = [], [], []
         for i, target in enumerate(targets):
-            t_ours, mine = timed(lambda: query.fuzzy(d, target, k), 3)
-            t_theirs, other = timed(lambda: process.extract(target, words, scorer=Levenshtein.distance, score_cutoff=k, limit=None), 3)
+            (t_ours, mine), (t_theirs, other) = timed_side_by_side(
+                [lambda: query.fuzzy(d, target, k), lambda: process.extract(target, words, scorer=Levenshtein.distance, score_cutoff=k, limit=None)], 3
+            )
             assert sorted((int(score), word) for word, score, _ in other) == mine, target
             ours.append(t_ours)
             theirs.append(t_theirs)
@@ -77,7 +89,8 @@ def fuzzy_rows(count: int, lexpy_count: int) -> list[str]:
                 lexpy_times.append(t_lexpy)
         m_ours, m_theirs, m_lexpy = (statistics.median(x) * 1000 for x in (ours, theirs, lexpy_times))
         rows.append(f"| fuzzy -k {k} ({count} French words) | {m_ours:.2f} | rapidfuzz `process.extract` | {m_theirs:.2f} | **{m_theirs / m_ours:.1f}×** |")
-        rows.append(f"| fuzzy -k {k} (first {lexpy_count} of them) | {statistics.median(ours[:lexpy_count]) * 1000:.2f} | lexpy `search_within_distance` | {m_lexpy:.1f} | **{m_lexpy / statistics.median(ours[:lexpy_count]) / 1000:.0f}×** |")
+        which = "the same words" if lexpy_count >= count else f"first {lexpy_count} of them"
+        rows.append(f"| fuzzy -k {k} ({which}) | {statistics.median(ours[:lexpy_count]) * 1000:.2f} | lexpy `search_within_distance` | {m_lexpy:.1f} | **{m_lexpy / statistics.median(ours[:lexpy_count]) / 1000:.0f}×** |")
     rows.append(f"| (lexpy DAWG build of the French list: {lexpy_build:.0f} s, not counted) | | | | |")
     return rows
 
@@ -89,8 +102,7 @@ def match_rows() -> list[str]:
         d = open_dictionary(name)
         for pattern in patterns:
             regex = re.compile(pattern.replace("?", ".").replace("*", ".*").replace("@", "[AEIOUY]").replace("#", "[^AEIOUY]"))
-            t_ours, mine = timed(lambda: list(query.match(d, pattern)), 5)
-            t_re, other = timed(lambda: [w for w in words if regex.fullmatch(w)], 5)
+            (t_ours, mine), (t_re, other) = timed_side_by_side([lambda: list(query.match(d, pattern)), lambda: [w for w in words if regex.fullmatch(w)]], 5)
             assert mine == other, pattern
             rows.append(f"| match `{pattern}` on {name} ({len(mine):,} words) | {t_ours * 1000:.1f} | `re` over every word | {t_re * 1000:.1f} | **{t_re / t_ours:.2f}×** |")
     return rows
@@ -116,9 +128,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer fuzzy words")
     args = parser.parse_args()
+    print(f"query walk kernel: {walk.select_kernel()} (BOGGLE_DAFSA_PURE=1: the Python twins)")
     print("| query | boggle-dafsa ms | against | its ms | speed-up |")
     print("|---|--:|---|--:|--:|")
-    for row in match_rows() + anagram_rows(20) + fuzzy_rows(50 if args.quick else 200, 5 if args.quick else 20):
+    for row in match_rows() + anagram_rows(20) + fuzzy_rows(50 if args.quick else 200, 5 if args.quick else 200):
         print(row, flush=True)
 
 
