@@ -38,7 +38,7 @@ from fuzz_kernel import ALPHABET, damaged_dictionary, run_under_asan  # noqa: E4
 
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
-from boggle_dafsa.query import automata, levenshtein, parse, walk  # noqa: E402
+from boggle_dafsa.query import automata, parse, walk  # noqa: E402
 
 SOURCE = ROOT / "boggle_dafsa" / "query" / "_walk.c"
 PATTERNS = ["*", "?", "A*", "*S", "?[^AE]*", "@#*", "*E?", "Q*U*"]
@@ -87,7 +87,7 @@ def queries(rng: random.Random) -> list[tuple[str, Any]]:
     return [
         (f"match {pattern}", lambda d, kernel: list(walk.search_states(d, parse.parse_pattern(pattern, d.normalize), limit, kernel))),
         (f"anagram {rack}", lambda d, kernel: list(walk.search_states(d, automata.Anagram(rack.replace("?", ""), blanks, True), limit, kernel))),
-        (f"fuzzy {word} {k}", lambda d, kernel: levenshtein.fuzzy_native(d, word, k, transpositions, prefix, limit, kernel)),
+        (f"fuzzy {word} {k}", lambda d, kernel: walk.fuzzy_native(d, word, k, transpositions, prefix, limit, kernel)),
     ]
 
 

@@ -26,7 +26,7 @@ from boggle_dafsa import query
 from boggle_dafsa.errors import DictionaryError, QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.normalize import Policy
-from boggle_dafsa.query import automata, levenshtein, setops, walk
+from boggle_dafsa.query import automata, setops, walk
 from boggle_dafsa.testing import normalized_words
 
 if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "compiled" not in walk.available_kernels():  # pragma: no cover - CI guard
@@ -189,7 +189,7 @@ def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
         expected = [(w, automaton.distance(state)) for w, state in walk.search_states(d, automaton, kernel="python")]
         assert expected == [(w, b) for w, b in ((w, min(distance(target, w[:i], transpositions) for i in range(len(w) + 1)) if prefix else distance(target, w, transpositions)) for w in words) if b <= k]
         for name in walk.available_kernels():
-            assert levenshtein.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name) == expected[:limit]
+            assert walk.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name) == expected[:limit]
 
 
 @pytest.mark.skipif("compiled" not in walk.available_kernels(), reason="the compiled query walk is not built")

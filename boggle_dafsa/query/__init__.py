@@ -22,9 +22,8 @@ from typing import Any, NamedTuple
 
 from ..errors import QueryError
 from .automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
-from .levenshtein import fuzzy_native
 from .parse import Regex, parse_pattern
-from .walk import native_layout, search, search_states
+from .walk import fuzzy_native, native_layout, search, search_states
 
 #: Largest ``fuzzy`` distance, and longest ``fuzzy`` word (the rows of its automaton).
 MAX_DISTANCE = 10

@@ -271,16 +271,18 @@ done:
     return result;
 }
 
-/* ---- fuzzy: the Levenshtein walk (boggle_dafsa/query/levenshtein.py's _fuzzy_python) ----
+/* ---- fuzzy: the Levenshtein walk -------------------------------------------------------
  *
  * fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) returns
  * (words, distances) in byte order: the words within k edits of `word` (`prefix`: whose
- * closest prefix is), at most `limit` (-1: all). Instead of a query DFA, each depth of the
- * walk keeps its row of the edit-distance table (entries capped at k + 1), computed from
- * its parent's row when the walk goes down a letter: rows[d] is the row after d letters.
- * A branch is abandoned when every entry of its row is over k (no longer word can come
- * back within k), unless in `prefix` mode a prefix already matched (then every word below
- * matches, at the best distance met, and no row is needed any more).
+ * closest prefix is), at most `limit` (-1: all). Its Python twin is walk.py's
+ * fuzzy_native(kernel="python"): automata.Levenshtein through _walk_native, whose states
+ * are these rows. Here there is no query DFA: each depth of the walk keeps its row of the
+ * edit-distance table (entries capped at k + 1), computed from its parent's row when the
+ * walk goes down a letter (rows[d]: the row after d letters), which in C costs less than
+ * looking a transition up. A branch is abandoned when every entry of its row is over k (no
+ * longer word can come back within k), unless in `prefix` mode a prefix already matched
+ * (then every word below matches, at the best distance met, and no row is needed).
  *
  * Rows are needed only while some entry is at most k, i.e. to depth len(word) + k: they
  * take (len(word) + k + 2) * (len(word) + 1) bytes. The file is checked as in walk().

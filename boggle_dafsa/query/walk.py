@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from ..errors import DictionaryError
-from .automata import Automaton, LazyDFA
+from .automata import Automaton, LazyDFA, Levenshtein
 
 #: Set to 1 to use the Python twin of every compiled kernel.
 PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
@@ -100,9 +101,7 @@ def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[l
             dictionary.cells, dictionary.root, dictionary.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit, MAX_DEAD_PAIRS
         )
     except ValueError as error:
-        if not str(error).startswith("damaged: "):
-            raise
-        raise DictionaryError(f"{dictionary.path}: damaged dictionary ({str(error)[9:]})") from None
+        raise _damaged(dictionary, error) from None
 
 
 def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator[tuple[str, int]]:
@@ -170,7 +169,42 @@ def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
                 dead.add(frame[2])
 
 
-def _walk_native(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
+def fuzzy_native(
+    dictionary: Any, word: str, k: int, transpositions: bool = False, prefix: bool = False, limit: int | None = None, kernel: str = "auto"
+) -> list[tuple[str, int]]:
+    """(word, distance) for the words of the native ``dictionary`` within ``k`` edits of
+    ``word`` (``prefix``: whose closest prefix is), in byte order, at most ``limit``.
+
+    The compiled kernel (``fuzzy`` in ``_walk.c``) keeps a row of the edit-distance table
+    per depth of the walk, computed from its parent's row, with no query DFA: in C a row
+    costs less than a table lookup. Its Python twin is the :class:`~.automata.Levenshtein`
+    automaton through :func:`_walk_native`, without the dead-pair memo (the C walk has
+    none, and on a damaged file the memo could skip a branch that C finds damaged).
+    """
+    if select_kernel(kernel) == "python":
+        automaton = Levenshtein(word, k, transpositions, prefix)
+        dfa = LazyDFA(automaton)
+        found = islice(_walk_native(dictionary, dfa, max_dead=0), limit)
+        return [(hit, automaton.distance(dfa.states[sid])) for hit, sid in found]
+    from ._walk import fuzzy
+
+    try:
+        words, distances = fuzzy(
+            dictionary.cells, dictionary.root, dictionary.alphabet, word, k, transpositions, prefix, max_depth(dictionary), -1 if limit is None else limit
+        )
+    except ValueError as error:
+        raise _damaged(dictionary, error) from None
+    return list(zip(words, distances))
+
+
+def _damaged(dictionary: Any, error: ValueError) -> Exception:
+    # The compiled walks' ValueError("damaged: what") as the library's error; others as they are.
+    if not str(error).startswith("damaged: "):
+        return error
+    return DictionaryError(f"{dictionary.path}: damaged dictionary ({str(error)[9:]})")
+
+
+def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) -> Iterator[tuple[str, int]]:
     # _walk_generic on the mapped cells, with the hot loop kept in local variables. A state is
     # the index of its header cell: bit i says letter i of the alphabet follows, the top bit
     # says final, and the children's indices follow in letter order (see docs/format.md), so
@@ -257,7 +291,7 @@ def _walk_native(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
                     return
                 letters.pop()
                 below_found = found
-                if not found and len(dead) < MAX_DEAD_PAIRS:
+                if not found and len(dead) < max_dead:
                     dead.add(key)
                 state, head, bits, sid, key, found = stack.pop()
                 if below_found:
