@@ -169,7 +169,8 @@ def _fast_batch(
     mode = mode_for(rendering.scores, rendering.paths, rendering.json, rendering.summary)
     try:
         for solved in solve_texts(
-            lines, lambda text: options.parse(text, dictionary), quick, solver_for, mode, threads=threads, chunk=chunk
+            lines, lambda text: options.parse(text, dictionary), quick, solver_for, mode, threads=threads, chunk=chunk,
+            rows=render.row_style,
         ):
             text, words, points = render(solved)
             yield BatchResult(solved.line, text, words, points)

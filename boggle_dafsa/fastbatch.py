@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import string
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import GridError
 from .grid import Grid
+from .solver.native import ROWS_JSON, ROWS_PATHS, ROWS_SCORES_PATHS
 
 if TYPE_CHECKING:
     from .solver.prepared import PreparedSolver
@@ -160,8 +161,13 @@ class Solved(NamedTuple):
     line: int
     text: str
     shape: tuple[int, ...]
-    #: (words, points) for "totals"; (points, [word...]) for "words"; [Hit...] for "hits".
+    #: (words, points) for "totals"; (points, [word...]) for "words"; [Hit...] for "hits";
+    #: (words, points, text of the rows) for "rows".
     result: Any
+
+
+#: For mode "rows": the cells' texts and the row style (see PreparedSolver.run_rows) of a shape.
+RowStyle = Callable[[tuple[int, ...]], tuple[Sequence[str], int]]
 
 
 def solve_texts(
@@ -173,20 +179,24 @@ def solve_texts(
     *,
     threads: int = 1,
     chunk: int = CHUNK,
+    rows: RowStyle | None = None,
 ) -> Iterator[Solved]:
     """Each (line number, grid text) solved, in order, by chunks.
 
     ``parse`` reads what ``quick`` does not; ``solver_for(shape)`` gives the prepared
-    solver of a shape. The first bad grid raises its :class:`GridError` after the
-    results of the grids before it, with ``.line`` set to its line number.
+    solver of a shape; mode "rows" takes ``rows`` (:meth:`Renderer.row_style`). The
+    first bad grid raises its :class:`GridError` after the results of the grids before
+    it, with ``.line`` set to its line number.
     """
+    if mode == "rows" and rows is None:
+        raise ValueError("mode 'rows' needs rows=")
     lines: list[tuple[int, str]] = []
     for numbered_line in numbered:
         lines.append(numbered_line)
         if len(lines) >= chunk:
-            yield from _solve_chunk(lines, parse, quick, solver_for, mode, threads)
+            yield from _solve_chunk(lines, parse, quick, solver_for, mode, threads, rows)
             lines = []
-    yield from _solve_chunk(lines, parse, quick, solver_for, mode, threads)
+    yield from _solve_chunk(lines, parse, quick, solver_for, mode, threads, rows)
 
 
 def _solve_chunk(
@@ -196,6 +206,7 @@ def _solve_chunk(
     solver_for: Callable[[tuple[int, ...]], PreparedSolver],
     mode: str,
     threads: int,
+    rows: RowStyle | None,
 ) -> Iterator[Solved]:
     if not lines:
         return
@@ -206,7 +217,10 @@ def _solve_chunk(
         solver = solver_for(shape)
         codes = quick.codes(solver, letters)  # type: ignore[union-attr]
         if codes is not None:
-            results = solver.run_codes(codes, mode, threads=threads)
+            if rows is not None and mode == "rows":
+                results = solver.run_rows(codes, *rows(shape), threads=threads)
+            else:
+                results = solver.run_codes(codes, mode, threads=threads)
             for (number, _), text, result in zip(lines, texts, results):
                 yield Solved(number, text, shape, result)
             return
@@ -217,12 +231,12 @@ def _solve_chunk(
             try:
                 grid = parse(text)
             except GridError as error:
-                yield from _solve_pending(pending, solver_for, mode, threads)
+                yield from _solve_pending(pending, solver_for, mode, threads, rows)
                 error.line = number  # type: ignore[attr-defined]
                 raise
             parsed = (grid.shape, grid.faces, str(grid))
         pending.append((number, *parsed))
-    yield from _solve_pending(pending, solver_for, mode, threads)
+    yield from _solve_pending(pending, solver_for, mode, threads, rows)
 
 
 def _solve_pending(
@@ -230,6 +244,7 @@ def _solve_pending(
     solver_for: Callable[[tuple[int, ...]], PreparedSolver],
     mode: str,
     threads: int,
+    rows: RowStyle | None,
 ) -> Iterator[Solved]:
     # Consecutive grids of one shape go to the kernel in one call.
     start = 0
@@ -240,7 +255,11 @@ def _solve_pending(
             end += 1
         run = pending[start:end]
         solver = solver_for(shape)
-        results = solver.results([faces for _, _, faces, _ in run], mode, threads=threads)
+        faces = [faces for _, _, faces, _ in run]
+        if rows is not None and mode == "rows":
+            results = solver.rows_many(faces, *rows(shape), threads=threads)
+        else:
+            results = solver.results(faces, mode, threads=threads)
         for (number, _, _, text), result in zip(run, results):
             yield Solved(number, text, shape, result)
         start = end
@@ -250,10 +269,11 @@ def _solve_pending(
 
 
 def mode_for(scores: bool, paths: bool, as_json: bool, summary: bool) -> str:
-    """What the kernel must give for this output: totals, ranked words, or hits with paths."""
+    """What the kernel must give for this output: totals, ranked words, or the rows of
+    text of hits with paths (:meth:`Renderer.row_style`)."""
     if summary:
         return "totals"
-    return "hits" if paths or as_json else "words"
+    return "rows" if paths or as_json else "words"
 
 
 class Renderer:
@@ -283,7 +303,10 @@ class Renderer:
             return f"{solved.text}\t{count}\t{points}", count, points
         if self.as_json:
             return self._json(solved)
-        if isinstance(result, tuple):  # words mode: (points, words)
+        if len(result) == 3:  # rows mode: (words, points, rows of hits with paths)
+            count, points, rows = result
+            lines = [rows] if count else []
+        else:  # words mode: (points, words)
             points, words = result
             count = len(words)
             if self.scores:
@@ -291,34 +314,27 @@ class Renderer:
                 lines = [f"{score(word)}\t{word}" for word in words]
             else:
                 lines = words
-        else:
-            count = len(result)
-            points = sum(hit.score for hit in result)
-            text_cells = self._coordinates(solved.shape)[0]
-            lines = [
-                (f"{hit.score}\t{hit.word}\t" if self.scores else f"{hit.word}\t") + " ".join([text_cells[c] for c in hit.path])
-                for hit in result
-            ]
         header = f"# {solved.text}\t{self._totals_text(count, points)}"
         return "\n".join([header, *lines]) + "\n", count, points
+
+    def row_style(self, shape: tuple[int, ...]) -> tuple[list[str], int]:
+        """The cells' texts and the row style the kernel renders hits with (mode "rows")."""
+        text_cells, json_cells = self._coordinates(shape)
+        if self.as_json:
+            return json_cells, ROWS_JSON
+        return text_cells, ROWS_SCORES_PATHS if self.scores else ROWS_PATHS
 
     def _json(self, solved: Solved) -> tuple[str, int, int]:
         import json
 
-        hits = solved.result
-        json_cells = self._coordinates(solved.shape)[1]
-        points = sum(hit.score for hit in hits)
-        # Words are letters (no quote, backslash or control character): written as they are.
-        words = ", ".join([
-            f'{{"word": "{hit.word}", "points": {hit.score}, "path": [{", ".join([json_cells[c] for c in hit.path])}]}}'
-            for hit in hits
-        ])
+        # The kernel wrote the words' objects (words are letters: nothing to escape).
+        count, points, words = solved.result
         shape = ", ".join(map(str, solved.shape))
         text = (
             f'{{"line": {solved.line}, "grid": {json.dumps(solved.text, ensure_ascii=False)}, "shape": [{shape}], "words": [{words}], '
-            f'"totals": {{"words": {len(hits)}, "points": {points}}}}}'
+            f'"totals": {{"words": {count}, "points": {points}}}}}'
         )
-        return text, len(hits), points
+        return text, count, points
 
     def _coordinates(self, shape: tuple[int, ...]) -> tuple[list[str], list[str]]:
         # Each cell's coordinates as text ("(1,2)") and as JSON ("[1, 2]"), once per shape.

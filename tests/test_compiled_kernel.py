@@ -25,7 +25,7 @@ from boggle_dafsa.grid import Grid, neighbours
 from boggle_dafsa.normalize import Policy, normalize
 from boggle_dafsa.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.solver import Hit, solve, sort_key
-from boggle_dafsa.solver import PreparedSolver, available_kernels
+from boggle_dafsa.solver import PreparedSolver, available_kernels, native
 from boggle_dafsa.testing import dictionary_from_words
 
 COMPILED = "c" in available_kernels()
@@ -110,12 +110,15 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
         assert prepared.kernel == kernel
         found = prepared.found(grid)
         hits = prepared.solve(grid)
-        results[variant] = (list(found.items()), hits, prepared.words_many([grid]), prepared.totals_many([grid]))
+        cells = [f"<{cell}é>" for cell in range(len(faces))]  # any text, UTF-8 in C
+        rows = [prepared.rows_many([grid], cells, style) for style in range(3)]
+        assert rows == [[native.rows_result(hits, cells, style)] for style in range(3)]
+        results[variant] = (list(found.items()), hits, prepared.words_many([grid]), prepared.totals_many([grid]), rows)
         assert hits == solve(grid, dictionary, min_length=min_length, scoring=scoring, adjacency=adjacency, kernel=kernel)
     first = results[VARIANTS[0]]
     for variant in VARIANTS[1:]:
         assert results[variant] == first, variant
-    found_items, hits, [(points, words_ranked)], [(count, total)] = first
+    found_items, hits, [(points, words_ranked)], [(count, total)], _ = first
     # Brute force: exactly the traceable words of the list, each with a valid path.
     table = neighbours(shape, adjacency)
     keys = {key for word in words if (key := normalize(word, policy))}
@@ -241,6 +244,24 @@ def test_a_time_limit_not_reached_changes_nothing(tmp_path: Path, variant: str) 
         limited = prepared.solve_many(grids), prepared.totals_many(grids), [prepared.solve(grid) for grid in grids]
     assert limited == unlimited
     assert unlimited[0] == PreparedSolver(dictionary, (2, 2), kernel="python").solve_many(grids)
+
+
+@pytest.mark.parametrize("pure", ["", "1"])
+def test_the_command_stops_a_dense_search_at_its_timeout(tmp_path: Path, pure: str) -> None:
+    # Without the deadline inside the compiled kernel, this command would run for ages:
+    # its call holds no GIL, so the timer's handler would wait for it.
+    from conftest import COMMAND
+
+    dictionary, grid = _dense(tmp_path)
+    environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
+    for extra in ([], ["--json"]):
+        out = subprocess.run([COMMAND, "solve", "A" * 64, "--shape", "4x4x4", "-d", dictionary.path, "--timeout", "1", *extra],
+                             env=environment, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 2, out.stderr
+        assert out.stderr.strip().splitlines() == ["boggle-dafsa: solve: gave up after the time limit of 1 s (--timeout)"]
+    quick = subprocess.run([COMMAND, "solve", "AAAA", "-d", dictionary.path, "--timeout", "60", "-q"],
+                           env=environment, capture_output=True, text=True, timeout=300)
+    assert quick.returncode == 0 and quick.stdout.split() == ["AAAA", "AAA"]
 
 
 def _damaged(tmp_path: Path, change: dict[int, int], longest: int | None = None) -> Path:

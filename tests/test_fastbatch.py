@@ -65,6 +65,7 @@ def test_rendered_as_the_general_renderers_do(
     solved = list(solve_texts(
         lines, lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True), QuickGrids(dictionary.normalize, q_is_qu=True),
         lambda shape: PreparedSolver(dictionary, shape, kernel=kernel), mode_for(scores, paths, as_json, summary), chunk=2,
+        rows=renderer.row_style,
     ))
     assert [item.line for item in solved] == [1, 3, 4, 7]
     for (number, text), item in zip(lines, solved):

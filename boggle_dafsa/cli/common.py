@@ -30,8 +30,10 @@ def fail(message: str, exit_code: int = 2) -> NoReturn:
 def time_limit(seconds: float | None, what: str) -> Iterator[None]:
     """Raise :class:`BoggleError` in the main thread once ``seconds`` have passed (None: no limit).
 
-    A SIGALRM timer: Python runs its handler between bytecodes, so a Python kernel stops
-    at once, and the compiled kernel when its call returns.
+    A SIGALRM timer: Python runs its handler between bytecodes, which stops any Python
+    code at once. The solver kernels also get the deadline (``solver.time_limit``): the
+    compiled one runs without the GIL, out of the handler's reach, and looks at the clock
+    itself.
     """
     if seconds is None:
         yield
@@ -40,13 +42,22 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         raise BoggleError(f"--timeout must be a positive number of seconds, not {seconds}")
     import signal
 
+    from ..solver import native, time_limit as search_limit
+
+    message = f"{what}: gave up after the time limit of {seconds:g} s (--timeout)"
+
     def expire(signum: int, frame: object) -> None:
-        raise BoggleError(f"{what}: gave up after the time limit of {seconds:g} s (--timeout)")
+        raise BoggleError(message)
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        with search_limit(seconds):
+            yield
+    except TimeoutError as error:
+        if str(error) != native.TIMEOUT_MESSAGE:
+            raise
+        raise BoggleError(message) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -1054,6 +1054,176 @@ static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs) {
     return out;
 }
 
+/* -- rows of text, for the batch renderers -------------------------------------------- */
+
+enum { ROWS_PATHS = 0, ROWS_SCORES_PATHS = 1, ROWS_JSON = 2 };
+
+/* A growing UTF-8 text. */
+typedef struct {
+    char *data;
+    size_t used, size;
+} Text;
+
+static int text_put(Text *t, const char *s, size_t n) {
+    if (grow((void **)&t->data, &t->size, t->used + n + 1, 1) < 0) return -1;
+    memcpy(t->data + t->used, s, n);
+    t->used += n;
+    return 0;
+}
+
+/* What the rows are made of: each letter and each cell's coordinates in UTF-8. */
+typedef struct {
+    char letter[MAX_LETTERS][4];
+    uint8_t letter_length[MAX_LETTERS];
+    const char **cell;
+    Py_ssize_t *cell_length;
+    int style;
+} RowParts;
+
+/* The ranked words of `r` as rows of `style` (the batch renderers' lines, see
+ * fastbatch.py): (words, points, text). */
+static PyObject *rows_object(const Solver *solver, const Results *r, const RowParts *parts) {
+    Ranked *ranked = rank_results(solver, r);
+    if (!ranked) return PyErr_NoMemory();
+    Text t = {NULL, 0, 0};
+    int json = parts->style == ROWS_JSON, failed = 0;
+    const char *row_sep = json ? ", " : "\n", *cell_sep = json ? ", " : " ";
+    size_t cell_sep_length = json ? 2 : 1;
+    char number[32];
+    for (size_t i = 0; i < r->found_used && !failed; i++) {
+        const Found *f = ranked[i].found;
+        int n = snprintf(number, sizeof(number), "%lld", (long long)f->points);
+        if (i) failed |= text_put(&t, row_sep, json ? 2 : 1);
+        if (json)
+            failed |= text_put(&t, "{\"word\": \"", 10);
+        else if (parts->style == ROWS_SCORES_PATHS) {
+            failed |= text_put(&t, number, (size_t)n);
+            failed |= text_put(&t, "\t", 1);
+        }
+        for (uint32_t j = 0; j < f->length; j++) {
+            uint8_t letter = ranked[i].letters[j];
+            failed |= text_put(&t, parts->letter[letter], parts->letter_length[letter]);
+        }
+        if (json) {
+            /* Sequenced one by one: the operands of | are evaluated in any order. */
+            failed |= text_put(&t, "\", \"points\": ", 13);
+            failed |= text_put(&t, number, (size_t)n);
+            failed |= text_put(&t, ", \"path\": [", 11);
+        } else
+            failed |= text_put(&t, "\t", 1);
+        for (uint32_t j = 0; j < f->cells; j++) {
+            int32_t cell = r->cells[f->path + j];
+            if (j) failed |= text_put(&t, cell_sep, cell_sep_length);
+            failed |= text_put(&t, parts->cell[cell], (size_t)parts->cell_length[cell]);
+        }
+        if (json) failed |= text_put(&t, "]}", 2);
+    }
+    free(ranked);
+    PyObject *text = failed ? PyErr_NoMemory() : PyUnicode_DecodeUTF8(t.data ? t.data : "", (Py_ssize_t)t.used, NULL);
+    free(t.data);
+    if (!text) return NULL;
+    return Py_BuildValue("(nLN)", (Py_ssize_t)r->found_used, (long long)r->points, text);
+}
+
+PyDoc_STRVAR(rows_many_doc,
+"rows_many(codes, cells, style, timeout=0.0) -> list\n\n"
+"Search each grid of ``codes`` as solve_many does and give (words, points, text) per grid:\n"
+"its hits ranked, as rows of ``style`` (0: 'word<TAB>path', 1: 'score<TAB>word<TAB>path',\n"
+"rows joined by newlines, cells by spaces; 2: JSON objects {\"word\", \"points\", \"path\"}\n"
+"joined by ', ', cells by ', '), each cell written as ``cells[cell]``.");
+
+static PyObject *Solver_rows_many(Solver *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"codes", "cells", "style", "timeout", NULL};
+    Py_buffer codes;
+    PyObject *cells;
+    int style;
+    double timeout = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*Oi|d", keywords, &codes, &cells, &style, &timeout)) return NULL;
+    Py_ssize_t grids = 0;
+    PyObject *out = NULL, *texts = NULL;
+    Results *results = NULL;
+    RowParts parts;
+    memset(&parts, 0, sizeof(parts));
+    if (style < ROWS_PATHS || style > ROWS_JSON) {
+        PyErr_SetString(PyExc_ValueError, "style must be 0, 1 or 2");
+        goto done;
+    }
+    if (check_codes(self, &codes, &grids) < 0) goto done;
+    texts = PySequence_Fast(cells, "cells must be a sequence of str");
+    if (!texts) goto done;
+    if (PySequence_Fast_GET_SIZE(texts) != self->cell_count) {
+        PyErr_Format(PyExc_ValueError, "%zd cell texts for %zd cells", PySequence_Fast_GET_SIZE(texts), self->cell_count);
+        goto done;
+    }
+    parts.style = style;
+    parts.cell = PyMem_Calloc(self->cell_count, sizeof(char *));
+    parts.cell_length = PyMem_Calloc(self->cell_count, sizeof(Py_ssize_t));
+    if (!parts.cell || !parts.cell_length) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < self->cell_count; c++) {
+        PyObject *text = PySequence_Fast_GET_ITEM(texts, c);
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "cells must be a sequence of str");
+            goto done;
+        }
+        /* Kept alive by `texts`, which holds the items. */
+        if (!(parts.cell[c] = PyUnicode_AsUTF8AndSize(text, &parts.cell_length[c]))) goto done;
+    }
+    for (int i = 0; i < self->letter_count; i++) {
+        Py_UCS4 ch = self->letters[i];
+        uint8_t *p = (uint8_t *)parts.letter[i];
+        if (ch < 0x80) {
+            p[0] = (uint8_t)ch;
+            parts.letter_length[i] = 1;
+        } else if (ch < 0x800) {
+            p[0] = (uint8_t)(0xC0 | (ch >> 6));
+            p[1] = (uint8_t)(0x80 | (ch & 0x3F));
+            parts.letter_length[i] = 2;
+        } else if (ch < 0x10000) {
+            p[0] = (uint8_t)(0xE0 | (ch >> 12));
+            p[1] = (uint8_t)(0x80 | ((ch >> 6) & 0x3F));
+            p[2] = (uint8_t)(0x80 | (ch & 0x3F));
+            parts.letter_length[i] = 3;
+        } else {
+            p[0] = (uint8_t)(0xF0 | (ch >> 18));
+            p[1] = (uint8_t)(0x80 | ((ch >> 12) & 0x3F));
+            p[2] = (uint8_t)(0x80 | ((ch >> 6) & 0x3F));
+            p[3] = (uint8_t)(0x80 | (ch & 0x3F));
+            parts.letter_length[i] = 4;
+        }
+    }
+    results = calloc(grids ? grids : 1, sizeof(Results));
+    out = PyList_New(grids);
+    if (!results || !out) {
+        if (!results) PyErr_NoMemory();
+        Py_CLEAR(out);
+        goto done;
+    }
+    if (search_grids(self, codes.buf, grids, MODE_HITS, timeout, 1, results, NULL) < 0) {
+        Py_CLEAR(out);
+        goto done;
+    }
+    for (Py_ssize_t g = 0; g < grids; g++) {
+        PyObject *item = rows_object(self, &results[g], &parts);
+        if (!item) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, g, item);
+    }
+done:
+    if (results)
+        for (Py_ssize_t g = 0; g < grids; g++) results_free(&results[g]);
+    free(results);
+    PyMem_Free(parts.cell);
+    PyMem_Free(parts.cell_length);
+    Py_XDECREF(texts);
+    PyBuffer_Release(&codes);
+    return out;
+}
+
 PyDoc_STRVAR(number_words_doc,
 "number_words() -> bool\n\n"
 "Number the dictionary's words now (a solver does it by itself after a few grids), so\n"
@@ -1099,6 +1269,7 @@ static PyMethodDef Solver_methods[] = {
     {"solve_many", (PyCFunction)(void (*)(void))Solver_solve_many, METH_VARARGS | METH_KEYWORDS, solve_many_doc},
     {"set_face", (PyCFunction)Solver_set_face, METH_VARARGS, set_face_doc},
     {"number_words", (PyCFunction)Solver_number_words, METH_NOARGS, number_words_doc},
+    {"rows_many", (PyCFunction)(void (*)(void))Solver_rows_many, METH_VARARGS | METH_KEYWORDS, rows_many_doc},
     {NULL, NULL, 0, NULL},
 };
 

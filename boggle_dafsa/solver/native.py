@@ -165,6 +165,8 @@ DEAD = 31
 FIRST_LONG = 32
 #: What :meth:`Solver.solve_many` returns per grid, by mode number.
 TOTALS, WORDS, HITS, FOUND = range(4)
+#: The styles of :meth:`Solver.rows_many`: "word<TAB>path", "score<TAB>word<TAB>path", JSON objects.
+ROWS_PATHS, ROWS_SCORES_PATHS, ROWS_JSON = range(3)
 
 
 class Solver:
@@ -221,6 +223,14 @@ class Solver:
     def number_words(self) -> bool:
         """What the C kernel does to skip hashing words (see :attr:`numbered`): nothing here."""
         return False
+
+    def rows_many(self, codes: bytes, cells: Sequence[str], style: int, timeout: float = 0.0) -> list[tuple[int, int, str]]:
+        """(words, points, text) of each grid: its hits as rows of ``style`` (see :func:`format_rows`)."""
+        if style not in (ROWS_PATHS, ROWS_SCORES_PATHS, ROWS_JSON):
+            raise ValueError("style must be 0, 1 or 2")
+        if len(cells) != self.cell_count:
+            raise ValueError(f"{len(cells)} cell texts for {self.cell_count} cells")
+        return [rows_result(hits, cells, style) for hits in self.solve_many(codes, HITS, timeout)]
 
     def set_face(self, code: int, letters: bytes) -> None:
         """Register face ``code`` (32..255) as the letters of bits ``letters`` (2 or 3)."""
@@ -279,6 +289,25 @@ def shape_result(found: dict[str, tuple[int, ...]], points: Sequence[int], mode:
     if mode == WORDS:
         return (sum(points[min(len(word), last)] for word in words), words)
     return [hit_type(word, points[min(len(word), last)], found[word]) for word in words]
+
+
+def rows_result(hits: Sequence[Any], cells: Sequence[str], style: int) -> tuple[int, int, str]:
+    """(words, points, text) of ranked ``hits``, the text as :meth:`Solver.rows_many` gives it:
+    style 0 'word<TAB>path' and 1 'score<TAB>word<TAB>path', rows joined by newlines and
+    cells (``cells[cell]``) by spaces; 2, JSON objects {"word", "points", "path"} joined by
+    ', ', cells by ', ' (words are letters: nothing to escape)."""
+    if style == ROWS_JSON:
+        text = ", ".join([
+            f'{{"word": "{hit.word}", "points": {hit.score}, "path": [{", ".join([cells[c] for c in hit.path])}]}}'
+            for hit in hits
+        ])
+    else:
+        text = "\n".join([
+            (f"{hit.score}\t{hit.word}\t" if style == ROWS_SCORES_PATHS else f"{hit.word}\t")
+            + " ".join([cells[c] for c in hit.path])
+            for hit in hits
+        ])
+    return len(hits), sum(hit.score for hit in hits), text
 
 
 class TooManyFaces(Exception):

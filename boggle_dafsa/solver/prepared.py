@@ -191,10 +191,40 @@ class PreparedSolver:
             raise ValueError("the generic kernel takes faces, not codes")
         number = MODES[mode]
         solver = self._codes.solver
+        return self._split(codes, lambda chunk, timeout: solver.solve_many(chunk, number, timeout), threads)
+
+    def run_rows(
+        self, codes: bytes | bytearray | memoryview, cells: Sequence[str], style: int, *, threads: int = 1
+    ) -> list[tuple[int, int, str]]:
+        """(words, points, text) of each grid already encoded: its hits ranked, as rows of
+        text of ``style`` with ``cells[cell]`` for each cell of a path (see
+        :func:`.native.rows_result`; what the batch renderers print, built by the kernel)."""
+        if self._codes is None:
+            raise ValueError("the generic kernel takes faces, not codes")
+        solver = self._codes.solver
+        return self._split(codes, lambda chunk, timeout: solver.rows_many(chunk, cells, style, timeout), threads)
+
+    def rows_many(
+        self, grids: Iterable[Grid | Sequence[str]], cells: Sequence[str], style: int, *, threads: int = 1
+    ) -> list[tuple[int, int, str]]:
+        """(words, points, text) of each grid (see :meth:`run_rows`), the grids given as faces or :class:`Grid`."""
+        faces_list = [self._faces(grid) for grid in grids]
+        if self._codes is not None:
+            try:
+                codes = b"".join(map(self._codes.encode, faces_list))
+            except native.TooManyFaces:
+                pass
+            else:
+                return self.run_rows(codes, cells, style, threads=threads)
+        return [native.rows_result(hits, cells, style) for hits in self._many(faces_list, "hits")]
+
+    def _split(self, codes: bytes | bytearray | memoryview, call: Any, threads: int) -> list[Any]:
+        # call(chunk of codes, timeout) over the grids of `codes`, split over `threads`
+        # threads for the compiled kernel (which releases the GIL).
         grids = len(codes) // self.cell_count
         timeout = _seconds_left()
         if threads <= 1 or grids < 2 * threads or self.kernel != "c":
-            return solver.solve_many(codes, number, timeout)  # type: ignore[no-any-return]
+            return call(codes, timeout)  # type: ignore[no-any-return]
         from concurrent.futures import ThreadPoolExecutor
 
         view = memoryview(codes).cast("B")
@@ -202,7 +232,7 @@ class PreparedSolver:
         n = self.cell_count
         chunks = [view[start * n : (start + share) * n] for start in range(0, grids, share)]
         with ThreadPoolExecutor(threads) as pool:
-            parts = list(pool.map(lambda chunk: solver.solve_many(chunk, number, timeout), chunks))
+            parts = list(pool.map(lambda chunk: call(chunk, timeout), chunks))
         return [result for part in parts for result in part]
 
     def _many(self, grids: Iterable[Grid | Sequence[str]], mode: str, threads: int = 1) -> list[Any]:
