@@ -42,7 +42,8 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         raise BoggleError(f"--timeout must be a positive number of seconds, not {seconds}")
     import signal
 
-    from ..solver import native, time_limit as search_limit
+    from ..solver import native
+    from ..solver import time_limit as search_limit
 
     message = f"{what}: gave up after the time limit of {seconds:g} s (--timeout)"
 
