@@ -153,7 +153,7 @@ def build_dictionary(
                     writer.add_block(block)
                     tell("building")
             except UnsortedInputError as error:
-                raise WordListError(f"{source}: not sorted: {error} (leave out --sorted to sort it)") from None
+                raise WordListError(f"{source}: not sorted: {error} (leave out `assume_sorted` to sort it)") from None
         else:
             sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder,
                         on_spill=spilled)

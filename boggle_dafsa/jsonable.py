@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .dice import DiceSet
     from .game import Report, ScoreSheet, Verdict
     from .grid import Grid
+    from .search import SearchResult
     from .solver import Hit
 
 
@@ -133,4 +134,40 @@ def dice_set_json(dice_set: DiceSet) -> dict[str, object]:
         "dictionary": dice_set.language,
         "source": dice_set.source,
         "dice": [list(die) for die in dice_set.dice],
+    }
+
+
+def search_json(result: SearchResult, count: int = 5) -> dict[str, Any]:
+    """``best --json``: what was searched, the ``count`` best boards (each with the command
+    that solves it), the work done."""
+    from .render import search_replay_command
+
+    spec = result.spec
+    return {
+        "dictionary": spec.dictionary,
+        "shape": list(spec.shape),
+        "dice": spec.dice.name if spec.dice else None,
+        "letters": "".join(spec.letters) if spec.dice is None else None,
+        "first_letters": "".join(spec.common) or None,
+        "scoring": spec.scoring,
+        "min_length": spec.min_length,
+        "adjacency": spec.adjacency,
+        "objective": spec.objective,
+        "method": spec.method,
+        "pool": spec.pool if spec.method == "hillclimb" else None,
+        "seed": result.seed,
+        "runs": len(result.runs),
+        "scored": result.scored,
+        "seconds": round(sum(run.seconds for run in result.runs), 3),
+        "best": [
+            {
+                "grid": found.text(spec.shape),
+                "score": found.score,
+                "points": found.points,
+                "words": found.words,
+                "found_by": runs,
+                "replay": search_replay_command(spec, found),
+            }
+            for found, runs in result.best(count)
+        ],
     }

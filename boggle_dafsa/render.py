@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .dice import DiceSet
     from .game import PlayerWord, Report, ScoreSheet, Verdict
     from .grid import Grid
-    from .search import SearchResult
+    from .search import Found, SearchResult, SearchSpec
     from .solver import Hit
 
 
@@ -232,15 +232,28 @@ def render_dice_set(dice_set: DiceSet) -> str:
 
 def render_search(result: SearchResult, top: int) -> str:
     """What ``best`` prints: the best boards, one block each, then what the search did."""
-    data: dict[str, Any] = result.to_json(top)
+    spec, runs = result.spec, len(result.runs)
     lines = []
-    for entry in data["best"]:
+    for found, found_by in result.best(top):
         lines.append(
-            f"{entry['grid']}\t{entry['points']:,} points, {entry['words']:,} words"
-            f" (found by {entry['found_by']} of {data['runs']} runs)"
+            f"{found.text(spec.shape)}\t{found.points:,} points, {found.words:,} words (found by {found_by} of {runs} runs)"
         )
-        lines.append(f"  {entry['replay']}")
-    lines.append(
-        f"{data['runs']} runs, {data['scored']:,} boards scored in {data['seconds']:,.1f} s of runs (seed {data['seed']})"
-    )
+        lines.append(f"  {search_replay_command(spec, found)}")
+    seconds = sum(run.seconds for run in result.runs)
+    lines.append(f"{runs} runs, {result.scored:,} boards scored in {round(seconds, 3):,.1f} s of runs (seed {result.seed})")
     return "\n".join(lines)
+
+
+def search_replay_command(spec: SearchSpec, found: Found) -> str:
+    """The command that solves a board ``best`` found, with the rules of the search."""
+    import shlex
+
+    parts = ["boggle-dafsa", "solve", found.text(spec.shape), "-d", spec.dictionary]
+    if spec.scoring != "classic":
+        parts += ["--scoring", spec.scoring]
+    if spec.min_length is not None:
+        parts += ["--min-length", str(spec.min_length)]
+    if spec.adjacency != "king":
+        parts += ["--adjacency", spec.adjacency]
+    parts.append("--totals")
+    return " ".join(shlex.quote(part) for part in parts)

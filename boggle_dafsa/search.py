@@ -420,9 +420,9 @@ def make_spec(
     if method not in METHODS:
         raise BoggleError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     if pool < 1:
-        raise BoggleError(f"the pool (--pool) must hold at least 1 board, not {pool}")
+        raise BoggleError(f"the pool (`pool`) must hold at least 1 board, not {pool}")
     if steps < 1 or stall < 1:
-        raise BoggleError("the steps and stall of annealing (--steps, --stall) must be at least 1")
+        raise BoggleError("the steps and stall of annealing (`steps`, `stall`) must be at least 1")
     shape = tuple(shape)
     if math.prod(shape) > 4096:
         raise BoggleError(f"a {format_shape(shape)} grid is too large to search (4,096 cells at most)")
@@ -441,7 +441,7 @@ def make_spec(
         excluded = {opened.normalize(letter) or letter for letter in exclude_letters if not letter.isspace()}
         letters = tuple(letter for letter in opened.alphabet if letter not in excluded)
         if not letters:
-            raise BoggleError("no letters left to search with (--exclude-letters removes them all)")
+            raise BoggleError("no letters left to search with (`exclude_letters` removes them all)")
         if common_first and method == "hillclimb":
             common = common_letters(opened, letters)
     digest = None
@@ -741,38 +741,6 @@ class SearchResult:
         """Boards scored by all runs."""
         return sum(run.scored for run in self.runs)
 
-    def to_json(self, count: int = 5) -> dict[str, Any]:
-        """The search as JSON data: what was searched, the best boards, the work done."""
-        spec = self.spec
-        return {
-            "dictionary": spec.dictionary,
-            "shape": list(spec.shape),
-            "dice": spec.dice.name if spec.dice else None,
-            "letters": "".join(spec.letters) if spec.dice is None else None,
-            "first_letters": "".join(spec.common) or None,
-            "scoring": spec.scoring,
-            "min_length": spec.min_length,
-            "adjacency": spec.adjacency,
-            "objective": spec.objective,
-            "method": spec.method,
-            "pool": spec.pool if spec.method == "hillclimb" else None,
-            "seed": self.seed,
-            "runs": len(self.runs),
-            "scored": self.scored,
-            "seconds": round(sum(run.seconds for run in self.runs), 3),
-            "best": [
-                {
-                    "grid": found.text(spec.shape),
-                    "score": found.score,
-                    "points": found.points,
-                    "words": found.words,
-                    "found_by": runs,
-                    "replay": replay_command(spec, found),
-                }
-                for found, runs in self.best(count)
-            ],
-        }
-
 
 def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResult]:
     """Runs of this search (same spec and seed) already in the ndjson log at ``path``."""
@@ -822,9 +790,9 @@ def search(
     from another thread when the runs are elsewhere.
     """
     if runs < 1:
-        raise BoggleError(f"the number of runs (--runs) must be at least 1, not {runs}")
+        raise BoggleError(f"the number of runs (`runs`) must be at least 1, not {runs}")
     if jobs < 1 or jobs > 64:
-        raise BoggleError(f"the number of processes (--jobs) must be 1 to 64, not {jobs}")
+        raise BoggleError(f"the number of processes (`jobs`) must be 1 to 64, not {jobs}")
     done = done or {}
     result = SearchResult(spec, seed, [done[run] for run in sorted(done) if run < runs])
     todo = [run for run in range(runs) if run not in done]
@@ -903,18 +871,3 @@ def _pool_runs(
         if queue is not None and relay is not None:
             queue.put(None)  # after the processes ended: their reports are all in the queue
             relay.join()
-
-
-def replay_command(spec: SearchSpec, found: Found) -> str:
-    """The command that solves ``found`` with the rules of the search."""
-    import shlex
-
-    parts = ["boggle-dafsa", "solve", found.text(spec.shape), "-d", spec.dictionary]
-    if spec.scoring != "classic":
-        parts += ["--scoring", spec.scoring]
-    if spec.min_length is not None:
-        parts += ["--min-length", str(spec.min_length)]
-    if spec.adjacency != "king":
-        parts += ["--adjacency", spec.adjacency]
-    parts.append("--totals")
-    return " ".join(shlex.quote(part) for part in parts)

@@ -150,7 +150,7 @@ def encoding_hint(data: bytes, used_encoding: str) -> str | None:
     except UnicodeDecodeError:
         return f"{len(controls)} bytes in 0x80-0x9F are control characters in {FALLBACK_ENCODING}; the words that hold them were dropped"
     example = bytes([controls[0][0]]).decode("cp1252")
-    return f"{len(controls)} bytes in 0x80-0x9F (such as {example!r} in Windows-1252) are control characters in {FALLBACK_ENCODING}: --encoding cp1252 would keep them"
+    return f"{len(controls)} bytes in 0x80-0x9F (such as {example!r} in Windows-1252) are control characters in {FALLBACK_ENCODING}: `encoding` cp1252 would keep them"
 
 
 def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>", encoding: str = "utf-8") -> WordList:
@@ -446,7 +446,7 @@ def stream_wordlist(
             hint = f"{controls} bytes in 0x80-0x9F are control characters in {FALLBACK_ENCODING}; the words that hold them were dropped"
         else:
             hint = (f"{controls} bytes in 0x80-0x9F (such as {example.decode('cp1252')!r} in Windows-1252) are control "
-                    f"characters in {FALLBACK_ENCODING}: --encoding cp1252 would keep them")
+                    f"characters in {FALLBACK_ENCODING}: `encoding` cp1252 would keep them")
     return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False,
                       forced=forced, hint=hint, data=data)
 

@@ -237,6 +237,15 @@ def test_named_pipes_are_neither_read_as_dictionaries_nor_replaced(tmp_path: Pat
     assert not pipe.is_file()
 
 
+def test_build_notes_the_encoding_option_by_its_name(tmp_path: Path) -> None:
+    # The library names the parameter (`encoding`); the command line names its option.
+    source = tmp_path / "cp1252.txt"
+    source.write_bytes("cœur\nsœur\narbre\n".encode("cp1252"))
+    result = runner.invoke(app, ["build", str(source), "-o", str(tmp_path / "x.dafsa")])
+    assert result.exit_code == 0, result.output
+    assert "--encoding cp1252 would keep them" in result.output and "`" not in result.output
+
+
 def test_build_replaces_a_symbolic_link_instead_of_writing_through_it(tmp_path: Path, wordlist: Path) -> None:
     # As `sed -i` does: a link planted at the output path must not redirect the write.
     target = tmp_path / "victim.txt"

@@ -106,7 +106,7 @@ def test_windows_1252_list_gets_a_hint(tmp_path: Path) -> None:
     path.write_bytes("cœur\nsœur\narbre\nl’été\n".encode("cp1252"))
     wordlist = read_wordlist(path)
     assert wordlist.encoding == "iso-8859-15" and wordlist.words == ["ARBRE"]  # what the guess loses...
-    assert wordlist.hint is not None and "--encoding cp1252" in wordlist.hint and "3 bytes" in wordlist.hint
+    assert wordlist.hint is not None and "`encoding` cp1252" in wordlist.hint and "3 bytes" in wordlist.hint
     fixed = read_wordlist(path, encoding="cp1252")  # ...and what the hint keeps
     assert fixed.words == ["ARBRE", "COEUR", "SOEUR"] and fixed.hint is None
 

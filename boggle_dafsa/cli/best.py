@@ -103,7 +103,9 @@ def best(
         if log_stream is not None:
             log_stream.close()
     if json_output:
-        print_json(result.to_json(top))
+        from ..jsonable import search_json
+
+        print_json(search_json(result, top))
     else:
         from ..render import render_search
 

@@ -118,18 +118,26 @@ def check_stray_dictionaries(arguments: list[str], verb: str) -> None:
 
 #: The option that sets each library parameter: library messages name parameters as `name`.
 OPTIONS = {
+    "assume_sorted": "--sorted",
     "count": "--count",
+    "encoding": "--encoding",
+    "exclude_letters": "--exclude-letters",
+    "jobs": "--jobs",
     "max_attempts": "--max-attempts",
     "max_states": "--max-states",
     "min_length": "--min-length",
     "min_score": "--min-score",
     "min_words": "--min-words",
+    "pool": "--pool",
+    "runs": "--runs",
     "seconds": "--time",
+    "stall": "--stall",
+    "steps": "--steps",
 }
 
 
-def user_message(error: BoggleError) -> str:
-    """The message of ``error`` with each `parameter` it names written as its option."""
+def user_message(error: BoggleError | str) -> str:
+    """The message of ``error`` (or a note) with each `parameter` it names written as its option."""
     import re
 
     return re.sub(r"`(\w+)`", lambda match: OPTIONS.get(match[1], match[0]), str(error))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from .base import app
-from .common import check_stray_dictionaries, fail, load_dictionary, print_json
+from .common import check_stray_dictionaries, fail, load_dictionary, print_json, user_message
 from .options import DictArgument, DictOption, JsonOption, LimitOption, QuietOption, pick_dictionary
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def _summary(report: BuildReport) -> str:
     lines.append(f"  file bytes    {report.file_bytes:,} ({report.bytes_per_word:.2f} bytes/word)")
     lines.append(f"  time          {report.seconds:.2f} s")
     if report.hint:
-        lines.append(f"  note          {report.hint}")
+        lines.append(f"  note          {user_message(report.hint)}")
     return "\n".join(lines)
 
 
