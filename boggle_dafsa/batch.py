@@ -19,6 +19,7 @@ from .scoring import CLASSIC, Scoring
 from .solver import Hit, solve, totals
 
 if TYPE_CHECKING:
+    from .dice import DiceSet
     from .dictionary import Dictionary
 
 
@@ -41,11 +42,11 @@ class SolveOptions(NamedTuple):
         adjacency: str,
         shape: str | None,
         q_is_qu: bool,
-        dice: str | None = None,
+        dice: str | DiceSet | None = None,
     ) -> SolveOptions:
         """Options from command-line values, checked (raises :class:`BoggleError`).
 
-        The rules are those of the dice set ``dice`` (a set name or a dice file; default:
+        The rules are those of the dice set ``dice`` (a set name, a dice file or a set read; default:
         classic scoring), overridden by ``scoring`` and ``min_length`` when given.
         """
         from .rules import resolve_rules

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import BoggleError, DiceError, GridError
 from .grid import BLANK, MAX_FACE_LETTERS, Grid, parse_shape
@@ -74,11 +74,14 @@ _YES = {"yes", "true", "1", "on"}
 _NO = {"no", "false", "0", "off"}
 
 
-def load_dice(name_or_path: str) -> DiceSet:
-    """The built-in set called ``name_or_path``, else the dice file at that path.
+def load_dice(name_or_path: str | DiceSet) -> DiceSet:
+    """The built-in set called ``name_or_path``, else the dice file at that path (a set
+    already read, such as :func:`read_dice`'s, is returned as it is).
 
     Raises :class:`DiceError` for an unknown name, an unreadable file or a malformed one.
     """
+    if isinstance(name_or_path, DiceSet):
+        return name_or_path
     if name_or_path in BUILTIN_SETS:
         data = (resources.files("boggle_dafsa") / "data" / "dice" / f"{name_or_path}.txt").read_bytes()
         return parse_dice(_decode(data, f"{name_or_path}.txt"), name=name_or_path, source=f"{name_or_path}.txt")
@@ -89,6 +92,15 @@ def load_dice(name_or_path: str) -> DiceSet:
 
     data = read_limited(name_or_path, MAX_SMALL_FILE_BYTES, DiceError, "dice file", stop_at_nul=True)
     return parse_dice(_decode(data, name_or_path), name=path.stem, source=name_or_path)
+
+
+def read_dice(stream: BinaryIO, source: str = "standard input") -> DiceSet:
+    """The dice file read from ``stream`` (standard input, given by the caller), bounded
+    like a dice file on disk; the set is named ``stdin``."""
+    from .limits import MAX_SMALL_FILE_BYTES, read_limited
+
+    data = read_limited(stream, MAX_SMALL_FILE_BYTES, DiceError, "dice file", stop_at_nul=True)
+    return parse_dice(_decode(data, source), name="stdin", source=source)
 
 
 def _decode(data: bytes, source: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import BoggleError
 from .scoring import CLASSIC, Scoring
@@ -300,24 +300,27 @@ class ScoreSheet:
         ]
 
 
-def read_player_words(path: str | Path) -> list[str]:
-    """The raw words of a player file, read exactly as a word list is (encoding, BOM,
-    line breaks, ``;`` and ``,`` between words, blank lines)."""
-    from .wordlist import decode, read_bytes, split_items
+def read_player_words(source: str | Path | BinaryIO) -> list[str]:
+    """The raw words of a player file (a path, or a binary stream such as standard input
+    handed over by the caller), read exactly as a word list is (encoding, BOM, line
+    breaks, ``;`` and ``,`` between words, blank lines), at most ``limits.MAX_SMALL_FILE_BYTES``."""
+    from .errors import WordListError
+    from .limits import MAX_SMALL_FILE_BYTES, read_limited
+    from .wordlist import decode, split_items
 
-    from .limits import MAX_SMALL_FILE_BYTES
-
-    text, _encoding = decode(read_bytes(path, MAX_SMALL_FILE_BYTES), str(path))
+    data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "player file", stop_at_nul=True)
+    label = str(source) if isinstance(source, (str, Path)) else "standard input"
+    text, _encoding = decode(data, label)
     return list(split_items(text))
 
 
 def player_names(paths: Sequence[str]) -> list[str]:
-    """Each player's name: the file's name without its extension.
+    """Each player's name: the file's name without its extension (``stdin`` for ``-``).
 
     Raises :class:`BoggleError` when two files give the same name (the same file twice,
     or ``x/alice.txt`` and ``y/alice.txt``): their words would be mixed up.
     """
-    names = [Path(path).stem or path for path in paths]
+    names = ["stdin" if path == "-" else Path(path).stem or path for path in paths]
     for name in names:
         if names.count(name) > 1:
             clashing = ", ".join(path for path, other in zip(paths, names) if other == name)

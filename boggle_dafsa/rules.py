@@ -5,10 +5,13 @@ Above :mod:`.dice` and :mod:`.scoring`, which never import it: the one place tha
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BoggleError
 from .scoring import CLASSIC, Scoring, get_scoring
+
+if TYPE_CHECKING:
+    from .dice import DiceSet
 
 
 class Rules(NamedTuple):
@@ -19,8 +22,9 @@ class Rules(NamedTuple):
     language: str | None = None
 
 
-def resolve_rules(dice: str | None = None, scoring: str | None = None, min_length: int | None = None) -> Rules:
-    """The rules of dice set ``dice`` (default: classic scoring), overridden by ``scoring``
+def resolve_rules(dice: str | DiceSet | None = None, scoring: str | None = None, min_length: int | None = None) -> Rules:
+    """The rules of dice set ``dice`` (a name, a dice file, or a set already read; default:
+    classic scoring), overridden by ``scoring``
     (a table name) and ``min_length`` when given."""
     dice_set = None
     if dice:

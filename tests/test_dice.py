@@ -430,3 +430,21 @@ def test_bad_dice_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert result.returncode == 2, args
         assert result.stdout == ""
         assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("boggle-dafsa: "), result.stderr
+
+
+def test_a_dice_file_can_come_from_standard_input(tmp_path: Path) -> None:
+    text = "title: mine\nshape: 2x3\n" + "".join(f"{letter * 6}\n" for letter in "CHATSO")
+    path = write(tmp_path, text)
+    for args in (["generate", "--seed", "7", "-n", "3"], ["solve", "CHA/TSO", "-d", "fr"]):
+        from_file = run_cli(*args, "--dice", path)
+        piped = run_cli(*args, "--dice", "-", input=text)
+        assert piped.returncode == from_file.returncode == 0, piped.stderr
+        assert piped.stdout == from_file.stdout
+    shown = run_cli("dice", "-", input=text)
+    assert shown.returncode == 0 and "source: standard input" in shown.stdout and "CCCCCC" in shown.stdout
+    bad = run_cli("generate", "--dice", "-", input="shape: 4x4\n" + "ABCDEF\n" * 3)
+    assert bad.returncode == 2 and bad.stderr.startswith("boggle-dafsa: standard input") and len(bad.stderr.splitlines()) == 1
+    # play reads the player's words there; solve reads the grid there when none is given.
+    for args in (["play", "--dice", "-", "--time", "0"], ["solve", "--dice", "-"]):
+        refused = run_cli(*args, input=text)
+        assert refused.returncode == 2 and "standard input" in refused.stderr and len(refused.stderr.splitlines()) == 1, args

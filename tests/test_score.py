@@ -212,3 +212,25 @@ def test_the_grid_can_come_from_standard_input_as_for_solve(dictionary, players:
     piped = runner.invoke(app, ["score", "-", *players, "-d", str(dictionary.path)], input=" ".join(Grid.parse(GRID).faces) + "\n")
     assert piped.exit_code == 0, piped.output
     assert piped.stdout == given.stdout
+
+
+def test_a_player_file_and_the_dice_file_can_come_from_standard_input(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
+    alice = Path(players[0])
+    d = ["-d", str(dictionary.path)]
+    # `-` as a player file: the player "stdin", scored exactly as the same bytes in a file.
+    from_file = runner.invoke(app, ["score", GRID, players[1], str(alice), "--json", *d])
+    piped = runner.invoke(app, ["score", GRID, players[1], "-", "--json", *d], input=alice.read_bytes())
+    assert piped.exit_code == 0, piped.output
+    sheet = json.loads(piped.stdout)
+    assert [player["name"] for player in sheet["players"]] == ["bob", "stdin"]
+    assert sheet == json.loads(from_file.stdout.replace('"alice"', '"stdin"'))
+    # The rules of a dice file read from standard input: big scoring, 4 letters at least.
+    dice_file = "title: mine\nshape: 4x4\nscoring: big\n" + "ABCDEF\n" * 16
+    ruled = runner.invoke(app, ["score", GRID, *players, "--dice", "-", "--json", *d], input=dice_file)
+    with_file = runner.invoke(app, ["score", GRID, *players, "--scoring", "big", "--json", *d])
+    assert ruled.exit_code == 0, ruled.output
+    assert json.loads(ruled.stdout) == json.loads(with_file.stdout)
+    # Standard input can be read once: every pair is refused in one line.
+    for args in (["-", "-", players[0]], ["-", players[0], "-"], [GRID, "-", "-"], [GRID, "-", "--dice", "-"]):
+        refused = runner.invoke(app, ["score", *args, *d], input="chat\n")
+        assert refused.exit_code == 2 and "standard input" in refused.stderr and len(refused.stderr.splitlines()) == 1, args

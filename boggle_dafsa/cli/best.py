@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from .base import app
-from .common import print_json
-from .options import AdjacencyOption, DaskOption, DictOption, JsonOption, MinLengthOption, ScoringOption, SeedOption
+from .common import dice_argument, print_json
+from .options import AdjacencyOption, DaskOption, JsonOption, MinLengthOption, RulesDictOption, ScoringOption, SeedOption
 
 if TYPE_CHECKING:
     from ..search import RunResult
@@ -18,14 +18,14 @@ if TYPE_CHECKING:
 
 @app.command()
 def best(
-    dictionary: DictOption = None,
+    dictionary: RulesDictOption = None,
     shape: Annotated[
         Optional[str],
         typer.Option("--shape", "-s", help="Shape of the grids: N for NxN, or sizes like 3x4 or 4x4x4 (default: the dice set's, else 4x4).", show_default=False),
     ] = None,
     dice: Annotated[
         Optional[str],
-        typer.Option("--dice", help="Search only grids this dice set can roll (fr, en-classic, en, big, or a dice file); its scoring and, without -d, its dictionary.", show_default=False),
+        typer.Option("--dice", help="Search only grids this dice set can roll (fr, en-classic, en, big, super-big, or a dice file, - for standard input); its scoring and, without -d, its dictionary.", show_default=False),
     ] = None,
     exclude_letters: Annotated[str, typer.Option("--exclude-letters", help="Letters never used on free-letter grids, e.g. QXZ.")] = "",
     scoring: ScoringOption = None,
@@ -56,7 +56,7 @@ def best(
     from ..resolve import dictionary_spec_for
     from ..search import default_pool, default_runs, make_spec, read_log, search
 
-    dice_set = load_dice(dice) if dice else None
+    dice_set = load_dice(dice_argument(dice)) if dice else None
     grid_shape = parse_shape(shape) if shape else (tuple(dice_set.shape) if dice_set else (4, 4))
     if top < 1:
         raise BoggleError(f"--top must be at least 1, not {top}")

@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 from ..errors import BoggleError
 
 if TYPE_CHECKING:
+    from ..dice import DiceSet
     from ..dictionary import Dictionary
     from .compat import Context as ClickContext
 
@@ -70,6 +71,28 @@ def shortened(message: str, most: int = 400) -> str:
     if len(message) <= most:
         return message
     return f"{message[: most - 150]} [...] {message[-140:]}"
+
+
+def one_standard_input(**readers: bool) -> None:
+    """Refuse a command line where several inputs read standard input (``-``): it can be read once.
+
+    ``readers`` maps each input's name (as the user wrote it) to whether it reads standard input.
+    """
+    takers = [name for name, reads in readers.items() if reads]
+    if len(takers) > 1:
+        both = "both" if len(takers) == 2 else "all"
+        raise BoggleError(f"{', '.join(takers[:-1])} and {takers[-1]} {both} read standard input ('-'): it can be read once")
+
+
+def dice_argument(name: str | None) -> DiceSet | str | None:
+    """A ``--dice`` value as the library takes it: for ``-``, the dice file on standard input, read here."""
+    if name != "-":
+        return name
+    from ..dice import read_dice
+
+    if sys.stdin.isatty():
+        print("reading the dice file from standard input (end with Ctrl-D)", file=sys.stderr)
+    return read_dice(sys.stdin.buffer)
 
 
 def print_json(value: object) -> None:

@@ -8,14 +8,15 @@ from typing import Annotated, Optional
 import typer
 
 from .base import app
-from .common import load_dictionary, print_json
+from ..errors import BoggleError
+from .common import dice_argument, load_dictionary, one_standard_input, print_json
 from .options import (
     DiceOption,
-    DictOption,
     GameDictOption,
     JsonOption,
     MinLengthOption,
     RulesDiceOption,
+    RulesDictOption,
     ScoringOption,
     SeedOption,
 )
@@ -23,7 +24,7 @@ from .options import (
 
 @app.command()
 def dice(
-    name: Annotated[Optional[str], typer.Argument(help="A set name or a dice file: show its dice.", show_default=False)] = None,
+    name: Annotated[Optional[str], typer.Argument(help="A set name or a dice file ('-': standard input): show its dice.", show_default=False)] = None,
     json_output: JsonOption = False,
 ) -> None:
     """List the dice sets, or show the dice of one."""
@@ -31,7 +32,7 @@ def dice(
     from ..jsonable import dice_set_json
     from ..render import render_dice_set, render_dice_sets
 
-    sets = [load_dice(name)] if name else builtin_sets()
+    sets = [load_dice(dice_argument(name))] if name else builtin_sets()
     if json_output:
         print_json([dice_set_json(s) for s in sets])
     else:
@@ -52,7 +53,7 @@ def generate(
     from ..dice import GridQuality, generate_grids, load_dice, random_seed
     from ..resolve import dictionary_spec_for
 
-    dice_set = load_dice(dice_name)
+    dice_set = load_dice(dice_argument(dice_name))
     quality = None
     if min_words or min_score:
         words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
@@ -89,6 +90,8 @@ def play(
     from ..resolve import dictionary_spec_for
 
     check_seconds(seconds)
+    if dice_name == "-":
+        raise BoggleError("--dice -: play reads the player's words from standard input: give the dice as a file")
     dice_set = load_dice(dice_name)
     words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
     chosen_seed = random_seed() if seed is None else seed
@@ -115,9 +118,11 @@ def play(
 
 @app.command()
 def score(
-    grid: Annotated[str, typer.Argument(help="The grid, in the syntax `solve` reads.")],
-    player_files: Annotated[list[str], typer.Argument(help="One file of words per player, named after the player.")],
-    dictionary: DictOption = None,
+    grid: Annotated[str, typer.Argument(help="The grid, in the syntax `solve` reads ('-': standard input).")],
+    player_files: Annotated[
+        list[str], typer.Argument(help="One file of words per player, named after the player ('-': standard input, player 'stdin').")
+    ],
+    dictionary: RulesDictOption = None,
     dice_name: RulesDiceOption = None,
     scoring: ScoringOption = None,
     min_length: MinLengthOption = None,
@@ -131,11 +136,15 @@ def score(
     from ..resolve import dictionary_spec_for
     from .solve import read_grid
 
-    options = SolveOptions.from_arguments(min_length, scoring, "king", None, False, dice_name)
+    if player_files.count("-") > 1:
+        raise BoggleError("'-' given for two player files: standard input can be read once")
+    one_standard_input(**{"the grid": grid == "-", "a player file": "-" in player_files, "--dice": dice_name == "-"})
+    options = SolveOptions.from_arguments(min_length, scoring, "king", None, False, dice_argument(dice_name))
     words = load_dictionary(dictionary_spec_for(dictionary, options.language))
     # The grid as `solve` reads it, standard input ('-') included.
     judge = Judge(read_grid(grid, words, options), words, options.scoring, options.min_length)
-    lists = {name: read_player_words(path) for name, path in zip(player_names(player_files), player_files)}
+    lists = {name: read_player_words(sys.stdin.buffer if path == "-" else path)
+             for name, path in zip(player_names(player_files), player_files)}
     sheet = score_players(judge, lists)
     if json_output:
         print_json(score_sheet_json(sheet))

@@ -17,6 +17,18 @@ DictOption = Annotated[
         show_default=False,
     ),
 ]
+#: -d for commands that take a dice set's rules (--dice): without it, the set's dictionary if any.
+RulesDictOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--dict",
+        "-d",
+        help="Dictionary: a file (native, marisa or dawg), a word list, or fr, en, enable2k. "
+        "Default: $BOGGLE_DAFSA_DICT, else the --dice set's (fr for French dice, en for English ones), "
+        "else build/dictionary.dafsa if present, else fr.",
+        show_default=False,
+    ),
+]
 #: A dictionary given the way `fst words FILE` takes one, where nothing else is positional.
 DictArgument = Annotated[
     Optional[str],
@@ -59,14 +71,14 @@ AdjacencyOption = Annotated[
 #: The dice set a game is rolled with.
 DiceOption = Annotated[
     str,
-    typer.Option("--dice", help="Dice set: fr, en-classic, en, big (see `boggle-dafsa dice`), or a dice file."),
+    typer.Option("--dice", help="Dice set: fr, en-classic, en, big, super-big (see `boggle-dafsa dice`), or a dice file ('-': standard input)."),
 ]
 #: A dice set whose rules (and, without -d, dictionary) a command takes.
 RulesDiceOption = Annotated[
     Optional[str],
     typer.Option(
         "--dice",
-        help="Take the rules of this dice set (fr, en-classic, en, big, or a dice file): its scoring, its minimum length and, without -d, its dictionary.",
+        help="Take the rules of this dice set (fr, en-classic, en, big, super-big, or a dice file, '-' for standard input): its scoring, its minimum length and, without -d, its dictionary.",
         show_default=False,
     ),
 ]

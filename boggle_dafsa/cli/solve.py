@@ -16,7 +16,7 @@ import typer
 
 from ..errors import BoggleError, GridError
 from .base import app
-from .common import load_dictionary, time_limit, with_dictionary
+from .common import dice_argument, load_dictionary, one_standard_input, time_limit, with_dictionary
 from .options import (
     GRID_HELP,
     AdjacencyOption,
@@ -26,6 +26,7 @@ from .options import (
     MinLengthOption,
     QuOption,
     RulesDiceOption,
+    RulesDictOption,
     ScoringOption,
     ShapeOption,
     TimeoutOption,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 @app.command()
 def solve(
     grid: Annotated[Optional[str], typer.Argument(help=GRID_HELP, show_default=False)] = None,
-    dictionary: DictOption = None,
+    dictionary: RulesDictOption = None,
     shape: ShapeOption = None,
     q_is_qu: QuOption = False,
     dice: RulesDiceOption = None,
@@ -75,7 +76,9 @@ def solve(
     from ..render import Rendering
     from ..resolve import dictionary_spec_for
 
-    options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice)
+    one_standard_input(**{"the grid": batch is None and grid in (None, "-"), "--batch": batch == "-",
+                          "--dice": dice == "-"})
+    options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice_argument(dice))
     if summary and (scores or paths or json_output):
         raise BoggleError("--summary prints totals only: not with --scores, --paths or --json")
     rendering = Rendering(scores=scores, paths=paths, json=json_output, summary=summary)
