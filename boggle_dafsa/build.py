@@ -113,7 +113,14 @@ def build_dictionary(
     started = time.perf_counter()
     output = Path(output)
     if format != "native":
+        # Read whole, then built and written by marisa-trie or the dawgdic port in one
+        # call each: the phases are all there is to report.
+        if progress is not None:
+            progress(BuildProgress("reading", started=started, seconds=time.perf_counter() - started))
         wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)
+        if progress is not None:
+            progress(BuildProgress("building", words=len(wordlist.words), started=started,
+                                   seconds=time.perf_counter() - started))
         write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
         return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
                            output, format, None, None, output.stat().st_size, time.perf_counter() - started, wordlist.hint)

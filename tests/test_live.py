@@ -108,6 +108,51 @@ def test_a_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     assert piped.returncode == 0 and piped.stderr == "" and piped.stdout == "ok: 8,000 words, checksums hold\n"
 
 
+def _on_a_terminal(tmp_path: Path, *args: str) -> str:
+    # The command run on a pseudo-terminal; its output without escape sequences.
+    child = pexpect.spawn(
+        sys.executable, ["-m", "boggle_dafsa", *args], cwd=str(tmp_path), encoding="utf-8", timeout=120,
+        dimensions=(24, 150),
+        env={"TERM": "xterm", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")},
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return "\n".join(ESCAPES.sub("", frame) for frame in child.before.split("\r"))
+
+
+def test_every_long_operation_has_the_same_progress_bar(tmp_path: Path) -> None:
+    # build (each format), verify and the set operations all draw one rich bar on a
+    # terminal: the phase or verb, then the counts; erased at the end (its last frame is
+    # still in the stream of bytes, which is what is read here).
+    words = tmp_path / "words.txt"
+    words.write_text("".join(f"w{a}{b}{c}\n" for a in "abcdefghij" for b in "abcdefghij" for c in "abcdefghij"))
+    for format in ("native", "dawg", "marisa"):
+        shown = _on_a_terminal(tmp_path, "build", str(words), "-f", format, "-o", f"d.{format}")
+        assert re.search(r"(building|writing) .*1,000 words", shown), (format, shown)
+    half = tmp_path / "half.txt"
+    half.write_text("".join(f"w{a}{b}{c}\n" for a in "abcde" for b in "abcdefghij" for c in "abcdefghij"))
+    assert "half.dafsa" not in _on_a_terminal(tmp_path, "build", str(half), "-o", "half.dafsa", "-q")  # -q: no bar either
+    for verb in ("union", "intersect", "diff"):
+        shown = _on_a_terminal(tmp_path, verb, "d.native", "half.dafsa", "-o", f"{verb}.dafsa")
+        assert re.search(rf"{verb} .*100%", shown), (verb, shown)
+    assert "verifying" in _on_a_terminal(tmp_path, "verify", str(words), "d.dawg")
+
+
+def test_set_operations_report_the_words_read_from_their_inputs(tmp_path: Path) -> None:
+    from boggle_dafsa.query.setops import write_set
+    from boggle_dafsa.testing import dictionary_from_words
+
+    words = ["".join("abcdefghij"[n // 10**k % 10] for k in range(5)) for n in range(100_000)]
+    first = dictionary_from_words(words[:60_000], tmp_path, name="first.dafsa")
+    second = dictionary_from_words(words[40_000:], tmp_path, name="second.dafsa")
+    calls: list[tuple[int, int]] = []
+    report = write_set([first, second], "intersect", tmp_path / "both.dafsa", progress=lambda done, total: calls.append((done, total)))
+    assert report.words == 20_000
+    assert calls[-1] == (120_000, 120_000) and len(calls) >= 3
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
 def test_the_dictionary_in_use_is_named_when_no_d_chose_it(tmp_path: Path) -> None:
     from conftest import run_cli
 

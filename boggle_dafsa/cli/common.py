@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, overload
 
 import typer
 from typer.core import TyperGroup
@@ -84,6 +84,10 @@ def one_standard_input(**readers: bool) -> None:
         raise BoggleError(f"{', '.join(takers[:-1])} and {takers[-1]} {both} read standard input ('-'): it can be read once")
 
 
+@overload
+def dice_argument(name: str) -> DiceSet | str: ...
+@overload
+def dice_argument(name: None) -> None: ...
 def dice_argument(name: str | None) -> DiceSet | str | None:
     """A ``--dice`` value as the library takes it: for ``-``, the dice file on standard input, read here."""
     if name != "-":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -18,39 +19,31 @@ if TYPE_CHECKING:
 FORMAT_HELP = "File format: native (minimal DAFSA, the default), marisa or dawg (dawgdic)."
 
 
-class _Progress:
-    """One progress line on stderr, rewritten in place: for terminals only."""
+def _build_status(update: Callable[..., None]) -> Callable[[BuildProgress], None]:
+    """The library's build reports drawn on the progress bar ``update``: the phase, the share
+    of the list read while reading (else the words so far), and the counts after the bar."""
 
-    def __init__(self) -> None:
-        self.shown = False
-        self.last = 0.0
-        self.phase = ""
-        self.phase_started = self.seen = 0.0
+    phase = {"name": "", "started": 0.0, "seen": 0.0}
 
-    def __call__(self, progress: BuildProgress) -> None:
-        seen, self.seen = self.seen, progress.seconds
-        if progress.phase != self.phase:
-            # Throughput is per phase (merging counts its words anew), from the end of the last.
-            self.phase, self.phase_started = progress.phase, seen
-        elif progress.seconds - self.last < 0.2:
-            return
-        self.last = progress.seconds
-        rate = progress.words / max(progress.seconds - self.phase_started, 1e-3)
-        parts = [f"{progress.phase:<8} {progress.words:>12,} words"]
-        if progress.phase == "reading" and progress.file_bytes:
-            parts.append(f"{100 * progress.bytes_read // progress.file_bytes:3d}% of the list")
+    def report(progress: BuildProgress) -> None:
+        if progress.phase != phase["name"]:
+            # Throughput is per phase (merging counts its words anew), from the last report.
+            phase.update(name=progress.phase, started=phase["seen"])
+        phase["seen"] = progress.seconds
+        parts = [f"{progress.words:,} words"]
         if progress.runs:
             parts.append(f"{progress.runs} sorted run{'s' if progress.runs > 1 else ''} spilled")
         if progress.states:
             parts.append(f"{progress.states:,} states")
-        if progress.phase != "writing":
-            parts.append(f"{rate / 1000:,.0f}k words/s")
-        print("\r" + " · ".join(parts) + "\033[K", end="", file=sys.stderr, flush=True)
-        self.shown = True
+        if progress.phase != "writing" and progress.seconds > phase["started"]:
+            parts.append(f"{progress.words / (progress.seconds - phase['started']) / 1000:,.0f}k words/s")
+        if progress.phase == "reading" and progress.file_bytes:
+            done, total = progress.bytes_read, progress.file_bytes
+        else:
+            done, total = progress.words, None
+        update(done, total, description=progress.phase, status=" · ".join(parts))
 
-    def close(self) -> None:
-        if self.shown:
-            print(file=sys.stderr)
+    return report
 
 
 @app.command()
@@ -75,9 +68,12 @@ def build(
 
     # A termination request unwinds like Ctrl-C, so that temporary files are removed.
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    progress = _Progress() if sys.stderr.isatty() and not quiet else None
+    from contextlib import nullcontext
+
+    from .progress import progress_bar
+
     source, data = _source_or_stdin(wordlist)
-    try:
+    with progress_bar("reading") if not quiet else nullcontext(None) as update:
         report = build_dictionary(
             source,
             output,
@@ -85,12 +81,9 @@ def build(
             policy=Policy.EXACT if exact else Policy.FOLD,
             encoding=encoding,
             format=format,
-            progress=progress,
+            progress=_build_status(update) if update is not None else None,
             assume_sorted=sorted_input,
         )
-    finally:
-        if progress:
-            progress.close()
     if not quiet:
         typer.echo(_summary(report))
 

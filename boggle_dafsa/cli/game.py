@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .base import app
 from ..errors import BoggleError
+from .base import app
 from .common import dice_argument, load_dictionary, one_standard_input, print_json
 from .options import (
     DiceOption,

@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-#: What the library calls: (done, in all).
+#: What the library calls: (done, in all). The bar's own callback also takes, by keyword,
+#: a new ``description`` (the phase) and a ``status`` shown after the bar; ``total`` may be
+#: None when it is not known (the bar then pulses, with the time elapsed).
 Progress = Callable[[int, int], None]
 
 
@@ -31,11 +33,23 @@ def progress_bar(description: str, stream: TextIO | None = None) -> Iterator[Pro
     from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
     from rich.progress import Progress as RichProgress
 
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    columns = (TextColumn("{task.description:<8}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+               TextColumn("{task.fields[status]}"))
     with RichProgress(*columns, console=Console(file=stream), transient=True) as bar:
-        task = bar.add_task(description, total=None)
+        task = bar.add_task(description, total=None, status="")
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def update(done: int, total: int | None, *, description: str | None = None, status: str | None = None) -> None:
+            fields: dict[str, str] = {}
+            if description is not None:
+                fields["description"] = description
+            if status is not None:
+                fields["status"] = status
+            if total is None:
+                # rich's update() reads total=None as "unchanged": a phase of unknown length
+                # after one of known length (reading, then building) clears it itself.
+                for shown in bar.tasks:
+                    if shown.id == task:
+                        shown.total = shown.finished_time = None  # finished_time would stop the clock
+            bar.update(task, completed=done, total=total, **fields)  # type: ignore[arg-type]
 
         yield update

@@ -164,9 +164,11 @@ def hooks(
 
 def _set_command(operation: str, inputs: list[str], output: Path, quiet: bool) -> None:
     from ..query.setops import write_set
+    from .progress import progress_bar
 
     opened = [load_dictionary(spec) for spec in inputs]
-    report = write_set(opened, operation, output)
+    with progress_bar(operation) as progress:
+        report = write_set(opened, operation, output, progress)
     if not quiet:
         typer.echo(f"wrote {report.output} (native, policy {opened[0].policy.value}): {report.words:,} words, {report.states:,} states, {report.file_bytes:,} bytes")
 

@@ -12,7 +12,7 @@ dictionary that normalizes half its words wrongly.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,11 +66,12 @@ def _tagged(dictionary: Any, source: int) -> Iterator[tuple[str, int]]:
         yield word, source
 
 
-def merged(dictionaries: Sequence[Any], operation: str) -> Iterator[str]:
+def merged(dictionaries: Sequence[Any], operation: str, progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
     """The words of ``operation`` over ``dictionaries``, in byte order, one at a time.
 
     ``union``: in any of them; ``intersect``: in all of them; ``diff``: in the first and
-    in none of the others.
+    in none of the others. ``progress``, if given, is called now and then with the words
+    read from the inputs so far and their total.
     """
     if operation not in OPERATIONS:
         raise QueryError(f"unknown set operation {operation!r} (known: {', '.join(OPERATIONS)})")
@@ -82,7 +83,12 @@ def merged(dictionaries: Sequence[Any], operation: str) -> Iterator[str]:
     current: str | None = None
     holders = 0  # how many inputs hold `current`
     in_first = False
+    total = sum(len(d) for d in dictionaries) if progress is not None else 0
+    read = 0
     for word, source in heapq.merge(*streams):
+        read += 1
+        if progress is not None and not read & 0x3FFF:
+            progress(read, total)
         if word != current:
             if current is not None and _keep(operation, holders, in_first, count):
                 yield current
@@ -91,6 +97,8 @@ def merged(dictionaries: Sequence[Any], operation: str) -> Iterator[str]:
         in_first = in_first or source == 0
     if current is not None and _keep(operation, holders, in_first, count):
         yield current
+    if progress is not None:
+        progress(read, total)
 
 
 def _keep(operation: str, holders: int, in_first: bool, count: int) -> bool:
@@ -101,8 +109,12 @@ def _keep(operation: str, holders: int, in_first: bool, count: int) -> bool:
     return in_first and holders == 1
 
 
-def write_set(dictionaries: Sequence[Any], operation: str, output: str | Path) -> SetReport:
-    """Write ``operation`` over ``dictionaries`` to ``output`` as a native dictionary (atomically)."""
+def write_set(
+    dictionaries: Sequence[Any], operation: str, output: str | Path, progress: Callable[[int, int], None] | None = None
+) -> SetReport:
+    """Write ``operation`` over ``dictionaries`` to ``output`` as a native dictionary (atomically).
+
+    ``progress``: see :func:`merged`."""
     from ..formats import write_dictionary
 
     count = 0
@@ -117,7 +129,7 @@ def write_set(dictionaries: Sequence[Any], operation: str, output: str | Path) -
 
     # The public write path streams an iterable into the builder and digests it on the way.
     try:
-        written = write_dictionary(counted(merged(dictionaries, operation)), output, "native",
+        written = write_dictionary(counted(merged(dictionaries, operation, progress)), output, "native",
                                    {"policy": dictionaries[0].policy})
     except StateLimitError as error:
         raise DictionaryError(f"{output}: {operation}: {error}") from None
