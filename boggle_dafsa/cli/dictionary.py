@@ -23,20 +23,21 @@ def _build_status(update: Callable[..., None]) -> Callable[[BuildProgress], None
     """The library's build reports drawn on the progress bar ``update``: the phase, the share
     of the list read while reading (else the words so far), and the counts after the bar."""
 
-    phase = {"name": "", "started": 0.0, "seen": 0.0}
+    phase, started, seen = "", 0.0, 0.0
 
     def report(progress: BuildProgress) -> None:
-        if progress.phase != phase["name"]:
+        nonlocal phase, started, seen
+        if progress.phase != phase:
             # Throughput is per phase (merging counts its words anew), from the last report.
-            phase.update(name=progress.phase, started=phase["seen"])
-        phase["seen"] = progress.seconds
+            phase, started = progress.phase, seen
+        seen = progress.seconds
         parts = [f"{progress.words:,} words"]
         if progress.runs:
             parts.append(f"{progress.runs} sorted run{'s' if progress.runs > 1 else ''} spilled")
         if progress.states:
             parts.append(f"{progress.states:,} states")
-        if progress.phase != "writing" and progress.seconds > phase["started"]:
-            parts.append(f"{progress.words / (progress.seconds - phase['started']) / 1000:,.0f}k words/s")
+        if progress.phase != "writing" and progress.seconds > started:
+            parts.append(f"{progress.words / (progress.seconds - started) / 1000:,.0f}k words/s")
         if progress.phase == "reading" and progress.file_bytes:
             done, total = progress.bytes_read, progress.file_bytes
         else:
