@@ -308,7 +308,7 @@ def read_player_words(source: str | Path | BinaryIO) -> list[str]:
     from .limits import MAX_SMALL_FILE_BYTES, read_limited
     from .wordlist import decode, split_items
 
-    data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "player file", stop_at_nul=True)
+    data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "file", stop_at_nul=True)
     label = str(source) if isinstance(source, (str, Path)) else "standard input"
     text, _encoding = decode(data, label)
     return list(split_items(text))
