@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .base import app
 from .common import check_stray_dictionaries, fail, load_dictionary, print_json, user_message
-from .options import DictArgument, DictOption, JsonOption, LimitOption, QuietOption, pick_dictionary
+from .options import DictArgument, DictOption, EncodingOption, JsonOption, LimitOption, QuietOption, pick_dictionary
 
 if TYPE_CHECKING:
     from ..build import BuildProgress, BuildReport
@@ -53,7 +53,7 @@ def build(
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path("build/dictionary.dafsa"),
     format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
     exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
-    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding (default: UTF-8, else ISO-8859-15).")] = None,
+    encoding: EncodingOption = None,
     sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -143,7 +143,7 @@ def verify(
     wordlist: Annotated[Path, typer.Argument(help="The word list the dictionary should hold; - for standard input.")],
     file: DictArgument = None,
     dictionary: DictOption = None,
-    encoding: Annotated[Optional[str], typer.Option("--encoding", help="Force the input encoding.")] = None,
+    encoding: EncodingOption = None,
 ) -> None:
     """Check that the dictionary (FILE or -d) holds exactly the normalized words of WORDLIST and is intact.
 

@@ -111,6 +111,10 @@ LimitOption = Annotated[
     Optional[int], typer.Option("--limit", "-n", min=0, help="At most this many results.", show_default=False)
 ]
 CountOption = Annotated[bool, typer.Option("--count", "-c", help="Print only how many results there are.")]
+#: Word lists read by build and verify.
+EncodingOption = Annotated[
+    Optional[str], typer.Option("--encoding", help="Force the input encoding (default: UTF-8, else ISO-8859-15).")
+]
 #: Commands that write a file and report it.
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")]
 OutputOption = Annotated[
