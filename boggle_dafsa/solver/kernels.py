@@ -75,7 +75,7 @@ class LayoutKernel(NamedTuple):
 
     def accepts(self, dictionary: Dictionary[Any], cells: int) -> bool:
         """True for a dictionary with a native layout and paths within :attr:`max_depth`."""
-        layout = _layout(dictionary)
+        layout = native_layout(dictionary)
         if layout is None:
             return False
         return self.max_depth is None or min(cells, layout.longest_word) <= self.max_depth
@@ -84,7 +84,7 @@ class LayoutKernel(NamedTuple):
         self, dictionary: Dictionary[Any], faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int
     ) -> Found:
         """Run :attr:`function` over the dictionary's layout."""
-        layout = _layout(dictionary)
+        layout = native_layout(dictionary)
         if layout is None:
             raise ValueError(f"kernel {self.name!r} needs a native dictionary of at most 31 letters")
         try:
@@ -112,8 +112,9 @@ class CursorKernel(NamedTuple):
         return self.function(dictionary, faces, table, min_length)
 
 
-def _layout(dictionary: object) -> NativeLayout | None:
-    # Only the native reader has a layout; every other dictionary answers None.
+def native_layout(dictionary: object) -> NativeLayout | None:
+    """The :class:`NativeLayout` a layout kernel walks, or None: only the native reader has
+    one (and only for alphabets of up to 31 letters); every other dictionary answers None."""
     layout = getattr(dictionary, "layout", None)
     return layout() if callable(layout) else None
 

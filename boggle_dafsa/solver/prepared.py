@@ -34,7 +34,6 @@ from ..scoring import CLASSIC, Scoring
 from . import native
 
 if TYPE_CHECKING:
-    from ..automaton.fileformat import NativeLayout
     from ..dictionary import Dictionary
 
 #: What a batch call returns per grid, by mode (see :meth:`PreparedSolver.run_codes`).
@@ -93,7 +92,7 @@ class PreparedSolver:
         kernel: str = "auto",
     ) -> None:
         from . import Hit
-        from .kernels import select
+        from .kernels import native_layout, select
 
         self.shape: tuple[int, ...] = tuple(shape)
         self.cell_count = math.prod(self.shape)
@@ -111,7 +110,7 @@ class PreparedSolver:
         self._codes: native.FaceCodes | None = None
         self._dictionary: Dictionary[Any] | None = None
         solver_class = getattr(chosen, "solver_class", None)
-        layout = _layout(dictionary) if solver_class is not None else None
+        layout = native_layout(dictionary) if solver_class is not None else None
         if layout is None or solver_class is None:
             self._dictionary = dictionary  # the generic kernel walks the dictionary itself
         else:
@@ -267,11 +266,6 @@ class PreparedSolver:
         assert self._dictionary is not None
         found = self._chosen.search(self._dictionary, tuple(faces), self._table, self.min_length)
         return native.shape_result(found, self._points, MODES[mode], Hit)
-
-
-def _layout(dictionary: object) -> NativeLayout | None:
-    layout = getattr(dictionary, "layout", None)
-    return layout() if callable(layout) else None
 
 
 def _hit_type() -> Any:
