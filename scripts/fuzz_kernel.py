@@ -133,8 +133,10 @@ def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, fac
         solver.set_face(code, letters)
     # Words numbered (what the C kernel does after a few grids) when the file allows.
     numbered = solver.number_words() if number else False
+    cells = [f"<{cell}é>" for cell in range(len(table))]  # rows written in C: any cell text, UTF-8
     try:
-        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3)), numbered
+        rows = [solver.rows_many(codes, cells, style) for style in (1, 2)]
+        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows), numbered
     except DictionaryError:
         return ("error",), numbered
 
