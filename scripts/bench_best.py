@@ -14,7 +14,9 @@ that found the optimum, median and longest times, every score met.
 
     python scripts/bench_best.py [--shapes 3x3,3x4,4x4] [--seeds 1-10] [-d enable2k] [--parallel N] [-- EXTRA best OPTIONS]
 
-``--parallel N`` runs N invocations at a time (each on one core). The machine is
+``--parallel N`` runs N invocations at a time (each on one core). ``--table LOG...`` prints
+the table again from the lines of earlier measurements (several logs of one shape
+measured in parts make one table). The machine is
 shared: the script prints the load average before and after, and the CPU times are
 the figures to compare with a bound "on one core".
 """
@@ -24,11 +26,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+#: One invocation: seed, points, grid, found the optimum, wall s, CPU s, boards scored.
+Row = tuple[int, int, str, bool, float, float, int]
+#: An invocation's line, as printed below.
+LINE = re.compile(r"(\S+) seed (\d+): (\d+) (\S+) (optimum)? ?\(found by \d+ of \d+ runs\) "
+                  r"([\d.]+) s wall, ([\d.]+) s CPU, ([\d,]+) boards scored")
 
 #: The best boards known (proven) for ENABLE2K, classic scoring.
 OPTIMA = {"3x3": 545, "3x4": 1651, "4x4": 3625}
@@ -64,12 +74,25 @@ def main() -> None:
     parser.add_argument("--seeds", default="1-10")
     parser.add_argument("-d", "--dict", default="enable2k")
     parser.add_argument("--parallel", type=int, default=1, help="invocations at a time")
+    parser.add_argument("--table", nargs="+", metavar="LOG", help="only print the table of these logs' lines")
     parser.add_argument("extra", nargs="*", help="more options for `best` (after --)")
     args = parser.parse_args()
+    if args.table:
+        rows_by_shape: dict[str, list[Row]] = {}
+        for log in args.table:
+            with open(log, encoding="utf-8") as stream:
+                for line in stream:
+                    match = LINE.match(line)
+                    if match:
+                        shape, seed, points, grid, hit, wall, cpu, scored = match.groups()
+                        rows_by_shape.setdefault(shape, []).append(
+                            (int(seed), int(points), grid, bool(hit), float(wall), float(cpu), int(scored.replace(",", ""))))
+        print_table([summary(shape, rows) for shape, rows in rows_by_shape.items()])
+        return
     print(f"load average before: {os.getloadavg()}", flush=True)
     table = []
     for shape in args.shapes.split(","):
-        def one(seed: int, shape: str = shape) -> tuple[int, int, str, bool, float, float, int] | None:
+        def one(seed: int, shape: str = shape) -> Row | None:
             command = [sys.executable, "-m", "boggle_dafsa", "best", "-d", args.dict, "-s", shape,
                        "--seed", str(seed), "--jobs", "1", "--json", *args.extra]
             code, stdout, stderr, seconds, cpu = invoke(command)
@@ -89,15 +112,23 @@ def main() -> None:
         with ThreadPoolExecutor(args.parallel) as pool:
             rows = [row for row in pool.map(one, seeds_of(args.seeds)) if row is not None]
         if rows:
-            walls = [row[4] for row in rows]
-            cpus = [row[5] for row in rows]
-            scores = sorted({row[1] for row in rows}, reverse=True)
-            rate = sum(row[6] for row in rows) / sum(cpus)
-            table.append((shape, sum(row[3] for row in rows), len(rows), statistics.median(cpus), max(cpus),
-                          statistics.median(walls), max(walls), statistics.median(row[6] for row in rows), rate,
-                          scores))
+            table.append(summary(shape, rows))
     print(f"load average after: {os.getloadavg()}")
     print()
+    print_table(table)
+
+
+def summary(shape: str, rows: list[Row]) -> tuple[Any, ...]:
+    """One line of the table: optimum hits, CPU and wall medians and longest, boards, scores met."""
+    walls = [row[4] for row in rows]
+    cpus = [row[5] for row in rows]
+    scores = sorted({row[1] for row in rows}, reverse=True)
+    rate = sum(row[6] for row in rows) / sum(cpus)
+    return (shape, sum(row[3] for row in rows), len(rows), statistics.median(cpus), max(cpus),
+            statistics.median(walls), max(walls), statistics.median(row[6] for row in rows), rate, scores)
+
+
+def print_table(table: list[tuple[Any, ...]]) -> None:
     print("| shape | found the optimum | median CPU s | longest CPU s | median wall s | longest wall s "
           "| median boards scored | boards / CPU s | scores met |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|---|")
