@@ -111,6 +111,19 @@ def test_windows_1252_list_gets_a_hint(tmp_path: Path) -> None:
     assert fixed.words == ["ARBRE", "COEUR", "SOEUR"] and fixed.hint is None
 
 
+def test_verify_says_the_encoding_hint_as_build_does(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    path = tmp_path / "cp1252.txt"
+    path.write_bytes("cœur\nsœur\narbre\n".encode("cp1252"))
+    assert run_cli("build", str(path), "-o", str(tmp_path / "right.dafsa"), "--encoding", "cp1252", "-q").returncode == 0
+    guessed = run_cli("verify", str(path), str(tmp_path / "right.dafsa"))
+    assert guessed.returncode == 1 and "- " not in guessed.stdout and "+ COEUR" in guessed.stdout
+    assert guessed.stderr.startswith("boggle-dafsa: note: ") and "--encoding cp1252" in guessed.stderr
+    told = run_cli("verify", str(path), str(tmp_path / "right.dafsa"), "--encoding", "cp1252")
+    assert told.returncode == 0 and told.stderr == ""
+
+
 def test_latin9_list_without_c1_bytes_needs_no_hint(tmp_path: Path) -> None:
     path = tmp_path / "latin9.txt"
     path.write_bytes("élève\ncœur\n".encode("iso-8859-15"))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .base import app
-from .common import check_stray_dictionaries, fail, load_dictionary, print_json, user_message
+from .common import PROGRAM, check_stray_dictionaries, fail, load_dictionary, print_json, user_message
 from .options import DictArgument, DictOption, EncodingOption, JsonOption, LimitOption, QuietOption, pick_dictionary
 
 if TYPE_CHECKING:
@@ -156,6 +156,9 @@ def verify(
     d = load_dictionary(pick_dictionary(file, dictionary))
     source, data = _source_or_stdin(wordlist)
     listed = read_wordlist(source, policy=d.policy, encoding=encoding, data=data)
+    if listed.hint:
+        # As build says it: the differences below may come from the guessed encoding.
+        print(f"{PROGRAM}: note: {user_message(listed.hint)}", file=sys.stderr)
     with progress_bar("verifying") as progress:
         result = verify_dictionary(d, listed, progress=progress)
     if result.ok:
