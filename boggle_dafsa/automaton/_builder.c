@@ -786,6 +786,19 @@ static int64_t freeze_group(Groups *g, const uint64_t *t, size_t n) {
     return (int64_t)g->start[k] + 1;
 }
 
+/* Freeze the `levels` deepest open states, each into its parent's last transition. */
+static int freeze_below(Groups *g, Open *open, size_t *depth, size_t levels) {
+    for (; levels > 0; levels--) {
+        Open *o = &open[(*depth)--];
+        int64_t child = freeze_group(g, o->items, o->count);
+        if (child < 0) return -1;
+        o->count = 0;
+        Open *parent = &open[*depth];
+        parent->items[parent->count - 1] |= (uint64_t)child << 8;
+    }
+    return 0;
+}
+
 /* dawg_lists(keys) -> (labels, children, last, merging): formats/dawgdic.build_dawg's lists
  * for the keys of `keys` (one a line, sorted, unique, non-empty, no NUL byte); `children`
  * as native uint32 bytes. */
@@ -816,14 +829,7 @@ static PyObject *dawg_lists(PyObject *module, PyObject *arg) {
         size_t limit = n < previous_length ? n : previous_length, common = 0;
         while (common < limit && key[common] == previous[common]) common++;
         /* Freeze the states below the point where this key leaves the previous one. */
-        for (size_t d = previous_length; d > common; d--) {
-            Open *o = &open[depth--];
-            int64_t child = freeze_group(&g, o->items, o->count);
-            if (child < 0) goto done;
-            o->count = 0;
-            Open *parent = &open[depth];
-            parent->items[parent->count - 1] |= (uint64_t)child << 8;
-        }
+        if (freeze_below(&g, open, &depth, previous_length - common) < 0) goto done;
         /* The rest of this key, then its end-of-key leaf. */
         size_t old_capacity = depth_capacity;
         if (grow((void **)&open, &depth_capacity, n + 2, sizeof(Open)) < 0) goto done;
@@ -843,14 +849,7 @@ static PyObject *dawg_lists(PyObject *module, PyObject *arg) {
         if (!(keys & SIGNAL_EVERY) && PyErr_CheckSignals() < 0) goto done;
         start = end + 1;
     }
-    for (size_t d = previous_length; d > 0; d--) {
-        Open *o = &open[depth--];
-        int64_t child = freeze_group(&g, o->items, o->count);
-        if (child < 0) goto done;
-        o->count = 0;
-        Open *parent = &open[depth];
-        parent->items[parent->count - 1] |= (uint64_t)child << 8;
-    }
+    if (freeze_below(&g, open, &depth, previous_length) < 0) goto done;
     int64_t root = 0;
     if (keys) {
         root = freeze_group(&g, open[0].items, open[0].count);
