@@ -2,17 +2,46 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 
-class Scoring(NamedTuple):
-    """A score table: ``points[n]`` for a word of ``n`` letters, the last entry for longer words."""
+class Scoring(tuple[str, int, tuple[int, ...], str]):
+    """A score table: ``points[n]`` for a word of ``n`` letters, the last entry for longer words.
 
-    name: str
-    min_length: int
-    #: points by length, from length 0; words longer than the table get its last entry.
-    points: tuple[int, ...]
-    description: str
+    An immutable, hashable tuple ``(name, min_length, points, description)`` written out by
+    hand rather than a NamedTuple: creating a NamedTuple class costs a few hundred
+    microseconds at import, and this one is on every command's start-up path.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, min_length: int, points: tuple[int, ...], description: str) -> Scoring:
+        return super().__new__(cls, (name, min_length, points, description))
+
+    def __getnewargs__(self) -> tuple[str, int, tuple[int, ...], str]:  # pickling calls __new__ with these
+        return (self[0], self[1], self[2], self[3])
+
+    def __repr__(self) -> str:
+        return f"Scoring(name={self[0]!r}, min_length={self[1]!r}, points={self[2]!r}, description={self[3]!r})"
+
+    @property
+    def name(self) -> str:
+        """The table's name (``--scoring NAME``)."""
+        return self[0]
+
+    @property
+    def min_length(self) -> int:
+        """The shortest word that scores."""
+        return self[1]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Points by length, from length 0; words longer than the table get its last entry."""
+        return self[2]
+
+    @property
+    def description(self) -> str:
+        """One line for ``--help`` and listings."""
+        return self[3]
 
     def score(self, word: str) -> int:
         """Points of ``word`` (0 if shorter than :attr:`min_length`)."""

@@ -31,7 +31,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -382,7 +382,8 @@ class SearchSpec:
 
     def key(self) -> str:
         """A short digest of what decides the results (for logs and resuming)."""
-        values = asdict(self)
+        # Shallow: the dice set (a dataclass holding a Scoring) is replaced by its faces below.
+        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
         values.pop("dictionary")  # the same file under another path is the same search
         if self.dice is not None:
             values["dice"] = [list(die) for die in self.dice.dice]

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, Callable
 
 from ..errors import DictionaryError
 from ..normalize import Policy
@@ -49,23 +49,35 @@ def header_cells_for(alphabet_size: int) -> int:
     return alphabet_size // 32 + 1
 
 
-class Header(NamedTuple):
-    """The decoded header of a native dictionary file."""
+class Header:
+    """The decoded header of a native dictionary file (see the field table above).
 
-    version: int
-    header_cells: int
-    header_size: int
-    policy: Policy
-    alphabet: str
-    word_count: int
-    state_count: int
-    transition_count: int
-    final_count: int
-    longest_word: int
-    root: int
-    cell_count: int
-    body_crc32: int
-    source_digest: str
+    Plain classes with slots here and on the rest of ``solve``'s path rather than
+    NamedTuples, whose classes cost a few hundred microseconds each to create at start-up.
+    """
+
+    __slots__ = ("version", "header_cells", "header_size", "policy", "alphabet", "word_count", "state_count",
+                 "transition_count", "final_count", "longest_word", "root", "cell_count", "body_crc32", "source_digest")
+
+    def __init__(
+        self, version: int, header_cells: int, header_size: int, policy: Policy, alphabet: str, word_count: int,
+        state_count: int, transition_count: int, final_count: int, longest_word: int, root: int, cell_count: int,
+        body_crc32: int, source_digest: str,
+    ) -> None:
+        self.version = version
+        self.header_cells = header_cells
+        self.header_size = header_size
+        self.policy = policy
+        self.alphabet = alphabet
+        self.word_count = word_count
+        self.state_count = state_count
+        self.transition_count = transition_count
+        self.final_count = final_count
+        self.longest_word = longest_word
+        self.root = root
+        self.cell_count = cell_count
+        self.body_crc32 = body_crc32
+        self.source_digest = source_digest
 
     @property
     def file_size(self) -> int:
@@ -73,7 +85,7 @@ class Header(NamedTuple):
         return self.header_size + 4 * self.cell_count
 
 
-class NativeLayout(NamedTuple):
+class NativeLayout:
     """Everything a solver kernel needs to walk a native file's cells itself.
 
     Only one-cell state headers (alphabets of up to 31 letters) have this layout: a
@@ -87,23 +99,29 @@ class NativeLayout(NamedTuple):
     Plain data, so that a compiled kernel takes the same arguments as its Python twin.
     """
 
-    #: The cells as unsigned 32-bit integers in native byte order: a memoryview of
-    #: format "I" in place on the mapped file (an ``array('I')`` on big-endian hosts).
-    cells: memoryview | array[int]
-    #: The root state (a cell index).
-    root: int
-    #: Bit index of each letter of the alphabet in a state header.
-    letter_bits: Mapping[str, int]
-    #: The letters, in bit order.
-    alphabet: str
-    #: Cells per state header: always 1 in this layout, kept so that a kernel can check.
-    header_cells: int
-    #: Letters in the longest word: bounds the depth of any walk.
-    longest_word: int
-    #: The bit of a state header that marks a word (:data:`FINAL_FLAG`).
-    final_flag: int
-    #: Where the cells come from, for error messages.
-    source: str
+    __slots__ = ("cells", "root", "letter_bits", "alphabet", "header_cells", "longest_word", "final_flag", "source")
+
+    def __init__(
+        self, cells: memoryview | array[int], root: int, letter_bits: Mapping[str, int], alphabet: str,
+        header_cells: int, longest_word: int, final_flag: int, source: str,
+    ) -> None:
+        #: The cells as unsigned 32-bit integers in native byte order: a memoryview of
+        #: format "I" in place on the mapped file (an ``array('I')`` on big-endian hosts).
+        self.cells = cells
+        #: The root state (a cell index).
+        self.root = root
+        #: Bit index of each letter of the alphabet in a state header.
+        self.letter_bits = letter_bits
+        #: The letters, in bit order.
+        self.alphabet = alphabet
+        #: Cells per state header: always 1 in this layout, kept so that a kernel can check.
+        self.header_cells = header_cells
+        #: Letters in the longest word: bounds the depth of any walk.
+        self.longest_word = longest_word
+        #: The bit of a state header that marks a word (:data:`FINAL_FLAG`).
+        self.final_flag = final_flag
+        #: Where the cells come from, for error messages.
+        self.source = source
 
 
 def layout_of(header: Header, cells: memoryview | array[int], source: str) -> NativeLayout | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import DictionaryError
 
@@ -61,17 +61,26 @@ class Kernel(Protocol):
         ...
 
 
-class LayoutKernel(NamedTuple):
-    """A kernel that reads the cells of a native file itself, through :meth:`layout`."""
+class LayoutKernel:
+    """A kernel that reads the cells of a native file itself, through :meth:`layout`.
 
-    name: str
-    function: LayoutSearch
-    compiled: bool = False
-    #: Deepest path the function can walk (None: any); deeper grids go to another kernel.
-    max_depth: int | None = None
-    #: Its solver prepared per shape and rules (``native.Solver`` or ``_native.Solver``),
-    #: which :class:`~.prepared.PreparedSolver` uses; None if it has none.
-    solver_class: Any = None
+    Plain classes with slots rather than NamedTuples: cheaper to create at import.
+    """
+
+    __slots__ = ("name", "function", "compiled", "max_depth", "solver_class")
+
+    def __init__(
+        self, name: str, function: LayoutSearch, compiled: bool = False, max_depth: int | None = None,
+        solver_class: Any = None,
+    ) -> None:
+        self.name = name
+        self.function = function
+        self.compiled = compiled
+        #: Deepest path the function can walk (None: any); deeper grids go to another kernel.
+        self.max_depth = max_depth
+        #: Its solver prepared per shape and rules (``native.Solver`` or ``_native.Solver``),
+        #: which :class:`~.prepared.PreparedSolver` uses; None if it has none.
+        self.solver_class = solver_class
 
     def accepts(self, dictionary: Dictionary[Any], cells: int) -> bool:
         """True for a dictionary with a native layout and paths within :attr:`max_depth`."""
@@ -94,12 +103,18 @@ class LayoutKernel(NamedTuple):
             raise DictionaryError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
 
 
-class CursorKernel(NamedTuple):
+class CursorKernel:
     """A kernel that walks any dictionary through its cursor."""
 
-    name: str
-    function: Callable[[Dictionary[Any], tuple[str, ...], tuple[tuple[int, ...], ...], int], Found]
-    compiled: bool = False
+    __slots__ = ("name", "function", "compiled")
+
+    def __init__(
+        self, name: str, function: Callable[[Dictionary[Any], tuple[str, ...], tuple[tuple[int, ...], ...], int], Found],
+        compiled: bool = False,
+    ) -> None:
+        self.name = name
+        self.function = function
+        self.compiled = compiled
 
     def accepts(self, dictionary: Dictionary[Any], cells: int) -> bool:
         """Always true: every dictionary has a cursor."""
