@@ -12,8 +12,8 @@ import mmap
 import os
 import stat
 import struct
+import sys
 import zlib
-from array import array
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +24,7 @@ from ..errors import DictionaryError
 from ..normalize import Policy
 
 if TYPE_CHECKING:
+    from array import array
     from collections.abc import Mapping
 
     from .builder import Automaton
@@ -170,6 +171,8 @@ def body_cells(automaton: Automaton) -> tuple[array, int]:
         cursor += width + len(automaton.labels[state]) // 2
     if cursor > _CELL_MAX:
         raise DictionaryError("automaton too large for the native format (more than 2**32 cells)")
+
+    from array import array  # only writers need it (array is a shared library: start-up time)
 
     cells = array("I")
     for state in order:
@@ -415,4 +418,4 @@ def fault_point(step: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-_LITTLE_ENDIAN = array("I", [1]).tobytes()[0] == 1
+_LITTLE_ENDIAN = sys.byteorder == "little"

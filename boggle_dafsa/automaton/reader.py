@@ -10,7 +10,6 @@ from __future__ import annotations
 import mmap
 import os
 import zlib
-from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,8 @@ class NativeDictionary(DictionaryBase[int]):
             #: The cells, in place on the mapped file.
             self.cells: Any = body.cast("I")
         else:  # pragma: no cover - big-endian hosts pay one copy at open
+            from array import array
+
             swapped = array("I", body.tobytes())
             swapped.byteswap()
             self.cells = swapped

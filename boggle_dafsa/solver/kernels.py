@@ -22,14 +22,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import DictionaryError
 
+#: Word → first path: what every kernel returns.
+Found = dict[str, tuple[int, ...]]
+
 if TYPE_CHECKING:
     from ..automaton.fileformat import NativeLayout
     from ..dictionary import Dictionary
 
-#: Word → first path: what every kernel returns.
-Found = dict[str, tuple[int, ...]]
-#: The signature of a kernel over the native layout (Python twin and compiled alike).
-LayoutSearch = Callable[["NativeLayout", tuple[str, ...], tuple[tuple[int, ...], ...], int], Found]
+    #: The signature of a kernel over the native layout (Python twin and compiled alike);
+    #: for the type checker only (a string in a Callable is compiled at import).
+    LayoutSearch = Callable[[NativeLayout, tuple[str, ...], tuple[tuple[int, ...], ...], int], Found]
 
 
 def pure() -> bool:
@@ -172,11 +174,20 @@ def select(dictionary: Dictionary[Any], kernel: str = "auto", *, cells: int = 0)
     return chosen
 
 
+def _generic_search(
+    dictionary: Dictionary[Any], faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int
+) -> Found:
+    # Imported on first use: native files, the common case, never need it (start-up time).
+    from .generic import search
+
+    return search(dictionary, faces, table, min_length)
+
+
 def _register_builtin() -> None:
-    from . import generic, native
+    from . import native
 
     register(LayoutKernel("python", native.search, max_depth=native.MAX_DEPTH, solver_class=native.Solver))
-    register(CursorKernel("generic", generic.search))
+    register(CursorKernel("generic", _generic_search))
 
 
 #: Why the compiled kernel is not in use, or None when it is.
