@@ -228,10 +228,19 @@ struct Scratch {
     uint64_t *letter_mask; /* 32 per cell (masked search, see search_core), else NULL */
     uint32_t *seen;       /* by word number: the generation (grid) that last found it */
     uint32_t generation;
+    /* The totals search (see totals_grid; grids of at most 64 cells, words numbered): */
+    uint64_t *cell_mask;  /* 32 per cell: the cells next to it showing letter L (one-letter faces) */
+    uint64_t *long_near;  /* per cell: the cells next to it showing a multi-letter face */
+    uint32_t *reach_one;  /* per cell: the letters of its one-letter neighbours */
+    uint64_t *seen_bits;  /* by word number: found on this grid (a bit set, cleared through `touched`) */
+    uint32_t *touched;    /* the numbers of the words found on this grid */
+    size_t touched_size;
 };
 
 /* The most neighbours a cell may have for the masked search (bits of a uint64_t). */
 #define MASKED_DEGREE 64
+/* The most cells of a grid for the totals search (its visited cells are a uint64_t). */
+#define TOTALS_CELLS 64
 
 static void scratch_free(Scratch *s) {
     free(s->first);
@@ -244,6 +253,11 @@ static void scratch_free(Scratch *s) {
     free(s->word);
     free(s->letter_mask);
     free(s->seen);
+    free(s->cell_mask);
+    free(s->long_near);
+    free(s->reach_one);
+    free(s->seen_bits);
+    free(s->touched);
     free(s);
 }
 
@@ -283,6 +297,16 @@ static Scratch *scratch_take(Solver *solver) {
         s->seen = calloc(solver->word_total ? solver->word_total : 1, sizeof(uint32_t));
         s->generation = 0;
         if (!s->seen) {
+            scratch_free(s);
+            return NULL;
+        }
+    }
+    if (solver->word_offset && s->n <= TOTALS_CELLS && !s->seen_bits) {
+        s->cell_mask = calloc((size_t)s->n * 32, sizeof(uint64_t));
+        s->long_near = calloc((size_t)s->n, sizeof(uint64_t));
+        s->reach_one = calloc((size_t)s->n, sizeof(uint32_t));
+        s->seen_bits = calloc(solver->word_total / 64 + 1, sizeof(uint64_t));
+        if (!s->cell_mask || !s->long_near || !s->reach_one || !s->seen_bits) {
             scratch_free(s);
             return NULL;
         }
@@ -598,10 +622,172 @@ static ALWAYS_INLINE int search_core(const Solver *solver, const uint32_t *cells
     return SEARCH_OK;
 }
 
+/* -- the totals search ------------------------------------------------------------------ */
+
+/* What the totals search reads: one grid's set-up (see totals_grid). */
+typedef struct {
+    const Solver *solver;
+    const uint32_t *cells, *offset;
+    uint64_t count;
+    const uint8_t *codes;
+    const uint32_t *first, *reach, *reach_one;
+    const uint64_t *cell_mask, *long_near;
+    uint64_t *seen_bits;
+    Scratch *s;
+    Results *r;
+    Budget *budget;
+} Totals;
+
+/* Word number `index` (of `length` letters) is spelled: counted unless counted before. */
+static ALWAYS_INLINE int totals_word(const Totals *t, uint32_t index, uint32_t length) {
+    if (index >= t->solver->word_total) return SEARCH_DAMAGED; /* the cells changed since numbered */
+    uint64_t *word = &t->seen_bits[index >> 6], bit = (uint64_t)1 << (index & 63);
+    if (*word & bit) return SEARCH_OK;
+    Scratch *s = t->s;
+    Results *r = t->r;
+    if (grow((void **)&s->touched, &s->touched_size, r->found_used + 1, sizeof(uint32_t)) < 0) return SEARCH_MEMORY;
+    *word |= bit;
+    s->touched[r->found_used++] = index;
+    r->points += points_of(t->solver, length);
+    return SEARCH_OK;
+}
+
+static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length, int32_t cell,
+                       uint64_t used);
+
+/* Step from the state `state` (header `head`, word number so far `index`, `length`
+ * letters) onto cell `other` (unused), whatever its face: count the word it ends, walk
+ * on from it. The way in for first cells and multi-letter faces; totals_walk steps
+ * onto one-letter faces itself, a letter at a time. */
+static int totals_enter(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length,
+                        int32_t other, uint64_t used) {
+    const Solver *solver = t->solver;
+    uint32_t bit = t->first[other];
+    if (!(head & bit)) return SEARCH_OK;
+    uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
+    if (slot >= t->count) return SEARCH_DAMAGED;
+    uint32_t child = t->cells[slot];
+    index += t->offset[slot];
+    int code = t->codes[other];
+    if (code >= FIRST_LONG_CODE) {
+        int damaged = 0;
+        child = follow_rest(solver, t->cells, t->offset, t->count, child, code, &index, &damaged);
+        if (damaged) return SEARCH_DAMAGED;
+        if (child == UINT32_MAX) return SEARCH_OK;
+    }
+    if (child >= t->count) return SEARCH_DAMAGED;
+    uint32_t child_head = t->cells[child];
+    length += solver->face_length[code];
+    int status;
+    if ((child_head & FINAL_FLAG) && length >= solver->min_length &&
+        (status = totals_word(t, index, length)) != SEARCH_OK)
+        return status;
+    if (!(child_head & t->reach[other])) return SEARCH_OK;
+    /* A path longer than every word: a cycle, or a lying header (as search_core). */
+    if (length > solver->longest) return SEARCH_DAMAGED;
+    if (budget_spent(t->budget)) return SEARCH_TIMEOUT;
+    return totals_walk(t, child, child_head, index, length, other, used | (uint64_t)1 << other);
+}
+
+/* Every word that goes on from `cell` (the path so far: the cells of `used`, spelling
+ * the state `state` of header `head`). The neighbours are taken a letter at a time:
+ * those of one letter share their child state, looked up once. */
+static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length, int32_t cell,
+                       uint64_t used) {
+    const Solver *solver = t->solver;
+    const uint64_t *masks = t->cell_mask + 32 * (size_t)cell;
+    uint32_t letters = head & t->reach_one[cell];
+    uint32_t longer = length + 1;
+    int status;
+    while (letters) {
+        unsigned letter = lowest_bit64(letters);
+        letters &= letters - 1;
+        uint64_t next = masks[letter] & ~used;
+        if (!next) continue;
+        uint64_t slot = (uint64_t)state + 1 + popcount32(head & ((1u << letter) - 1));
+        if (slot >= t->count) return SEARCH_DAMAGED;
+        uint32_t child = t->cells[slot];
+        if (child >= t->count) return SEARCH_DAMAGED;
+        uint32_t child_head = t->cells[child];
+        uint32_t child_index = index + t->offset[slot];
+        if ((child_head & FINAL_FLAG) && longer >= solver->min_length &&
+            (status = totals_word(t, child_index, longer)) != SEARCH_OK)
+            return status;
+        if (!(child_head & ~FINAL_FLAG)) continue; /* no word goes on */
+        do {
+            int32_t other = (int32_t)lowest_bit64(next);
+            next &= next - 1;
+            if (!(child_head & t->reach[other])) continue;
+            if (longer > solver->longest) return SEARCH_DAMAGED;
+            if (budget_spent(t->budget)) return SEARCH_TIMEOUT;
+            status = totals_walk(t, child, child_head, child_index, longer, other, used | (uint64_t)1 << other);
+            if (status != SEARCH_OK) return status;
+        } while (next);
+    }
+    uint64_t near = t->long_near[cell] & ~used;
+    while (near) {
+        int32_t other = (int32_t)lowest_bit64(near);
+        near &= near - 1;
+        if ((status = totals_enter(t, state, head, index, length, other, used)) != SEARCH_OK) return status;
+    }
+    return SEARCH_OK;
+}
+
+/* The words and points of one grid into `r` (its words not kept), for grids of at most
+ * TOTALS_CELLS cells whose dictionary is numbered: the same count as search_core, found
+ * in another order (which totals do not show). The visited cells are the bits of a
+ * word, the words found a bit set, and the neighbours of a cell showing one letter a
+ * mask, so that a step costs a few instructions. */
+static int totals_grid(const Solver *solver, const uint32_t *cells, uint64_t count, const uint32_t *offset,
+                       const uint8_t *codes, Scratch *s, Results *r, Budget *budget) {
+    Py_ssize_t n = solver->cell_count;
+    const int32_t *nstart = solver->neighbour_start, *nb = solver->neighbour;
+    uint32_t *first = s->first, *reach = s->reach, *reach_one = s->reach_one;
+    uint64_t *cell_mask = s->cell_mask, *long_near = s->long_near;
+    results_clear(r);
+    if ((uint64_t)solver->root >= count) return SEARCH_DAMAGED;
+    if (budget_spent(budget)) return SEARCH_TIMEOUT;
+    for (Py_ssize_t c = 0; c < n; c++) {
+        int code = codes[c];
+        first[c] = (code == DEAD_CODE || solver->face_length[code] == 0) ? 0 : 1u << solver->face_letters[code][0];
+    }
+    for (Py_ssize_t c = 0; c < n; c++) {
+        uint32_t all = 0, one = 0;
+        uint64_t longs = 0, *masks = cell_mask + 32 * c;
+        for (int32_t j = nstart[c]; j < nstart[c + 1]; j++) {
+            int32_t other = nb[j];
+            uint32_t bit = first[other];
+            if (!bit) continue;
+            all |= bit;
+            if (codes[other] >= FIRST_LONG_CODE) {
+                longs |= (uint64_t)1 << other;
+                continue;
+            }
+            unsigned letter = lowest_bit64(bit);
+            if (!(one & bit)) masks[letter] = 0; /* the masks of other letters are left stale, never read */
+            one |= bit;
+            masks[letter] |= (uint64_t)1 << other;
+        }
+        reach[c] = all;
+        reach_one[c] = one;
+        long_near[c] = longs;
+    }
+    Totals t = {solver, cells, offset, count, codes, first, reach, reach_one, cell_mask, long_near, s->seen_bits, s, r,
+                budget};
+    uint32_t root_head = cells[solver->root];
+    int status = SEARCH_OK;
+    for (Py_ssize_t start = 0; start < n && status == SEARCH_OK; start++)
+        if (first[start]) status = totals_enter(&t, solver->root, root_head, 0, 0, (int32_t)start, 0);
+    /* Forget the words found, for the next grid (also after an error). */
+    for (size_t i = 0; i < r->found_used; i++) s->seen_bits[s->touched[i] >> 6] = 0;
+    return status;
+}
+
 /* One grid, with numbered words when `offset` is given (and `s` has its `seen` array). */
 static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t count, const uint32_t *offset,
                        const uint8_t *codes, Scratch *s, Results *r, Budget *budget) {
     int numbered = offset && s->seen, masked = s->letter_mask != NULL;
+    if (numbered && !r->keep && s->seen_bits) return totals_grid(solver, cells, count, offset, codes, s, r, budget);
     if (numbered && masked) return search_core(solver, cells, count, offset, codes, s, r, budget, 1, 1);
     if (numbered) return search_core(solver, cells, count, offset, codes, s, r, budget, 1, 0);
     if (masked) return search_core(solver, cells, count, NULL, codes, s, r, budget, 0, 1);
