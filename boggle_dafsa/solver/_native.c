@@ -229,8 +229,9 @@ struct Scratch {
     uint32_t *seen;       /* by word number: the generation (grid) that last found it */
     uint32_t generation;
     /* The totals search (see totals_grid; grids of at most 64 cells, words numbered): */
-    uint64_t *cell_mask;  /* 32 per cell: the cells next to it showing letter L (one-letter faces) */
-    uint64_t *long_near;  /* per cell: the cells next to it showing a multi-letter face */
+    uint64_t *adjacent;   /* per cell: its neighbours, as bits */
+    uint64_t letter_cells[32]; /* by letter: the cells whose one-letter face shows it */
+    uint64_t long_cells;  /* the cells of multi-letter faces */
     uint32_t *reach_one;  /* per cell: the letters of its one-letter neighbours */
     uint64_t *seen_bits;  /* by word number: found on this grid (a bit set, cleared through `touched`) */
     uint32_t *touched;    /* the numbers of the words found on this grid */
@@ -253,8 +254,7 @@ static void scratch_free(Scratch *s) {
     free(s->word);
     free(s->letter_mask);
     free(s->seen);
-    free(s->cell_mask);
-    free(s->long_near);
+    free(s->adjacent);
     free(s->reach_one);
     free(s->seen_bits);
     free(s->touched);
@@ -302,14 +302,16 @@ static Scratch *scratch_take(Solver *solver) {
         }
     }
     if (solver->word_offset && s->n <= TOTALS_CELLS && !s->seen_bits) {
-        s->cell_mask = calloc((size_t)s->n * 32, sizeof(uint64_t));
-        s->long_near = calloc((size_t)s->n, sizeof(uint64_t));
+        s->adjacent = calloc((size_t)s->n, sizeof(uint64_t));
         s->reach_one = calloc((size_t)s->n, sizeof(uint32_t));
         s->seen_bits = calloc(solver->word_total / 64 + 1, sizeof(uint64_t));
-        if (!s->cell_mask || !s->long_near || !s->reach_one || !s->seen_bits) {
+        if (!s->adjacent || !s->reach_one || !s->seen_bits) {
             scratch_free(s);
             return NULL;
         }
+        for (Py_ssize_t c = 0; c < s->n; c++)
+            for (int32_t j = solver->neighbour_start[c]; j < solver->neighbour_start[c + 1]; j++)
+                s->adjacent[c] |= (uint64_t)1 << solver->neighbour[j];
     }
     return s;
 }
@@ -626,13 +628,15 @@ static ALWAYS_INLINE int search_core(const Solver *solver, const uint32_t *cells
 
 /* What the totals search reads: one grid's set-up (see totals_grid). */
 typedef struct {
-    const Solver *solver;
     const uint32_t *cells, *offset;
     uint64_t count;
+    uint32_t min_length, longest, word_total;
     const uint8_t *codes;
     const uint32_t *first, *reach, *reach_one;
-    const uint64_t *cell_mask, *long_near;
+    const uint64_t *adjacent, *letter_cells;
+    uint64_t long_cells;
     uint64_t *seen_bits;
+    const Solver *solver;
     Scratch *s;
     Results *r;
     Budget *budget;
@@ -640,7 +644,7 @@ typedef struct {
 
 /* Word number `index` (of `length` letters) is spelled: counted unless counted before. */
 static ALWAYS_INLINE int totals_word(const Totals *t, uint32_t index, uint32_t length) {
-    if (index >= t->solver->word_total) return SEARCH_DAMAGED; /* the cells changed since numbered */
+    if (index >= t->word_total) return SEARCH_DAMAGED; /* the cells changed since numbered */
     uint64_t *word = &t->seen_bits[index >> 6], bit = (uint64_t)1 << (index & 63);
     if (*word & bit) return SEARCH_OK;
     Scratch *s = t->s;
@@ -679,12 +683,11 @@ static int totals_enter(const Totals *t, uint32_t state, uint32_t head, uint32_t
     uint32_t child_head = t->cells[child];
     length += solver->face_length[code];
     int status;
-    if ((child_head & FINAL_FLAG) && length >= solver->min_length &&
-        (status = totals_word(t, index, length)) != SEARCH_OK)
+    if ((child_head & FINAL_FLAG) && length >= t->min_length && (status = totals_word(t, index, length)) != SEARCH_OK)
         return status;
     if (!(child_head & t->reach[other])) return SEARCH_OK;
     /* A path longer than every word: a cycle, or a lying header (as search_core). */
-    if (length > solver->longest) return SEARCH_DAMAGED;
+    if (length > t->longest) return SEARCH_DAMAGED;
     if (budget_spent(t->budget)) return SEARCH_TIMEOUT;
     return totals_walk(t, child, child_head, index, length, other, used | (uint64_t)1 << other);
 }
@@ -694,15 +697,14 @@ static int totals_enter(const Totals *t, uint32_t state, uint32_t head, uint32_t
  * those of one letter share their child state, looked up once. */
 static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length, int32_t cell,
                        uint64_t used) {
-    const Solver *solver = t->solver;
-    const uint64_t *masks = t->cell_mask + 32 * (size_t)cell;
+    const uint64_t near = t->adjacent[cell] & ~used;
     uint32_t letters = head & t->reach_one[cell];
     uint32_t longer = length + 1;
     int status;
     while (letters) {
         unsigned letter = lowest_bit64(letters);
         letters &= letters - 1;
-        uint64_t next = masks[letter] & ~used;
+        uint64_t next = t->letter_cells[letter] & near;
         if (!next) continue;
         uint64_t slot = (uint64_t)state + 1 + popcount32(head & ((1u << letter) - 1));
         if (slot >= t->count) return SEARCH_DAMAGED;
@@ -710,7 +712,7 @@ static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t 
         if (child >= t->count) return SEARCH_DAMAGED;
         uint32_t child_head = t->cells[child];
         uint32_t child_index = index + t->offset[slot];
-        if ((child_head & FINAL_FLAG) && longer >= solver->min_length &&
+        if ((child_head & FINAL_FLAG) && longer >= t->min_length &&
             (status = totals_word(t, child_index, longer)) != SEARCH_OK)
             return status;
         if (!(child_head & ~FINAL_FLAG)) continue; /* no word goes on */
@@ -718,16 +720,16 @@ static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t 
             int32_t other = (int32_t)lowest_bit64(next);
             next &= next - 1;
             if (!(child_head & t->reach[other])) continue;
-            if (longer > solver->longest) return SEARCH_DAMAGED;
+            if (longer > t->longest) return SEARCH_DAMAGED;
             if (budget_spent(t->budget)) return SEARCH_TIMEOUT;
             status = totals_walk(t, child, child_head, child_index, longer, other, used | (uint64_t)1 << other);
             if (status != SEARCH_OK) return status;
         } while (next);
     }
-    uint64_t near = t->long_near[cell] & ~used;
-    while (near) {
-        int32_t other = (int32_t)lowest_bit64(near);
-        near &= near - 1;
+    uint64_t longs = near & t->long_cells;
+    while (longs) {
+        int32_t other = (int32_t)lowest_bit64(longs);
+        longs &= longs - 1;
         if ((status = totals_enter(t, state, head, index, length, other, used)) != SEARCH_OK) return status;
     }
     return SEARCH_OK;
@@ -743,37 +745,33 @@ static int totals_grid(const Solver *solver, const uint32_t *cells, uint64_t cou
     Py_ssize_t n = solver->cell_count;
     const int32_t *nstart = solver->neighbour_start, *nb = solver->neighbour;
     uint32_t *first = s->first, *reach = s->reach, *reach_one = s->reach_one;
-    uint64_t *cell_mask = s->cell_mask, *long_near = s->long_near;
+    uint64_t *letter_cells = s->letter_cells, long_cells = 0;
     results_clear(r);
     if ((uint64_t)solver->root >= count) return SEARCH_DAMAGED;
     if (budget_spent(budget)) return SEARCH_TIMEOUT;
+    memset(letter_cells, 0, sizeof(s->letter_cells));
     for (Py_ssize_t c = 0; c < n; c++) {
         int code = codes[c];
-        first[c] = (code == DEAD_CODE || solver->face_length[code] == 0) ? 0 : 1u << solver->face_letters[code][0];
+        uint32_t bit = (code == DEAD_CODE || solver->face_length[code] == 0) ? 0 : 1u << solver->face_letters[code][0];
+        first[c] = bit;
+        if (code >= FIRST_LONG_CODE)
+            long_cells |= (uint64_t)1 << c;
+        else if (bit)
+            letter_cells[lowest_bit64(bit)] |= (uint64_t)1 << c;
     }
     for (Py_ssize_t c = 0; c < n; c++) {
         uint32_t all = 0, one = 0;
-        uint64_t longs = 0, *masks = cell_mask + 32 * c;
         for (int32_t j = nstart[c]; j < nstart[c + 1]; j++) {
             int32_t other = nb[j];
             uint32_t bit = first[other];
-            if (!bit) continue;
             all |= bit;
-            if (codes[other] >= FIRST_LONG_CODE) {
-                longs |= (uint64_t)1 << other;
-                continue;
-            }
-            unsigned letter = lowest_bit64(bit);
-            if (!(one & bit)) masks[letter] = 0; /* the masks of other letters are left stale, never read */
-            one |= bit;
-            masks[letter] |= (uint64_t)1 << other;
+            one |= codes[other] < FIRST_LONG_CODE ? bit : 0;
         }
         reach[c] = all;
         reach_one[c] = one;
-        long_near[c] = longs;
     }
-    Totals t = {solver, cells, offset, count, codes, first, reach, reach_one, cell_mask, long_near, s->seen_bits, s, r,
-                budget};
+    Totals t = {cells, offset, count, solver->min_length, solver->longest, solver->word_total, codes, first, reach,
+                reach_one, s->adjacent, letter_cells, long_cells, s->seen_bits, solver, s, r, budget};
     uint32_t root_head = cells[solver->root];
     int status = SEARCH_OK;
     for (Py_ssize_t start = 0; start < n && status == SEARCH_OK; start++)
