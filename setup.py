@@ -12,7 +12,6 @@ and the same optional treatment.
 from __future__ import annotations
 
 import os
-import platform
 import sys
 import tempfile
 
@@ -20,8 +19,12 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 EXTENSIONS = [
-    # The compiled twin of boggle_dafsa/solver/native.py.
-    Extension("boggle_dafsa.solver._native", ["boggle_dafsa/solver/_native.c"]),
+    # The compiled twin of boggle_dafsa/solver/native.py (its searches in _native_search.h).
+    Extension(
+        "boggle_dafsa.solver._native",
+        ["boggle_dafsa/solver/_native.c"],
+        depends=["boggle_dafsa/solver/_native_search.h"],
+    ),
     # The compiled twin of the streaming builder (boggle_dafsa/automaton/stream.py).
     Extension("boggle_dafsa.automaton._builder", ["boggle_dafsa/automaton/_builder.c"]),
     # The compiled twin of the native query walk (boggle_dafsa/query/walk.py's _walk_native).
@@ -29,18 +32,6 @@ EXTENSIONS = [
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"
-
-
-def _x86_with_popcnt() -> bool:
-    # -mpopcnt makes the code use an instruction that very old x86 CPUs lack: only when
-    # the CPU building it (the one a source install runs on) reports it.
-    if platform.machine().lower() not in {"x86_64", "amd64", "i386", "i686"}:
-        return False
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            return any(line.startswith("flags") and " popcnt" in line for line in cpuinfo)
-    except OSError:
-        return False
 
 
 class OptionalBuildExt(build_ext):
@@ -54,9 +45,10 @@ class OptionalBuildExt(build_ext):
 
     def build_extension(self, extension: Extension) -> None:
         if self.compiler.compiler_type == "unix":
+            # No -mpopcnt (or -march): a build must run on any CPU of its architecture (a
+            # wheel is built on one machine and run on others). _native.c carries a
+            # second copy of its searches for CPUs with popcnt, chosen at import.
             wanted = ["-O3", "-std=c99", "-fno-strict-aliasing"]
-            if _x86_with_popcnt():
-                wanted.append("-mpopcnt")
             extension.extra_compile_args = [flag for flag in wanted if self._accepts(flag)]
         try:
             super().build_extension(extension)

@@ -6,7 +6,9 @@ field with the header checksum made to match again, so that opening succeeds), o
 it as any user would and solves random grids of random shapes on it, with QU faces and
 both adjacencies, through the compiled kernel and its Python twin. Every outcome must
 be a result or the project's DictionaryError, never a crash; and both kernels must
-agree: the same results, or both an error.
+agree: the same results, or both an error. Each round also damages, in place, the cells
+of a valid dictionary after the compiled kernel numbered its words (the numbers then lie
+about the cells): its searches, the totals search among them, must still stay inside.
 
     python scripts/fuzz_kernel.py                 # 2,000 damaged files
     python scripts/fuzz_kernel.py --rounds 200    # a short run (CI)
@@ -136,9 +138,41 @@ def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, fac
     cells = [f"<{cell}é>" for cell in range(len(table))]  # rows written in C: any cell text, UTF-8
     try:
         rows = [solver.rows_many(codes, cells, style) for style in (1, 2)]
-        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows), numbered
+        # Totals (mode 0) last: with the words numbered, a search of its own (totals_grid).
+        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0)), numbered
     except DictionaryError:
         return ("error",), numbered
+
+
+def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: ignore[no-untyped-def]
+    """A valid dictionary numbered by the compiled kernel, then its cells (a heap copy)
+    damaged in place: the numbers no longer fit the cells, and every search must still
+    stay inside them, giving a result or DictionaryError (the twin, which numbers
+    nothing, may well give a result where the compiled kernel reports the damage, so
+    the two are not compared). "ok", "error" or "unnumbered"."""
+    words = {"".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 60))}
+    dictionary = dictionary_from_words(words | {"QUE", "SQUAT"}, folder, name="stale.dafsa")
+    layout = dictionary.layout()
+    cells = array("I", layout.cells)
+    shape = rng.choice(SHAPES)
+    table = neighbours(shape if len(shape) > 1 else (1, *shape), rng.choice(["king", "orthogonal"]))
+    solver = compiled(cells, layout.root, layout.longest_word, layout.alphabet, table, rng.randint(1, 4),
+                      (0, 0, 0, 1, 1, 2, 3, 5, 11), Hit, DictionaryError, dictionary.path)
+    letters = layout.letter_bits
+    solver.set_face(32, bytes([letters["Q"], letters["U"]]))
+    choices = sorted(letters.values()) + [31, 32, 32]
+    codes = bytes(rng.choice(choices) for _ in range(len(table) * rng.randint(1, 4)))
+    numbered = solver.number_words()
+    for _ in range(rng.randint(1, 6)):
+        cell = rng.randrange(len(cells))
+        cells[cell] = rng.choice([rng.getrandbits(32), len(cells) - 1, len(cells), cell, 0, cells[cell] ^ (1 << rng.randrange(32))])
+    dictionary.close()
+    try:
+        for mode in (0, 2):
+            solver.solve_many(codes, mode)
+    except DictionaryError:
+        return "error" if numbered else "unnumbered"
+    return "ok" if numbered else "unnumbered"
 
 
 def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
@@ -146,6 +180,7 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     print(f"compiled kernel: {sys.modules[compiled.__module__].__file__}", flush=True)
     rng = random.Random(seed)
     errors = agreements = numbered_rounds = 0
+    stale = {"ok": 0, "error": 0, "unnumbered": 0}
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
             dictionary = damaged_dictionary(rng, folder, round_number, frozenset({"QUE", "QUOI", "SQUAT"}))
@@ -171,9 +206,12 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
                 return 1
             errors += compiled_result[0] == "error"
             agreements += 1
+            stale[stale_round(compiled, rng, folder)] += 1
     print(f"{rounds:,} damaged files, {agreements:,} reached the kernels: {errors:,} raised DictionaryError, "
           f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered); "
           "both kernels agreed every time, no crash")
+    print(f"{sum(stale.values()):,} numbered dictionaries damaged after numbering: {stale['error']:,} raised "
+          f"DictionaryError, {stale['ok']:,} gave results, no crash")
     return 0
 
 

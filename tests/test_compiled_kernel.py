@@ -155,6 +155,47 @@ def test_a_batch_gives_what_each_grid_gives_alone(tmp_path_factory: pytest.TempP
     assert compiled.run_codes(codes, "hits", threads=threads) == alone
 
 
+@st.composite
+def totals_shapes(draw: st.DrawFn) -> tuple[int, ...]:
+    # Up to 65 cells: the compiled kernel's totals search takes grids of at most 64 (its
+    # visited cells are the bits of a word), 65 go to its general search.
+    return draw(st.sampled_from([(1, 1), (2, 3), (4, 4), (5, 5), (7, 9), (8, 8), (4, 4, 4), (1, 64), (5, 13), (2, 2, 2, 2)]))
+
+
+@needs_c
+@settings(max_examples=40, deadline=None)
+@given(
+    shape=totals_shapes(),
+    data=st.data(),
+    min_length=st.integers(1, 4),
+    scoring=st.sampled_from([CLASSIC, BIG, LETTERS]),
+    adjacency=st.sampled_from(["king", "orthogonal"]),
+)
+def test_the_totals_search_counts_what_the_twin_finds(
+    tmp_path_factory: pytest.TempPathFactory,
+    shape: tuple[int, ...],
+    data: st.DataObject,
+    min_length: int,
+    scoring: Scoring,
+    adjacency: str,
+) -> None:
+    # The compiled kernel's totals (a search of its own once the words are numbered,
+    # finding them in another order) against the twin's hits, grid by grid.
+    words = data.draw(st.lists(st.text("ABEQSU", min_size=1, max_size=9), min_size=1, max_size=80))
+    fixed = ["QUE", "SQUAB", "QUASE", "BEAUS", "BASQUE", "ESQUE", "ABQUA", "SQUASQU", "EQUS"]
+    dictionary = dictionary_from_words([*words, *fixed], tmp_path_factory.mktemp("d"))
+    cells = math.prod(shape)
+    face = st.sampled_from(["A", "B", "E", "S", "U", "QU", "SQU", "X", "Q"])
+    grids = [Grid(shape, tuple(data.draw(st.lists(face, min_size=cells, max_size=cells)))) for _ in range(data.draw(st.integers(1, 6)))]
+    options = {"adjacency": adjacency, "min_length": min_length, "scoring": scoring}
+    compiled = prepared_variant(dictionary, shape, "c numbered", **options)
+    twin = PreparedSolver(dictionary, shape, kernel="python", **options)
+    expected = [(len(hits), sum(hit.score for hit in hits)) for hits in twin.solve_many(grids)]
+    assert compiled.totals_many(grids) == expected
+    assert compiled.totals_many(grids, threads=2) == expected
+    assert twin.totals_many(grids) == expected
+
+
 def test_grids_beyond_64_cells_and_deep_paths(tmp_path: Path) -> None:
     # No 64-cell limit: a 9x9 grid, and a 300-letter word snaking along a 1x300 line.
     word = "".join("ABESQ"[(i * 7 + i // 5) % 5] for i in range(300))
@@ -264,11 +305,13 @@ def test_the_command_stops_a_dense_search_at_its_timeout(tmp_path: Path, pure: s
     assert quick.returncode == 0 and quick.stdout.split() == ["AAAA", "AAA"]
 
 
-def _damaged(tmp_path: Path, change: dict[int, int], longest: int | None = None) -> Path:
-    """A copy of a small dictionary with cells changed (by index from the root's cell)."""
+def _damaged(
+    tmp_path: Path, change: dict[int, int], longest: int | None = None, words: tuple[str, ...] = ("abc", "abd", "bcd", "abcabc")
+) -> Path:
+    """A copy of a small dictionary of ``words`` with cells changed (by index from the root's cell)."""
     from boggle_dafsa.automaton import fileformat
 
-    good = dictionary_from_words(["abc", "abd", "bcd", "abcabc"], tmp_path)
+    good = dictionary_from_words(list(words), tmp_path)
     data = bytearray(Path(good.path).read_bytes())
     body, root = good.header.header_size, good.root
     for offset, value in change.items():
@@ -292,6 +335,28 @@ def test_a_cell_pointing_outside_the_file_is_a_dictionary_error(tmp_path: Path, 
     path = _damaged(tmp_path, {1: 0x0FFFFFFF})  # the root's first child, far outside
     with pytest.raises(DictionaryError, match="damaged"):
         solve(Grid.parse("ABC/DEF"), NativeDictionary(path), kernel=kernel)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_multi_letter_face_leading_to_the_last_index_is_a_dictionary_error(tmp_path: Path, kernel: str) -> None:
+    # After QU's Q, the U's child is 0xFFFFFFFF: outside the file like any other index
+    # (the C kernel once took that one value for "no word goes on" and said nothing).
+    words = ("que", "abc")
+    good = dictionary_from_words(list(words), tmp_path / "good")
+    layout = good.layout()
+    cells, root, bits = layout.cells, layout.root, layout.letter_bits
+    head = cells[root]
+    q = cells[root + 1 + (head & ((1 << bits["Q"]) - 1)).bit_count()]
+    slot = q + 1 + (cells[q] & ((1 << bits["U"]) - 1)).bit_count()
+    good.close()
+    dictionary = NativeDictionary(_damaged(tmp_path, {slot - root: 0xFFFFFFFF}, words=words))
+    for grid in (Grid((2, 2), ("QU", "E", "A", "B")), Grid((2, 2), ("A", "QU", "E", "B"))):  # QU first, QU next
+        with pytest.raises(DictionaryError, match="damaged"):
+            solve(grid, dictionary, kernel=kernel)
+        if kernel == "c":
+            prepared = prepared_variant(dictionary, grid.shape, "c")
+            with pytest.raises(DictionaryError, match="damaged"):
+                prepared.totals_many([grid] * 10)  # numbered after a few grids: the totals search
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -338,6 +403,33 @@ def test_the_environment_forces_the_python_kernel(tmp_path: Path) -> None:
         out = subprocess.run([sys.executable, "-c", code, dictionary.path], env=environment, capture_output=True,
                              text=True, timeout=120, check=True)
         assert out.stdout.startswith(expected)
+
+
+@needs_c
+def test_both_copies_of_the_compiled_search_agree(tmp_path: Path) -> None:
+    # On x86 the searches are compiled twice, for any CPU and for CPUs with popcnt, and
+    # the module picks one at import; BOGGLE_DAFSA_PLAIN_SEARCH=1 makes it pick the first.
+    import random
+
+    rng = random.Random(5)
+    words = sorted({"".join(rng.choice("ABEILNORSTQU") for _ in range(rng.randint(2, 8))) for _ in range(3000)})
+    dictionary = dictionary_from_words([*words, "QUE", "QUOTA", "SQUARE"], tmp_path)
+    code = (
+        "import sys, random; from boggle_dafsa.solver import PreparedSolver, _native; "
+        "from boggle_dafsa.automaton.reader import NativeDictionary; "
+        "rng = random.Random(7); faces = ['A', 'B', 'E', 'I', 'L', 'N', 'O', 'R', 'S', 'T', 'QU']; "
+        "grids = [tuple(rng.choice(faces) for _ in range(25)) for _ in range(40)]; "
+        "prepared = PreparedSolver(NativeDictionary(sys.argv[1]), (5, 5)); "
+        "print(_native.SEARCH, prepared.totals_many(grids), prepared.solve_many(grids[:10]))"
+    )
+    outputs = {}
+    for plain in ("1", ""):
+        environment = {**os.environ, "BOGGLE_DAFSA_PLAIN_SEARCH": plain}
+        outputs[plain] = subprocess.run([sys.executable, "-c", code, dictionary.path], env=environment,
+                                        capture_output=True, text=True, timeout=120, check=True).stdout
+    assert outputs["1"].startswith("plain ")
+    assert outputs["1"].split(" ", 1)[1] == outputs[""].split(" ", 1)[1]
+    assert "(0, 0), (0, 0)" not in outputs[""]  # words were found
 
 
 def test_a_prepared_solver_checks_shapes(tmp_path: Path) -> None:

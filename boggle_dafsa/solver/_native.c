@@ -359,9 +359,9 @@ static inline int budget_spent(Budget *budget) {
 }
 
 /* Follow the letters of face `code` after its first, from `state` (reached by the
- * first): the state, or UINT32_MAX when no word continues so; *index gains the word
- * numbers skipped (when `offset` numbers the words); *damaged is set when an index
- * points outside the cells. */
+ * first): the state (inside the cells), or UINT32_MAX when no word continues so;
+ * *index gains the word numbers skipped (when `offset` numbers the words); *damaged is
+ * set when an index, the last state's included, points outside the cells. */
 static inline uint32_t follow_rest(const Solver *solver, const uint32_t *cells, const uint32_t *offset,
                                    uint64_t count, uint32_t state, int code, uint32_t *index, int *damaged) {
     for (int i = 1; i < solver->face_length[code]; i++) {
@@ -379,6 +379,12 @@ static inline uint32_t follow_rest(const Solver *solver, const uint32_t *cells, 
         }
         if (offset) *index += offset[slot];
         state = cells[slot];
+    }
+    /* Checked here, not only by the caller: a damaged cell may hold UINT32_MAX itself,
+     * which must not pass for "no word continues" (the twin reports it). */
+    if (state >= count) {
+        *damaged = 1;
+        return UINT32_MAX;
     }
     return state;
 }
@@ -656,140 +662,46 @@ static ALWAYS_INLINE int totals_word(const Totals *t, uint32_t index, uint32_t l
     return SEARCH_OK;
 }
 
-static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length, int32_t cell,
-                       uint64_t used);
+/* -- the searches, for any CPU and for CPUs with popcnt -------------------------------- */
 
-/* Step from the state `state` (header `head`, word number so far `index`, `length`
- * letters) onto cell `other` (unused), whatever its face: count the word it ends, walk
- * on from it. The way in for first cells and multi-letter faces; totals_walk steps
- * onto one-letter faces itself, a letter at a time. */
-static int totals_enter(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length,
-                        int32_t other, uint64_t used) {
-    const Solver *solver = t->solver;
-    uint32_t bit = t->first[other];
-    if (!(head & bit)) return SEARCH_OK;
-    uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
-    if (slot >= t->count) return SEARCH_DAMAGED;
-    uint32_t child = t->cells[slot];
-    index += t->offset[slot];
-    int code = t->codes[other];
-    if (code >= FIRST_LONG_CODE) {
-        int damaged = 0;
-        child = follow_rest(solver, t->cells, t->offset, t->count, child, code, &index, &damaged);
-        if (damaged) return SEARCH_DAMAGED;
-        if (child == UINT32_MAX) return SEARCH_OK;
-    }
-    if (child >= t->count) return SEARCH_DAMAGED;
-    uint32_t child_head = t->cells[child];
-    length += solver->face_length[code];
-    int status;
-    if ((child_head & FINAL_FLAG) && length >= t->min_length && (status = totals_word(t, index, length)) != SEARCH_OK)
-        return status;
-    if (!(child_head & t->reach[other])) return SEARCH_OK;
-    /* A path longer than every word: a cycle, or a lying header (as search_core). */
-    if (length > t->longest) return SEARCH_DAMAGED;
-    if (budget_spent(t->budget)) return SEARCH_TIMEOUT;
-    return totals_walk(t, child, child_head, index, length, other, used | (uint64_t)1 << other);
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__)
+/* A build for any x86 CPU: a second copy of the searches for those with popcnt. */
+#define DISPATCH_POPCNT 1
+#endif
+
+#define SEARCH_NAME(name) name##_plain
+#define SEARCH_TARGET
+#include "_native_search.h"
+#undef SEARCH_NAME
+#undef SEARCH_TARGET
+
+#ifdef DISPATCH_POPCNT
+#define SEARCH_NAME(name) name##_popcnt
+#define SEARCH_TARGET __attribute__((target("popcnt")))
+#include "_native_search.h"
+#undef SEARCH_NAME
+#undef SEARCH_TARGET
+/* Whether this CPU has popcnt (asked once, at import). */
+static int cpu_has_popcnt = 0;
+#endif
+
+/* Which copy of the searches runs: "popcnt" or "plain" (the module's SEARCH attribute). */
+static const char *search_variant(void) {
+#ifdef DISPATCH_POPCNT
+    if (cpu_has_popcnt) return "popcnt";
+#elif defined(__POPCNT__)
+    return "popcnt";
+#endif
+    return "plain";
 }
 
-/* Every word that goes on from `cell` (the path so far: the cells of `used`, spelling
- * the state `state` of header `head`). The neighbours are taken a letter at a time:
- * those of one letter share their child state, looked up once. */
-static int totals_walk(const Totals *t, uint32_t state, uint32_t head, uint32_t index, uint32_t length, int32_t cell,
-                       uint64_t used) {
-    const uint64_t near = t->adjacent[cell] & ~used;
-    uint32_t letters = head & t->reach_one[cell];
-    uint32_t longer = length + 1;
-    int status;
-    while (letters) {
-        unsigned letter = lowest_bit64(letters);
-        letters &= letters - 1;
-        uint64_t next = t->letter_cells[letter] & near;
-        if (!next) continue;
-        uint64_t slot = (uint64_t)state + 1 + popcount32(head & ((1u << letter) - 1));
-        if (slot >= t->count) return SEARCH_DAMAGED;
-        uint32_t child = t->cells[slot];
-        if (child >= t->count) return SEARCH_DAMAGED;
-        uint32_t child_head = t->cells[child];
-        uint32_t child_index = index + t->offset[slot];
-        if ((child_head & FINAL_FLAG) && longer >= t->min_length &&
-            (status = totals_word(t, child_index, longer)) != SEARCH_OK)
-            return status;
-        if (!(child_head & ~FINAL_FLAG)) continue; /* no word goes on */
-        do {
-            int32_t other = (int32_t)lowest_bit64(next);
-            next &= next - 1;
-            if (!(child_head & t->reach[other])) continue;
-            if (longer > t->longest) return SEARCH_DAMAGED;
-            if (budget_spent(t->budget)) return SEARCH_TIMEOUT;
-            status = totals_walk(t, child, child_head, child_index, longer, other, used | (uint64_t)1 << other);
-            if (status != SEARCH_OK) return status;
-        } while (next);
-    }
-    uint64_t longs = near & t->long_cells;
-    while (longs) {
-        int32_t other = (int32_t)lowest_bit64(longs);
-        longs &= longs - 1;
-        if ((status = totals_enter(t, state, head, index, length, other, used)) != SEARCH_OK) return status;
-    }
-    return SEARCH_OK;
-}
-
-/* The words and points of one grid into `r` (its words not kept), for grids of at most
- * TOTALS_CELLS cells whose dictionary is numbered: the same count as search_core, found
- * in another order (which totals do not show). The visited cells are the bits of a
- * word, the words found a bit set, and the neighbours of a cell showing one letter a
- * mask, so that a step costs a few instructions. */
-static int totals_grid(const Solver *solver, const uint32_t *cells, uint64_t count, const uint32_t *offset,
-                       const uint8_t *codes, Scratch *s, Results *r, Budget *budget) {
-    Py_ssize_t n = solver->cell_count;
-    const int32_t *nstart = solver->neighbour_start, *nb = solver->neighbour;
-    uint32_t *first = s->first, *reach = s->reach, *reach_one = s->reach_one;
-    uint64_t *letter_cells = s->letter_cells, long_cells = 0;
-    results_clear(r);
-    if ((uint64_t)solver->root >= count) return SEARCH_DAMAGED;
-    if (budget_spent(budget)) return SEARCH_TIMEOUT;
-    memset(letter_cells, 0, sizeof(s->letter_cells));
-    for (Py_ssize_t c = 0; c < n; c++) {
-        int code = codes[c];
-        uint32_t bit = (code == DEAD_CODE || solver->face_length[code] == 0) ? 0 : 1u << solver->face_letters[code][0];
-        first[c] = bit;
-        if (code >= FIRST_LONG_CODE)
-            long_cells |= (uint64_t)1 << c;
-        else if (bit)
-            letter_cells[lowest_bit64(bit)] |= (uint64_t)1 << c;
-    }
-    for (Py_ssize_t c = 0; c < n; c++) {
-        uint32_t all = 0, one = 0;
-        for (int32_t j = nstart[c]; j < nstart[c + 1]; j++) {
-            int32_t other = nb[j];
-            uint32_t bit = first[other];
-            all |= bit;
-            one |= codes[other] < FIRST_LONG_CODE ? bit : 0;
-        }
-        reach[c] = all;
-        reach_one[c] = one;
-    }
-    Totals t = {cells, offset, count, solver->min_length, solver->longest, solver->word_total, codes, first, reach,
-                reach_one, s->adjacent, letter_cells, long_cells, s->seen_bits, solver, s, r, budget};
-    uint32_t root_head = cells[solver->root];
-    int status = SEARCH_OK;
-    for (Py_ssize_t start = 0; start < n && status == SEARCH_OK; start++)
-        if (first[start]) status = totals_enter(&t, solver->root, root_head, 0, 0, (int32_t)start, 0);
-    /* Forget the words found, for the next grid (also after an error). */
-    for (size_t i = 0; i < r->found_used; i++) s->seen_bits[s->touched[i] >> 6] = 0;
-    return status;
-}
-
-/* One grid, with numbered words when `offset` is given (and `s` has its `seen` array). */
+/* One grid, by the copy of the search this CPU runs best. */
 static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t count, const uint32_t *offset,
                        const uint8_t *codes, Scratch *s, Results *r, Budget *budget) {
-    int numbered = offset && s->seen, masked = s->letter_mask != NULL;
-    if (numbered && !r->keep && s->seen_bits) return totals_grid(solver, cells, count, offset, codes, s, r, budget);
-    if (numbered && masked) return search_core(solver, cells, count, offset, codes, s, r, budget, 1, 1);
-    if (numbered) return search_core(solver, cells, count, offset, codes, s, r, budget, 1, 0);
-    if (masked) return search_core(solver, cells, count, NULL, codes, s, r, budget, 0, 1);
-    return search_core(solver, cells, count, NULL, codes, s, r, budget, 0, 0);
+#ifdef DISPATCH_POPCNT
+    if (cpu_has_popcnt) return search_grid_popcnt(solver, cells, count, offset, codes, s, r, budget);
+#endif
+    return search_grid_plain(solver, cells, count, offset, codes, s, r, budget);
 }
 
 static int get_cells(const Solver *solver, Py_buffer *view, uint64_t *count);
@@ -1670,6 +1582,12 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
+#ifdef DISPATCH_POPCNT
+    /* BOGGLE_DAFSA_PLAIN_SEARCH=1 runs the copy for any CPU here too (the tests compare them). */
+    const char *plain = getenv("BOGGLE_DAFSA_PLAIN_SEARCH");
+    __builtin_cpu_init();
+    cpu_has_popcnt = __builtin_cpu_supports("popcnt") != 0 && !(plain && strcmp(plain, "1") == 0);
+#endif
     if (PyType_Ready(&SolverType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
@@ -1679,7 +1597,8 @@ PyMODINIT_FUNC PyInit__native(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "DEAD", DEAD_CODE) < 0 || PyModule_AddIntConstant(m, "FIRST_LONG", FIRST_LONG_CODE) < 0) {
+    if (PyModule_AddIntConstant(m, "DEAD", DEAD_CODE) < 0 || PyModule_AddIntConstant(m, "FIRST_LONG", FIRST_LONG_CODE) < 0 ||
+        PyModule_AddStringConstant(m, "SEARCH", search_variant()) < 0) {
         Py_DECREF(m);
         return NULL;
     }
