@@ -300,18 +300,25 @@ class ScoreSheet:
         ]
 
 
-def read_player_words(source: str | Path | BinaryIO) -> list[str]:
+def read_player_words(source: str | Path | BinaryIO, encoding: str | None = None) -> list[str]:
     """The raw words of a player file (a path, or a binary stream such as standard input
     handed over by the caller), read exactly as a word list is (encoding, BOM, line
     breaks, ``;`` and ``,`` between words, blank lines), at most ``limits.MAX_SMALL_FILE_BYTES``."""
+    return read_player_file(source, encoding)[0]
+
+
+def read_player_file(source: str | Path | BinaryIO, encoding: str | None = None) -> tuple[list[str], str | None]:
+    """As :func:`read_player_words`, with the note to give the player when the guessed
+    encoding probably lost characters (see :func:`boggle_dafsa.wordlist.encoding_hint`), or None."""
     from .errors import WordListError
     from .limits import MAX_SMALL_FILE_BYTES, read_limited
-    from .wordlist import decode, split_items
+    from .wordlist import decode, encoding_hint, split_items
 
     data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "file", stop_at_nul=True)
     label = str(source) if isinstance(source, (str, Path)) else "standard input"
-    text, _encoding = decode(data, label)
-    return list(split_items(text))
+    text, used = decode(data, label, encoding)
+    hint = encoding_hint(data, used)
+    return list(split_items(text)), None if hint is None else f"{label}: {hint}"
 
 
 def player_names(paths: Sequence[str]) -> list[str]:

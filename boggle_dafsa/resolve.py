@@ -47,19 +47,27 @@ def resolve_spec(spec: str | None = None) -> tuple[str, bool]:
     return chosen, True
 
 
-def open_dictionary(spec: str | None = None) -> Dictionary:
+#: Called while a list is compiled into the cache: (words compiled, words in all).
+CompileProgress = Callable[[int, int], None]
+
+
+def open_dictionary(spec: str | None = None, *, progress: CompileProgress | None = None) -> Dictionary:
     """Open the dictionary named by ``spec``.
 
     ``spec`` is a dictionary file (native, marisa or dawg, detected from its bytes), a
     plain word list (compiled on first use into the cache, keyed by its content), or the
     name of an embedded list (``fr``, ``en``, ``enable2k``). Without one:
     ``$BOGGLE_DAFSA_DICT``, else ``build/dictionary.dafsa`` if it exists, else ``fr``.
+    ``progress`` is called only when a list is compiled (about a second for 300,000 words).
     """
     spec, _ = resolve_spec(spec)
     # An embedded name wins over a file or folder of that name in the current
     # folder (write ./fr for such a file): `play` and `-d fr` must not depend on the cwd.
     if spec in EMBEDDED:
-        return _open_cached(embedded_path(spec), embedded_digest(spec), lambda target: _compile_embedded(spec, target))
+        return _open_cached(
+            embedded_path(spec, progress=progress), embedded_digest(spec),
+            lambda target: _compile_embedded(spec, target, progress),
+        )
     from .formats.detect import detect_format
 
     try:
@@ -67,11 +75,13 @@ def open_dictionary(spec: str | None = None) -> Dictionary:
     except DictionaryError as error:
         if "not a dictionary" not in str(error):
             raise  # missing, unreadable, empty, a pipe: nothing a word list would change
-        return open_wordlist(spec, error)
+        return open_wordlist(spec, error, progress=progress)
     return open_path(spec)
 
 
-def open_wordlist(path: str | Path, not_a_dictionary: DictionaryError | None = None) -> Dictionary:
+def open_wordlist(
+    path: str | Path, not_a_dictionary: DictionaryError | None = None, *, progress: CompileProgress | None = None
+) -> Dictionary:
     """Open the plain word list at ``path`` as a dictionary (default folding policy).
 
     Its bytes are hashed: the first use compiles it into the cache, later uses of the same
@@ -100,7 +110,7 @@ def open_wordlist(path: str | Path, not_a_dictionary: DictionaryError | None = N
         words = parse_words(text, source=str(path), encoding=encoding).words
         if not words:
             raise DictionaryError(f"{path}: a word list with no word in it, not a dictionary")
-        write_atomically(target, compile_words(words))
+        write_atomically(target, compile_words(words, progress=_counted(progress, len(words))))
 
     for folder in cache_folders():
         target = folder / file_name
@@ -154,8 +164,9 @@ def embedded_digest(name: str) -> str:
     raise DictionaryError(f"embedded list {name!r} has no digest in {DIGESTS_FILE}")
 
 
-def embedded_path(name: str) -> Path:
-    """The compiled file of embedded list ``name``, compiling it first if needed.
+def embedded_path(name: str, *, progress: CompileProgress | None = None) -> Path:
+    """The compiled file of embedded list ``name``, compiling it first if needed (``progress``
+    as for :func:`open_dictionary`).
 
     The file name carries the digest of the list's words, so installations with the same
     list share one file and a changed list gets a new one; nothing is ever deleted.
@@ -171,14 +182,14 @@ def embedded_path(name: str) -> Path:
     for folder in folders:
         target = folder / file_name
         try:
-            _compile_embedded(name, target)
+            _compile_embedded(name, target, progress)
         except DictionaryError as error:
             if "cannot write" in str(error):
                 continue  # not writable here: try the next folder
             raise
         return target
     target = private_temporary_folder() / file_name
-    _compile_embedded(name, target)
+    _compile_embedded(name, target, progress)
     return target
 
 
@@ -194,7 +205,12 @@ def _open_cached(path: Path, digest: str, compile: Callable[[Path], None]) -> Di
     return open_path(path)
 
 
-def _compile_embedded(name: str, target: Path) -> None:
+def _counted(progress: CompileProgress | None, total: int) -> Callable[[int], None] | None:
+    # The builder counts words added; a progress bar also wants the total.
+    return None if progress is None else lambda done: progress(done, total)
+
+
+def _compile_embedded(name: str, target: Path, progress: CompileProgress | None = None) -> None:
     import lzma
 
     from .automaton.fileformat import write_atomically
@@ -206,7 +222,7 @@ def _compile_embedded(name: str, target: Path) -> None:
     except OSError:
         raise DictionaryError(f"embedded list {name!r} is missing from the installation ({source})") from None
     words = lzma.decompress(packed).decode("utf-8").split()
-    write_atomically(target, compile_words(words))
+    write_atomically(target, compile_words(words, progress=_counted(progress, len(words))))
 
 
 def describe(dictionary: Dictionary, spec: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import lzma
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -124,6 +125,53 @@ def test_a_word_list_is_compiled_on_first_use_and_reused(tmp_path: Path, monkeyp
     words.write_text("chat\nchien\n", "utf-8")  # changed: a new file, the old one stays
     assert list(open_dictionary(str(words))) == ["CHAT", "CHIEN"]
     assert len(list(cache.iterdir())) == 2 and compiled.is_file()
+
+
+def test_progress_is_reported_only_while_a_list_is_compiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(tmp_path / "cache"))
+    words = tmp_path / "words.txt"
+    # More than one block of the builder (65,536 words): reported as it goes, then whole.
+    words.write_text("".join(f"{_letters(i)}\n" for i in range(100_000)), "utf-8")
+    reports: list[tuple[int, int]] = []
+    d = open_dictionary(str(words), progress=lambda done, total: reports.append((done, total)))
+    assert len(d) == 100_000
+    assert len(reports) >= 2 and reports[-1] == (100_000, 100_000)
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+    reports.clear()
+    open_dictionary(str(words), progress=lambda done, total: reports.append((done, total)))
+    assert reports == []  # compiled already: opened at once, nothing to report
+    open_dictionary("en", progress=lambda done, total: reports.append((done, total)))
+    assert reports and reports[-1][0] == reports[-1][1] == len(open_dictionary("en"))
+
+
+def test_a_long_first_compile_shows_a_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    from conftest import COMMAND
+
+    words = tmp_path / "words.txt"
+    words.write_text("".join(f"{_letters(i)}\n" for i in range(800_000)), "utf-8")
+    env = {**os.environ, "BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")}
+    child = pexpect.spawn(COMMAND, ["solve", "ABCDEFGHIJKLMNOP", "-d", str(words), "-q"], timeout=120,
+                          encoding="utf-8", dimensions=(24, 150), env=env)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert re.search(r"compiling .*[0-9]+%", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)), child.before
+    # Piped (and once compiled): no bar, not a byte on standard error.
+    env["BOGGLE_DAFSA_CACHE"] = str(tmp_path / "other")
+    piped = subprocess.run([COMMAND, "solve", "ABCDEFGHIJKLMNOP", "-d", str(words), "-q"], capture_output=True,
+                           text=True, timeout=120, env=env)
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+def _letters(number: int) -> str:
+    # Distinct words for distinct numbers: the number in base 26, letters A-Z.
+    word = ""
+    while True:
+        number, digit = divmod(number, 26)
+        word += chr(65 + digit)
+        if number == 0:
+            return word + "E"
 
 
 def test_a_file_that_is_neither_a_dictionary_nor_a_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

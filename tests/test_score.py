@@ -234,3 +234,22 @@ def test_a_player_file_and_the_dice_file_can_come_from_standard_input(dictionary
     for args in (["-", "-", players[0]], ["-", players[0], "-"], [GRID, "-", "-"], [GRID, "-", "--dice", "-"]):
         refused = runner.invoke(app, ["score", *args, *d], input="chat\n")
         assert refused.exit_code == 2 and "standard input" in refused.stderr and len(refused.stderr.splitlines()) == 1, args
+
+
+def test_a_windows_1252_player_file_gets_a_note_and_encoding_reads_it(dictionary, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dave = tmp_path / "dave.txt"
+    dave.write_bytes("vert\nnul\ncœur\n".encode("cp1252"))  # œ is 0x9C: a control character in ISO-8859-15
+    d = ["-d", str(dictionary.path), "--json"]
+    guessed = runner.invoke(app, ["score", GRID, str(dave), *d])
+    assert guessed.exit_code == 0, guessed.output
+    [note] = guessed.stderr.splitlines()
+    assert note.startswith("boggle-dafsa: note: ") and str(dave) in note and "--encoding cp1252" in note
+    forced = runner.invoke(app, ["score", GRID, str(dave), *d, "--encoding", "cp1252"])
+    assert forced.exit_code == 0 and forced.stderr == ""
+    [player] = json.loads(forced.stdout)["players"]
+    assert "cœur" in json.dumps(player, ensure_ascii=False) and "cœur" not in json.dumps(json.loads(guessed.stdout), ensure_ascii=False)
+    assert player["score"] == json.loads(guessed.stdout)["players"][0]["score"] == 2  # VERT and NUL either way
+    # A UTF-8 file is read as before, without a note.
+    dave.write_text("vert\nnul\ncœur\n", encoding="utf-8")
+    plain = runner.invoke(app, ["score", GRID, str(dave), *d])
+    assert plain.exit_code == 0 and plain.stderr == "" and json.loads(plain.stdout)["players"] == [player]

@@ -118,15 +118,32 @@ def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
     choice nobody sees coming), one line on stderr says which one answered, unless
     ``announce`` is False (commands with a totals line say it there, for any implicit choice).
     """
-    from ..resolve import DEFAULT_BUILD, describe, open_dictionary, resolve_spec
+    from ..resolve import DEFAULT_BUILD, describe, resolve_spec
 
     chosen, implicit = resolve_spec(spec)
-    dictionary = open_dictionary(chosen)
+    dictionary = open_with_progress(chosen)
     if implicit:
         IMPLICIT_DICTIONARY[:] = [describe(dictionary, chosen)]
         if announce and chosen == str(DEFAULT_BUILD):
             print(f"{PROGRAM}: dictionary {IMPLICIT_DICTIONARY[0]} (no -d given)", file=sys.stderr)
     return dictionary
+
+
+def open_with_progress(spec: str | None) -> Dictionary:
+    """:func:`boggle_dafsa.open_dictionary`, with a progress bar on a terminal while a word
+    list is compiled into the cache on its first use (about a second per 300,000 words)."""
+    from ..resolve import open_dictionary
+
+    try:
+        interactive = sys.stderr.isatty()
+    except (AttributeError, ValueError):  # closed or replaced
+        interactive = False
+    if not interactive:
+        return open_dictionary(spec)  # the usual case: nothing more to import
+    from .progress import bar_when_slow
+
+    with bar_when_slow("compiling") as update:
+        return open_dictionary(spec, progress=update)
 
 
 def with_dictionary(totals: str) -> str:

@@ -9,9 +9,10 @@ import typer
 
 from ..errors import BoggleError
 from .base import app
-from .common import dice_argument, load_dictionary, one_standard_input, print_json
+from .common import PROGRAM, dice_argument, load_dictionary, one_standard_input, print_json, user_message
 from .options import (
     DiceOption,
+    EncodingOption,
     GameDictOption,
     JsonOption,
     MinLengthOption,
@@ -127,10 +128,11 @@ def score(
     scoring: ScoringOption = None,
     min_length: MinLengthOption = None,
     json_output: JsonOption = False,
+    encoding: EncodingOption = None,
 ) -> None:
     """Score several players on one grid: a word found by two players or more scores 0 for everyone."""
     from ..batch import SolveOptions
-    from ..game import Judge, player_names, read_player_words, score_players
+    from ..game import Judge, player_names, read_player_file, score_players
     from ..jsonable import score_sheet_json
     from ..render import render_score_sheet
     from ..resolve import dictionary_spec_for
@@ -143,8 +145,12 @@ def score(
     words = load_dictionary(dictionary_spec_for(dictionary, options.language))
     # The grid as `solve` reads it, standard input ('-') included.
     judge = Judge(read_grid(grid, words, options), words, options.scoring, options.min_length)
-    lists = {name: read_player_words(sys.stdin.buffer if path == "-" else path)
-             for name, path in zip(player_names(player_files), player_files)}
+    lists: dict[str, list[str]] = {}
+    for name, path in zip(player_names(player_files), player_files):
+        lists[name], hint = read_player_file(sys.stdin.buffer if path == "-" else path, encoding)
+        if hint:
+            # As build and verify say it: refused words may come from the guessed encoding.
+            print(f"{PROGRAM}: note: {user_message(hint)}", file=sys.stderr)
     sheet = score_players(judge, lists)
     if json_output:
         print_json(score_sheet_json(sheet))

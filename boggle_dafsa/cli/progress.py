@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TextIO
 
 #: What the library calls: (done, in all). The bar's own callback also takes, by keyword,
 #: a new ``description`` (the phase) and a ``status`` shown after the bar; ``total`` may be
 #: None when it is not known (the bar then pulses, with the time elapsed).
 Progress = Callable[[int, int], None]
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """True if ``stream`` is a terminal (False for pipes, files, closed or replaced streams)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 @contextmanager
@@ -21,11 +30,7 @@ def progress_bar(description: str, stream: TextIO | None = None) -> Iterator[Pro
     The bar is erased when the operation ends, so what the command prints next stays tidy.
     """
     stream = sys.stderr if stream is None else stream
-    try:
-        interactive = stream.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    if not interactive:
+    if not is_terminal(stream):
         yield None
         return
     # rich comes with typer; imported here only, once a bar is wanted.
@@ -53,3 +58,30 @@ def progress_bar(description: str, stream: TextIO | None = None) -> Iterator[Pro
             bar.update(task, completed=done, total=total, **fields)  # type: ignore[arg-type]
 
         yield update
+
+
+@contextmanager
+def bar_when_slow(description: str, stream: TextIO | None = None, after: float = 0.25) -> Iterator[Progress | None]:
+    """As :func:`progress_bar`, but the bar appears only at a report that comes ``after``
+    seconds or more into the operation: for calls that are usually instant (opening a
+    dictionary) and sometimes long (compiling a word list into the cache on its first
+    use). A bar that would flash for a tenth of a second is not drawn."""
+    stream = sys.stderr if stream is None else stream
+    if not is_terminal(stream):
+        yield None
+        return
+    with ExitStack() as stack:
+        shown: list[Callable[..., None]] = []
+        started = time.monotonic()
+
+        def update(done: int, total: int | None, **fields: str) -> None:
+            if not shown:
+                if time.monotonic() - started < after:
+                    return
+                bar = stack.enter_context(progress_bar(description, stream))
+                assert bar is not None  # stream is a terminal
+                shown.append(bar)
+            shown[0](done, total, **fields)
+
+        yield update
+

@@ -196,14 +196,14 @@ def run_batch(
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
     from ..batch import MAX_JOBS, batch_lines, solve_batch
     from ..render import format_totals
-    from ..resolve import open_dictionary
+    from .common import open_with_progress
 
     if grid_text is not None:
         raise BoggleError("give a GRID or --batch FILE, not both")
     if not 1 <= jobs <= MAX_JOBS:
         # The command-line front end: the option is named.
         raise BoggleError(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
-    dictionary = open_dictionary(dictionary_spec)
+    dictionary = open_with_progress(dictionary_spec)
     grids = count = points = 0
     source = batch if batch != "-" else "standard input"
     results = solve_batch(
