@@ -83,24 +83,49 @@ class SolveOptions:
 
 
 class BatchResult:
-    """One grid of a batch, solved and rendered; or, with ``error`` set, why it could not be."""
+    """One grid of a batch, solved and rendered; or, with ``error`` set, why it could not be.
 
-    __slots__ = ("line", "text", "words", "points", "error")
+    With ``solve_batch(grouped=True)``, the results of several consecutive grids (``grids``
+    of them, from line ``line`` on): their texts joined by newlines, their words and points summed.
+    """
 
-    def __init__(self, line: int, text: str, words: int, points: int, error: str | None = None) -> None:
+    __slots__ = ("line", "text", "words", "points", "error", "grids")
+
+    def __init__(self, line: int, text: str, words: int, points: int, error: str | None = None, grids: int = 1) -> None:
         self.line = line
         self.text = text
         self.words = words
         self.points = points
         #: The one-line message of a bad grid (text, words and points are then empty).
         self.error = error
+        self.grids = grids
 
     def __repr__(self) -> str:
-        return f"BatchResult(line={self.line}, words={self.words}, points={self.points}, error={self.error!r})"
+        return f"BatchResult(line={self.line}, words={self.words}, points={self.points}, error={self.error!r}, grids={self.grids})"
 
 
-def batch_lines(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """(line number, grid text) for each line of a batch, skipping blank lines and ``#`` comments."""
+class BatchLines:
+    """The lines of a batch read whole: iterated, (line number, grid text) as :func:`batch_lines`
+    gives them; :attr:`raw`, the lines as read, which the summary path takes by chunks."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: list[str]) -> None:
+        self.raw = raw
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return _numbered(self.raw)
+
+
+def batch_lines(stream: Iterable[str]) -> Iterable[tuple[int, str]]:
+    """(line number, grid text) for each line of a batch, skipping blank lines and ``#`` comments
+    (a :class:`BatchLines` for a list of lines read whole)."""
+    if isinstance(stream, list):
+        return BatchLines(stream)
+    return _numbered(stream)
+
+
+def _numbered(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(stream, start=1):
         text = line.strip()
         if text and not text.startswith("#"):
@@ -122,6 +147,7 @@ def solve_batch(
     source: str = "-",
     chunk: int = 256,
     dask: str | None = None,
+    grouped: bool = False,
 ) -> Iterator[BatchResult]:
     """Solve and render each (line number, grid text), in order, as they come.
 
@@ -134,7 +160,10 @@ def solve_batch(
     :class:`GridError` naming ``source`` and its line, after the results of the grids
     before it, whatever ``jobs`` is. With a prepared solver (the compiled kernel, or
     the Python one with ``jobs`` == 1), grids are read ``chunk`` at a time (1: each is
-    answered as it comes, for grids typed at a terminal) and ``jobs`` are threads.
+    answered as it comes, for grids typed at a terminal) and ``jobs`` are threads. With
+    ``grouped``, a result may hold several grids (see :class:`BatchResult`): for
+    ``--summary`` of a batch read whole (:class:`BatchLines`), a chunk's lines written by
+    the kernel at once.
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise BoggleError(f"the number of processes must be between 1 and {MAX_JOBS}, not {jobs}")
@@ -144,7 +173,7 @@ def solve_batch(
     kernel = _batch_kernel(dictionary)
     if kernel == "c" or (kernel == "python" and jobs == 1):
         # The prepared solvers: grids by chunks, the compiled search over `jobs` threads.
-        yield from _fast_batch(lines, dictionary, options, rendering, jobs, source, chunk)
+        yield from _fast_batch(lines, dictionary, options, rendering, jobs, source, chunk, grouped)
         return
     if jobs == 1:
         _worker.update(dictionary=dictionary, options=options, rendering=rendering, source=source)
@@ -174,8 +203,9 @@ def _fast_batch(
     threads: int,
     source: str,
     chunk: int,
+    grouped: bool = False,
 ) -> Iterator[BatchResult]:
-    from .fastbatch import QuickGrids, Renderer, mode_for, solve_texts
+    from .fastbatch import QuickGrids, Renderer, mode_for, solve_texts, summary_chunks
     from .render import format_totals
     from .solver import prepared_solver
 
@@ -189,6 +219,14 @@ def _fast_batch(
                       summary=rendering.summary)
     mode = mode_for(rendering.scores, rendering.paths, rendering.json, rendering.summary)
     try:
+        if grouped and rendering.summary and isinstance(lines, BatchLines):
+            # The kernel writes whole chunks of summary lines: no Python object per grid.
+            for line, text, grids, words, points in summary_chunks(
+                lines.raw, lambda text: options.parse(text, dictionary), quick, solver_for, render, threads=threads,
+                chunk=chunk,
+            ):
+                yield BatchResult(line, text, words, points, grids=grids)
+            return
         for solved in solve_texts(
             lines, lambda text: options.parse(text, dictionary), quick, solver_for, mode, threads=threads, chunk=chunk,
             rows=render.row_style,

@@ -57,12 +57,46 @@ class QuickGrids:
         self._shape = shape
         self._code_tables: dict[int, tuple[PreparedSolver, bytes]] = {}
 
+    @property
+    def q_is_qu(self) -> bool:
+        """Whether a Q face reads QU."""
+        return self._qu
+
     def bulk(self, texts: list[str]) -> tuple[tuple[int, ...], str, list[str]] | None:
         """(shape, the normalized letters of every grid in a row, each ``str(grid)``) when all
         of ``texts`` are flat runs, or all rows, of one two-dimensional shape; else None.
 
         A handful of string methods over the whole chunk instead of a dozen per line.
         """
+        checked = self._checked(texts)
+        if checked is None:
+            return None
+        (height, width), joined, rows, normalized = checked
+        shown = joined.translate(self._table).split("\n")
+        if not rows:
+            cuts = [slice(start, start + width) for start in range(0, height * width, width)]
+            shown = ["/".join([line[cut] for cut in cuts]) for line in shown]
+        if self._qu and ("Q" in normalized or "q" in normalized):
+            # A QU face: the faces of its grid are printed spaced out ("QU A B C/D E F G").
+            shown = [
+                " ".join(line).replace(" / ", "/").replace("Q", "QU").replace("q", "qu") if "Q" in line or "q" in line else line
+                for line in shown
+            ]
+        return (height, width), normalized, shown
+
+    def bulk_letters(self, texts: Sequence[str]) -> tuple[tuple[int, int], str] | None:
+        """(shape, the normalized letters of every grid in a row) when :meth:`bulk` would
+        read ``texts``, without the texts of the grids (the kernel writes them, see
+        :meth:`PreparedSolver.run_summary`); else None."""
+        checked = self._checked(texts)
+        return None if checked is None else (checked[0], checked[3])
+
+    def _checked(self, texts: Sequence[str]) -> tuple[tuple[int, int], str, bool, str] | None:
+        # (shape, the texts joined by newlines, whether they are rows, the normalized
+        # letters of every grid in a row) when all of `texts` are flat runs, or all rows,
+        # of one two-dimensional shape; else None.
+        if not texts:
+            return None
         first = self.parse(texts[0])
         if first is None:
             return None
@@ -86,18 +120,7 @@ class QuickGrids:
             letters = letters.replace("/", "")
         if not self._letters.issuperset(letters):
             return None
-        normalized = letters.translate(self._table)
-        shown = joined.translate(self._table).split("\n")
-        if not rows:
-            cuts = [slice(start, start + width) for start in range(0, height * width, width)]
-            shown = ["/".join([line[cut] for cut in cuts]) for line in shown]
-        if self._qu and ("Q" in normalized or "q" in normalized):
-            # A QU face: the faces of its grid are printed spaced out ("QU A B C/D E F G").
-            shown = [
-                " ".join(line).replace(" / ", "/").replace("Q", "QU").replace("q", "qu") if "Q" in line or "q" in line else line
-                for line in shown
-            ]
-        return shape, normalized, shown
+        return (height, width), joined, rows, letters.translate(self._table)
 
     def codes(self, solver: PreparedSolver, letters: str) -> bytes | None:
         """The face codes of normalized ``letters`` (a face each, Q read as QU if asked) for
@@ -263,6 +286,46 @@ def _solve_pending(
         for (number, _, _, text), result in zip(run, results):
             yield Solved(number, text, shape, result)
         start = end
+
+
+def summary_chunks(
+    raw: Sequence[str],
+    parse: Callable[[str], Grid],
+    quick: QuickGrids,
+    solver_for: Callable[[tuple[int, ...]], PreparedSolver],
+    render: Renderer,
+    *,
+    threads: int = 1,
+    chunk: int = CHUNK,
+) -> Iterator[tuple[int, str, int, int, int]]:
+    """The ``--summary`` lines of a batch read whole (``raw``: its lines as read, numbered
+    from 1), by chunks: (first line number, text, grids, words, points) per group of grids.
+
+    A chunk whose lines are all one simple form of one shape (the usual batch) is encoded,
+    searched and written by the kernel in one call (:meth:`PreparedSolver.run_summary`):
+    no Python object per grid. Any other chunk (blank lines, comments, other forms or
+    shapes) goes line by line through :func:`solve_texts` and ``render``, each grid a group
+    of one. The first bad grid raises its :class:`GridError`, with ``.line`` set, after
+    the groups of the grids before it.
+    """
+    for start in range(0, len(raw), chunk):
+        block = raw[start : start + chunk]
+        checked = quick.bulk_letters(block)
+        if checked is not None:
+            shape, letters = checked
+            solver = solver_for(shape)
+            codes = quick.codes(solver, letters)
+            if codes is not None:
+                text, words, points = solver.run_summary(codes, letters.encode("ascii"), shape[1], quick.q_is_qu,
+                                                         threads=threads)
+                yield start + 1, text, len(block), words, points
+                continue
+        numbered = [
+            (number, text) for number, line in enumerate(block, start + 1) if (text := line.strip()) and not text.startswith("#")
+        ]
+        for solved in solve_texts(numbered, parse, quick, solver_for, "totals", threads=threads, chunk=max(len(numbered), 1)):
+            text, words, points = render(solved)
+            yield solved.line, text, 1, words, points
 
 
 # -- rendering --------------------------------------------------------------------------

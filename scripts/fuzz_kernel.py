@@ -138,8 +138,11 @@ def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, fac
     cells = [f"<{cell}é>" for cell in range(len(table))]  # rows written in C: any cell text, UTF-8
     try:
         rows = [solver.rows_many(codes, cells, style) for style in (1, 2)]
-        # Totals (mode 0) last: with the words numbered, a search of its own (totals_grid).
-        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0)), numbered
+        # Totals (mode 0) last: with the words numbered, a search of its own (totals_grid),
+        # also behind the summary lines (any ASCII letters: they are only shown).
+        letters = bytes(ord("A") + code % 26 if code % 7 else ord("Q") for code in codes)
+        summary = solver.summary_rows(codes, letters, len(table), True)
+        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0), summary), numbered
     except DictionaryError:
         return ("error",), numbered
 

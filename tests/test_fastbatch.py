@@ -149,3 +149,94 @@ def test_a_chunk_read_at_once_reads_as_grid_parse(
     assert shown == [str(grid) for grid in grids]
     faces = [("QU" if letter == "Q" else "qu" if letter == "q" else letter) if q_is_qu else letter for letter in letters]
     assert faces == [face for grid in grids for face in grid.faces]
+
+
+batch_lines_text = st.one_of(
+    st.text("abqQEs", min_size=16, max_size=16),  # a flat 4x4 run, the usual line
+    st.lists(st.text("abqQEs", min_size=4, max_size=4), min_size=4, max_size=4).map("/".join),  # rows
+    st.sampled_from(["", "# a comment", "  ABQE/SSAB/EQAB/BASE  ", "AB/CD", "ABC", "QUAB/E S A B", "AB/C", "a b/c d"]),
+)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@settings(max_examples=60, deadline=None)
+@given(raw=st.lists(batch_lines_text, min_size=0, max_size=14), chunk=st.integers(1, 6), q_is_qu=st.booleans(),
+       threads=st.integers(1, 2))
+def test_summary_chunks_give_what_each_grid_gives(
+    tmp_path_factory: pytest.TempPathFactory, kernel: str, raw: list[str], chunk: int, q_is_qu: bool, threads: int
+) -> None:
+    # The summary of a batch read whole, chunks written by the kernel, against each grid
+    # parsed, solved and printed alone: the same lines, and a bad grid stopping at the
+    # same place with its line number.
+    from boggle_dafsa.fastbatch import summary_chunks
+
+    dictionary = dictionary_from_words(["base", "abase", "quas", "sabe", "beas", "abbe", "squab", "seas"],
+                                       tmp_path_factory.mktemp("d"))
+    parse = lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=q_is_qu)  # noqa: E731
+    expected: list[str] = []
+    bad_line = None
+    for number, line in enumerate(raw, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            grid = parse(text)
+        except GridError:
+            bad_line = number
+            break
+        hits = solve(grid, dictionary)
+        expected.append(f"{grid}\t{len(hits)}\t{sum(hit.score for hit in hits)}")
+    renderer = Renderer(CLASSIC.score, format_totals, scores=False, paths=False, as_json=False, summary=True)
+    got: list[str] = []
+    counted = [0, 0, 0]
+    groups = summary_chunks(raw, parse, QuickGrids(dictionary.normalize, q_is_qu=q_is_qu),
+                            lambda shape: PreparedSolver(dictionary, shape, kernel=kernel), renderer, threads=threads, chunk=chunk)
+    try:
+        for _, text, grids, words, points in groups:
+            assert text.count("\n") == grids - 1
+            got.extend(text.split("\n"))
+            counted = [counted[0] + grids, counted[1] + words, counted[2] + points]
+    except GridError as error:
+        assert error.line == bad_line  # type: ignore[attr-defined]
+    else:
+        assert bad_line is None
+    assert got == expected
+    assert counted == [len(expected), sum(int(line.split("\t")[1]) for line in expected),
+                       sum(int(line.split("\t")[2]) for line in expected)]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_summary_rows_check_their_arguments(tmp_path: Path, kernel: str) -> None:
+    dictionary = dictionary_from_words(["base", "quiz"], tmp_path)
+    prepared = PreparedSolver(dictionary, (2, 2), kernel=kernel)
+    codes = prepared.encode(("B", "A", "S", "E")) + prepared.encode(("QU", "A", "S", "E"))
+    assert prepared.run_summary(codes, b"BASEQASE", 2, True) == ("BA/SE\t1\t1\nQU A/S E\t0\t0", 1, 1)
+    assert prepared.run_summary(codes, b"BASEQASE", 4, False) == ("BASE\t1\t1\nQASE\t0\t0", 1, 1)
+    # The letters are shown as given (an exact dictionary's lower case: q reads qu).
+    assert prepared.run_summary(codes, b"baseqase", 2, True) == ("ba/se\t1\t1\nqu a/s e\t0\t0", 1, 1)
+    assert prepared.run_summary(b"", b"", 2, True) == ("", 0, 0)
+    solver = prepared._codes.solver  # type: ignore[union-attr]
+    for letters, width, message in ((b"BASE", 2, "letters for"), (b"BASEQASE", 3, "do not divide"), (b"BASE\xe9ASE", 2, "ASCII"),
+                                    (b"BASE\0ASE", 2, "ASCII")):
+        with pytest.raises(ValueError, match=message):
+            solver.summary_rows(codes, letters, width, False)
+
+
+def test_a_summary_from_a_file_is_what_standard_input_gives(tmp_path: Path) -> None:
+    # A file is read whole and written by chunks by the kernel; standard input grid by grid.
+    import random
+
+    from conftest import run_cli
+
+    dictionary = dictionary_from_words(["base", "abase", "quas", "sabe", "beas", "abbe", "squab", "seas"], tmp_path)
+    rng = random.Random(3)
+    lines = ["".join(rng.choice("ABQES") for _ in range(16)) for _ in range(700)]
+    lines[300:300] = ["# a comment", "", "ab/cd", "QUAB/E S A B"]
+    batch = tmp_path / "grids.txt"
+    batch.write_text("\n".join(lines) + "\n")
+    for extra in ([], ["--qu"], ["--jobs", "2"]):
+        from_file = run_cli("solve", "--batch", str(batch), "--summary", "-d", dictionary.path, *extra)
+        from_stdin = run_cli("solve", "--batch", "-", "--summary", "-d", dictionary.path, *extra, input=batch.read_text())
+        assert from_file.returncode == 0, from_file.stderr
+        assert from_file.stdout == from_stdin.stdout and from_file.stderr == from_stdin.stderr
+        assert from_file.stdout.count("\n") == 702 and "702 grids" in from_file.stderr

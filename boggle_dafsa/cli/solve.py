@@ -210,11 +210,11 @@ def run_batch(
         batch_lines(_batch_stream(batch)), dictionary, options, rendering,
         jobs=jobs, dictionary_spec=dictionary_spec, source=source, dask=dask,
         # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.
-        chunk=1 if batch == "-" and sys.stdin.isatty() else 256,
+        chunk=1 if batch == "-" and sys.stdin.isatty() else 256, grouped=True,
     )
     for result in results:
         sys.stdout.write(result.text + "\n")
-        grids += 1
+        grids += result.grids
         count += result.words
         points += result.points
     sys.stdout.flush()

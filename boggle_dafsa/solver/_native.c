@@ -1320,6 +1320,110 @@ done:
     return out;
 }
 
+/* Write `value` in decimal at `out`: the characters written. */
+static size_t write_decimal(char *out, int64_t value) {
+    char digits[24];
+    size_t n = 0;
+    uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    do {
+        digits[n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    size_t written = 0;
+    if (value < 0) out[written++] = '-';
+    while (n) out[written++] = digits[--n];
+    return written;
+}
+
+PyDoc_STRVAR(summary_rows_doc,
+"summary_rows(codes, letters, width, q_is_qu, timeout=0.0) -> (str, int, int)\n\n"
+"Search each grid of ``codes`` for its totals, as solve_many(codes, 0) does, and give\n"
+"(text, words, points): a line 'GRID<TAB>words<TAB>points' per grid, joined by newlines,\n"
+"and the sums. GRID is the grid's ``letters`` (one ASCII byte per cell, as ``codes``) in\n"
+"rows of ``width`` joined by '/'; with ``q_is_qu``, Q and q read QU and qu and the faces\n"
+"of such a grid are spaced out ('QU A B C/D E F G'): what ``solve --batch --summary`` prints.");
+
+static PyObject *Solver_summary_rows(Solver *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"codes", "letters", "width", "q_is_qu", "timeout", NULL};
+    Py_buffer codes, letters;
+    Py_ssize_t width;
+    int q_is_qu;
+    double timeout = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*np|d", keywords, &codes, &letters, &width, &q_is_qu, &timeout))
+        return NULL;
+    Py_ssize_t grids = 0, n = self->cell_count;
+    PyObject *out = NULL;
+    Results results;
+    memset(&results, 0, sizeof(results));
+    int64_t *totals = NULL;
+    char *text = NULL;
+    if (check_codes(self, &codes, &grids) < 0) goto done;
+    if (letters.len != codes.len) {
+        PyErr_Format(PyExc_ValueError, "%zd letters for %zd face codes", letters.len, codes.len);
+        goto done;
+    }
+    if (width < 1 || n % width != 0) {
+        PyErr_Format(PyExc_ValueError, "rows of %zd cells do not divide grids of %zd", width, n);
+        goto done;
+    }
+    const uint8_t *shown = letters.buf;
+    for (Py_ssize_t i = 0; i < letters.len; i++) {
+        if (shown[i] == 0 || shown[i] > 127) {
+            PyErr_SetString(PyExc_ValueError, "letters must be ASCII characters other than NUL");
+            goto done;
+        }
+    }
+    totals = calloc(grids ? 2 * (size_t)grids : 1, sizeof(int64_t));
+    if (!totals) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (search_grids(self, codes.buf, grids, MODE_TOTALS, timeout, 1, &results, totals) < 0) goto done;
+    /* The longest a grid's line can be: 3 characters a cell ("QU "), a '/' a row, two tabs,
+     * two numbers of at most 20 characters, a newline. */
+    size_t line_most = 3 * (size_t)n + (size_t)(n / width) + 2 + 2 * 21 + 1;
+    if (grids && line_most > (size_t)PY_SSIZE_T_MAX / (size_t)grids) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    text = malloc(grids ? line_most * (size_t)grids : 1);
+    if (!text) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t used = 0;
+    int64_t words = 0, points = 0;
+    for (Py_ssize_t g = 0; g < grids; g++) {
+        const uint8_t *cells = shown + g * n;
+        int spaced = 0;
+        if (q_is_qu)
+            for (Py_ssize_t c = 0; c < n && !spaced; c++) spaced = cells[c] == 'Q' || cells[c] == 'q';
+        if (g) text[used++] = '\n';
+        for (Py_ssize_t c = 0; c < n; c++) {
+            if (c % width)
+                if (spaced) text[used++] = ' ';
+            if (c && c % width == 0) text[used++] = '/';
+            text[used++] = (char)cells[c];
+            if (q_is_qu && (cells[c] == 'Q' || cells[c] == 'q')) text[used++] = cells[c] == 'Q' ? 'U' : 'u';
+        }
+        text[used++] = '\t';
+        used += write_decimal(text + used, totals[2 * g]);
+        text[used++] = '\t';
+        used += write_decimal(text + used, totals[2 * g + 1]);
+        words += totals[2 * g];
+        points += totals[2 * g + 1];
+    }
+    PyObject *string = PyUnicode_DecodeASCII(text, (Py_ssize_t)used, NULL);
+    if (string) out = Py_BuildValue("(NLL)", string, (long long)words, (long long)points);
+done:
+    results_free(&results);
+    free(totals);
+    free(text);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&letters);
+    return out;
+}
+
 PyDoc_STRVAR(number_words_doc,
 "number_words() -> bool\n\n"
 "Number the dictionary's words now (a solver does it by itself after a few grids), so\n"
@@ -1366,6 +1470,7 @@ static PyMethodDef Solver_methods[] = {
     {"set_face", (PyCFunction)Solver_set_face, METH_VARARGS, set_face_doc},
     {"number_words", (PyCFunction)Solver_number_words, METH_NOARGS, number_words_doc},
     {"rows_many", (PyCFunction)(void (*)(void))Solver_rows_many, METH_VARARGS | METH_KEYWORDS, rows_many_doc},
+    {"summary_rows", (PyCFunction)(void (*)(void))Solver_summary_rows, METH_VARARGS | METH_KEYWORDS, summary_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

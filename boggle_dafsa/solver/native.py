@@ -232,6 +232,19 @@ class Solver:
             raise ValueError(f"{len(cells)} cell texts for {self.cell_count} cells")
         return [rows_result(hits, cells, style) for hits in self.solve_many(codes, HITS, timeout)]
 
+    def summary_rows(
+        self, codes: bytes, letters: bytes, width: int, q_is_qu: bool, timeout: float = 0.0
+    ) -> tuple[str, int, int]:
+        """(text, words, points) of the grids of ``codes``: a line per grid (see :func:`summary_text`)."""
+        codes, letters = bytes(codes), bytes(letters)
+        if len(letters) != len(codes):
+            raise ValueError(f"{len(letters)} letters for {len(codes)} face codes")
+        if width < 1 or self.cell_count % width:
+            raise ValueError(f"rows of {width} cells do not divide grids of {self.cell_count}")
+        if not letters.isascii() or b"\0" in letters:
+            raise ValueError("letters must be ASCII characters other than NUL")
+        return summary_text(self.solve_many(codes, TOTALS, timeout), letters, self.cell_count, width, q_is_qu)
+
     def set_face(self, code: int, letters: bytes) -> None:
         """Register face ``code`` (32..255) as the letters of bits ``letters`` (2 or 3)."""
         if not FIRST_LONG <= code <= 255 or not 2 <= len(letters) <= 3:
@@ -308,6 +321,26 @@ def rows_result(hits: Sequence[Any], cells: Sequence[str], style: int) -> tuple[
             for hit in hits
         ])
     return len(hits), sum(hit.score for hit in hits), text
+
+
+def summary_text(
+    totals: Sequence[tuple[int, int]], letters: bytes, cells: int, width: int, q_is_qu: bool
+) -> tuple[str, int, int]:
+    """(text, words, points) of grids of ``cells`` cells whose (words, points) are ``totals``,
+    as :meth:`Solver.summary_rows` gives them: a line 'GRID<TAB>words<TAB>points' per grid,
+    joined by newlines, and the sums. GRID is the grid's ``letters`` (one ASCII byte per
+    cell) in rows of ``width`` joined by '/'; with ``q_is_qu``, Q and q read QU and qu, and
+    the faces of such a grid are spaced out ('QU A B C/D E F G'), as ``str(Grid)`` shows them."""
+    text = letters.decode("ascii")
+    lines = []
+    for number, (count, points) in enumerate(totals):
+        shown = text[number * cells : (number + 1) * cells]
+        if q_is_qu and ("Q" in shown or "q" in shown):
+            rows = [" ".join(shown[start : start + width]).replace("Q", "QU").replace("q", "qu") for start in range(0, cells, width)]
+        else:
+            rows = [shown[start : start + width] for start in range(0, cells, width)]
+        lines.append(f"{'/'.join(rows)}\t{count}\t{points}")
+    return "\n".join(lines), sum(count for count, _ in totals), sum(points for _, points in totals)
 
 
 class TooManyFaces(Exception):

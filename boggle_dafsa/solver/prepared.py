@@ -203,6 +203,35 @@ class PreparedSolver:
         solver = self._codes.solver
         return self._split(codes, lambda chunk, timeout: solver.rows_many(chunk, cells, style, timeout), threads)
 
+    def run_summary(
+        self, codes: bytes | bytearray | memoryview, letters: bytes, width: int, q_is_qu: bool, *, threads: int = 1
+    ) -> tuple[str, int, int]:
+        """(text, words, points) of grids already encoded, ``letters`` their cells' letters
+        (one ASCII byte per code): a line 'GRID<TAB>words<TAB>points' per grid, joined by
+        newlines, and the sums (see :func:`.native.summary_text`; what ``solve --batch
+        --summary`` prints, written by the kernel). The grids split over ``threads``
+        threads for the compiled kernel, as :meth:`run_codes` does."""
+        if self._codes is None:
+            raise ValueError("the generic kernel takes faces, not codes")
+        solver = self._codes.solver
+        n = self.cell_count
+        grids = len(codes) // n
+        timeout = _seconds_left()
+        if threads <= 1 or grids < 2 * threads or self.kernel != "c":
+            return solver.summary_rows(codes, letters, width, q_is_qu, timeout)  # type: ignore[no-any-return]
+        from concurrent.futures import ThreadPoolExecutor
+
+        code_view, letter_view = memoryview(codes).cast("B"), memoryview(letters).cast("B")
+        share = -(-grids // threads) * n
+        bounds = [(start, min(start + share, grids * n)) for start in range(0, grids * n, share)]
+        with ThreadPoolExecutor(threads) as pool:
+            parts = list(pool.map(
+                lambda span: solver.summary_rows(code_view[span[0] : span[1]], letter_view[span[0] : span[1]], width,
+                                                 q_is_qu, timeout),
+                bounds,
+            ))
+        return "\n".join(part[0] for part in parts), sum(part[1] for part in parts), sum(part[2] for part in parts)
+
     def rows_many(
         self, grids: Iterable[Grid | Sequence[str]], cells: Sequence[str], style: int, *, threads: int = 1
     ) -> list[tuple[int, int, str]]:
