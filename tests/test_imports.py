@@ -147,6 +147,7 @@ NOT_FOR_SOLVE = (
     "boggle_dafsa.solver.generic",
     "boggle_dafsa.wordlist",
     "boggle_dafsa.cli.best",
+    "boggle_dafsa.cli.find",
     "boggle_dafsa.cli.dictionary",
     "boggle_dafsa.cli.game",
     "boggle_dafsa.cli.query",

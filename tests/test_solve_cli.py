@@ -175,9 +175,9 @@ def test_a_dice_set_gives_the_dictionary_unless_one_is_given(dictionary: str) ->
 
 
 def test_help_paragraphs_are_reflowed_whole() -> None:
-    from boggle_dafsa.cli import solve as solve_commands
+    from boggle_dafsa.cli import find as find_command, solve as solve_command
 
-    for command in (solve_commands.solve, solve_commands.find):
+    for command in (solve_command.solve, find_command.find):
         for paragraph in (command.__doc__ or "").strip().split("\n\n"):
             assert "\n" not in paragraph.strip(), paragraph
     text = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"}).stdout

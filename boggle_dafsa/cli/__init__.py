@@ -48,7 +48,7 @@ VERBS: dict[str, str] = {
     "diff": "query",
     "serve": "serve",
     "solve": "solve",
-    "find": "solve",
+    "find": "find",
 }
 
 

@@ -14,8 +14,10 @@ from typer.core import TyperGroup
 from ..errors import BoggleError
 
 if TYPE_CHECKING:
+    from ..batch import SolveOptions
     from ..dice import DiceSet
     from ..dictionary import Dictionary
+    from ..grid import Grid
     from .compat import Context as ClickContext
 
 PROGRAM = "boggle-dafsa"
@@ -144,6 +146,26 @@ def open_with_progress(spec: str | None) -> Dictionary:
 
     with bar_when_slow("compiling") as update:
         return open_dictionary(spec, progress=update)
+
+
+def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -> Grid:
+    """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
+    if text is not None and text != "-":
+        return options.parse(text, dictionary)
+    from ..wordlist import decode
+
+    if sys.stdin.isatty():
+        print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
+    # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
+    from ..limits import MAX_SMALL_FILE_BYTES, read_limited
+
+    from ..errors import GridError
+
+    data = read_limited(sys.stdin.buffer, MAX_SMALL_FILE_BYTES, GridError, "grid", stop_at_nul=True)
+    if b"\0" in data:
+        raise GridError("standard input: binary data (NUL byte), not a grid")
+    text, _ = decode(data, "standard input")
+    return options.parse(text, dictionary, worddle=True)
 
 
 def with_dictionary(totals: str) -> str:

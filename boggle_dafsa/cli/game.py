@@ -9,7 +9,7 @@ import typer
 
 from ..errors import BoggleError
 from .base import app
-from .common import PROGRAM, dice_argument, load_dictionary, one_standard_input, print_json, user_message
+from .common import PROGRAM, dice_argument, load_dictionary, one_standard_input, print_json, read_grid, user_message
 from .options import (
     DiceOption,
     EncodingOption,
@@ -136,7 +136,6 @@ def score(
     from ..jsonable import score_sheet_json
     from ..render import render_score_sheet
     from ..resolve import dictionary_spec_for
-    from .solve import read_grid
 
     if player_files.count("-") > 1:
         raise BoggleError("'-' given for two player files: standard input can be read once")

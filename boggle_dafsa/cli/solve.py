@@ -1,4 +1,4 @@
-"""Commands about grids: solve (every word on a grid, or a batch of grids) and find (one word).
+"""The solve command: every word on a grid, or on each grid of a batch.
 
 The front ends read grids from arguments, standard input or a batch file and write
 what :mod:`boggle_dafsa.render` and :mod:`boggle_dafsa.jsonable` make of the results.
@@ -16,12 +16,11 @@ import typer
 
 from ..errors import BoggleError, GridError
 from .base import app
-from .common import dice_argument, load_dictionary, one_standard_input, time_limit, with_dictionary
+from .common import dice_argument, load_dictionary, one_standard_input, read_grid, time_limit, with_dictionary
 from .options import (
     GRID_HELP,
     AdjacencyOption,
     DaskOption,
-    DictOption,
     JsonOption,
     MinLengthOption,
     QuOption,
@@ -35,7 +34,6 @@ from .options import (
 if TYPE_CHECKING:
     from ..batch import SolveOptions
     from ..dictionary import Dictionary
-    from ..grid import Grid
     from ..render import Rendering
 
 @app.command()
@@ -93,49 +91,7 @@ def solve(
             run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
 
 
-@app.command()
-def find(
-    grid: Annotated[str, typer.Argument(help="The grid, as for `solve` ('-': standard input).")],
-    word: Annotated[str, typer.Argument(help="The word to trace.")],
-    dictionary: DictOption = None,
-    shape: ShapeOption = None,
-    q_is_qu: QuOption = False,
-    adjacency: AdjacencyOption = "king",
-    json_output: JsonOption = False,
-    timeout: TimeoutOption = None,
-) -> None:
-    """Say whether WORD can be traced on GRID, with one path, and whether it is a word.
-
-    Exit status 0 if WORD can be traced, 1 if not (2 for bad input).
-    """
-    from ..batch import SolveOptions
-
-    options = SolveOptions.from_arguments(None, None, adjacency, shape, q_is_qu)
-    with time_limit(timeout, "find"):
-        found = run_find(grid, word, load_dictionary(dictionary), options, json_output=json_output)
-    if not found:
-        raise typer.Exit(1)
-
-
 # -- the front ends ----------------------------------------------------------------------
-
-
-def read_grid(text: str | None, dictionary: "Dictionary", options: "SolveOptions") -> "Grid":
-    """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
-    if text is not None and text != "-":
-        return options.parse(text, dictionary)
-    from ..wordlist import decode
-
-    if sys.stdin.isatty():
-        print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
-    # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
-    from ..limits import MAX_SMALL_FILE_BYTES, read_limited
-
-    data = read_limited(sys.stdin.buffer, MAX_SMALL_FILE_BYTES, GridError, "grid", stop_at_nul=True)
-    if b"\0" in data:
-        raise GridError("standard input: binary data (NUL byte), not a grid")
-    text, _ = decode(data, "standard input")
-    return options.parse(text, dictionary, worddle=True)
 
 
 def run_solve(
@@ -259,26 +215,3 @@ def _standard_input_lines() -> Iterator[str]:
     while raw := read_line(binary, 4 * MAX_GRID_CHARS + 2, GridError, "standard input"):
         # ISO-8859-15 decodes any byte: a bad byte becomes a bad grid, reported at its line.
         yield raw.decode("iso-8859-15") if b"\0" in raw else decode(raw, "standard input")[0]
-
-
-def run_find(
-    grid_text: str, word: str, dictionary: "Dictionary", options: "SolveOptions", *, json_output: bool = False
-) -> bool:
-    """``boggle-dafsa find GRID WORD``: print whether WORD can be traced (and a path) and is a word."""
-    from ..solver import find
-
-    grid = read_grid(grid_text, dictionary, options)
-    key = dictionary.normalize(word)
-    if not key:
-        raise BoggleError(f"{word!r} is not a word: letters only")
-    path = find(grid, key, adjacency=options.adjacency)
-    points = options.scoring.score(key) if key in dictionary else None
-    if json_output:
-        from ..jsonable import dumps, find_json
-
-        print(dumps(find_json(grid, key, path, points)))
-    else:
-        from ..render import render_find
-
-        print(render_find(grid, key, path, points))
-    return path is not None
