@@ -947,9 +947,28 @@ static PyObject *results_dict(const Solver *solver, const Results *r) {
 
 enum { MODE_TOTALS = 0, MODE_WORDS = 1, MODE_HITS = 2, MODE_FOUND = 3 };
 
+/* The tuple (words, points) of a grid's totals, built directly (one per grid of a batch:
+ * Py_BuildValue parses its format each time). Two ints: it can be in no reference cycle,
+ * so the collector need not visit it (a million of them would otherwise be traversed
+ * again at each collection of the older generations). */
+static PyObject *totals_tuple(int64_t words, int64_t points) {
+    PyObject *pair = PyTuple_New(2);
+    if (!pair) return NULL;
+    PyObject *first = PyLong_FromLongLong(words), *second = first ? PyLong_FromLongLong(points) : NULL;
+    if (!second) {
+        Py_XDECREF(first);
+        Py_DECREF(pair);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pair, 0, first);
+    PyTuple_SET_ITEM(pair, 1, second);
+    PyObject_GC_UnTrack(pair);
+    return pair;
+}
+
 /* One grid's result in `mode`: (words, points); (points, [word...]) ranked; [Hit...] ranked; {word: path}. */
 static PyObject *results_object(const Solver *solver, const Results *r, int mode) {
-    if (mode == MODE_TOTALS) return Py_BuildValue("(nL)", (Py_ssize_t)r->found_used, (long long)r->points);
+    if (mode == MODE_TOTALS) return totals_tuple((int64_t)r->found_used, r->points);
     if (mode == MODE_FOUND) return results_dict(solver, r);
     Ranked *ranked = rank_results(solver, r);
     if (!ranked) return PyErr_NoMemory();
@@ -1102,7 +1121,7 @@ static PyObject *Solver_solve_many(Solver *self, PyObject *args, PyObject *kwarg
         Py_CLEAR(out);
     } else {
         for (Py_ssize_t g = 0; g < grids; g++) {
-            PyObject *item = totals ? Py_BuildValue("(LL)", (long long)totals[2 * g], (long long)totals[2 * g + 1])
+            PyObject *item = totals ? totals_tuple(totals[2 * g], totals[2 * g + 1])
                                     : results_object(self, &results[g], mode);
             if (!item) {
                 Py_CLEAR(out);
@@ -1143,7 +1162,7 @@ static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs) {
      * run meanwhile. */
     int release = self->cell_count >= 64 || timeout > 0;
     if (search_grids(self, codes.buf, 1, mode, timeout, release, &results, NULL) == 0)
-        out = mode == MODE_TOTALS ? Py_BuildValue("(nL)", (Py_ssize_t)results.found_used, (long long)results.points)
+        out = mode == MODE_TOTALS ? totals_tuple((int64_t)results.found_used, results.points)
                                   : results_object(self, &results, mode);
     results_free(&results);
     PyBuffer_Release(&codes);
