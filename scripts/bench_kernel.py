@@ -64,6 +64,15 @@ print(total, elapsed)
 """
 
 
+def load_average() -> str:
+    """The machine's load (1, 5 and 15 minutes), which every figure should be read with."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:  # not on this platform
+        return "load average unknown"
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
 def console_script() -> list[str]:
     script = Path(sys.executable).parent / "boggle-dafsa"
     return [str(script)] if script.is_file() else [sys.executable, "-c", "from boggle_dafsa.cli import main; main()"]
@@ -127,7 +136,7 @@ def main() -> None:
     lines: list[str] = []
     invocation = " ".join(["python scripts/bench_kernel.py", *map(shlex.quote, sys.argv[1:])])
     lines += [f"`{invocation}`", f"({platform.python_implementation()} {platform.python_version()}, "
-              f"{platform.machine()}, {os.cpu_count()} cores, shared with other work)", ""]
+              f"{platform.machine()}, {os.cpu_count()} cores, shared with other work; {load_average()} at the start)", ""]
 
     # 1. In process.
     french = open_dictionary("fr")
@@ -207,6 +216,7 @@ def main() -> None:
         if args.hybrid:
             lines.append(f"\nC kernel ÷ hybrid-boggle: {library_rate / hybrid_rate:.2f}×")
         lines.append(f"command ÷ library: {args.boards / cli_time / library_rate:.2f}")
+    lines.append(f"{load_average()} at the end")
     print("\n".join(lines))
 
 
