@@ -174,15 +174,19 @@ def modules_after(code: str) -> tuple[list[str], str]:
     return list(ast.literal_eval(run.stderr.strip().splitlines()[-1])), run.stdout
 
 
-def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
+def solve_code(tmp_path: Path) -> str:
+    """Python code that runs `boggle-dafsa solve GRID -q` (on a small dictionary) and goes on."""
     dictionary = dictionary_from_words(["pers", "late", "sine", "slate"], tmp_path)
-    code = (
+    return (
         "import sys\n"
         "from boggle_dafsa.cli import main\n"
         f"sys.argv = ['boggle-dafsa', 'solve', 'PERS/LATE/SIND', '-q', '-d', {str(dictionary.path)!r}]\n"
         "try:\n    main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code\n"
     )
-    modules, output = modules_after(code)
+
+
+def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
+    modules, output = modules_after(solve_code(tmp_path))
     assert "SLATE" in output
     assert "boggle_dafsa.solver" in modules
     # What typer itself imports (or the interpreter's site) is not ours to avoid.
@@ -200,14 +204,7 @@ NAMED_TUPLES_PROBE = (
 
 
 def test_solve_creates_no_named_tuple_class(tmp_path: Path) -> None:
-    dictionary = dictionary_from_words(["pers", "late", "sine", "slate"], tmp_path)
-    code = (
-        "import sys\n"
-        "from boggle_dafsa.cli import main\n"
-        f"sys.argv = ['boggle-dafsa', 'solve', 'PERS/LATE/SIND', '-q', '-d', {str(dictionary.path)!r}]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-    )
-    _, output = modules_after(code + NAMED_TUPLES_PROBE)
+    _, output = modules_after(solve_code(tmp_path) + NAMED_TUPLES_PROBE)
     assert "SLATE" in output
     assert output.strip().splitlines()[-1] == "[]"
     # The probe sees one when there is one.
