@@ -12,6 +12,7 @@ Adding a verb: write it in a module here (``from .base import app`` then
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import sys
 from importlib import import_module
@@ -21,6 +22,13 @@ import typer
 
 from .base import app as _app
 from .common import PROGRAM
+
+# What is imported so far (typer, click, rich's pieces, the app) lives until the process
+# ends: moved out of the cyclic collector's sight, so that the collections that the
+# command's own imports trigger do not scan all of it again. The collector still runs for
+# everything made from here on. 8% fewer instructions for `solve GRID -q` (see README,
+# "Performance").
+gc.freeze()
 
 #: Verb → the module of this package that defines it, in the order ``--help`` lists them.
 VERBS: dict[str, str] = {
