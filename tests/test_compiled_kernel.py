@@ -196,6 +196,37 @@ def test_the_totals_search_counts_what_the_twin_finds(
     assert twin.totals_many(grids) == expected
 
 
+@needs_c
+def test_any_order_of_the_neighbour_table_gives_the_twins_paths(tmp_path: Path) -> None:
+    # The first path of a word follows the table's order of neighbours, whatever it is
+    # (the kernels' own tables are in increasing order; here each row reversed or
+    # shuffled), also in the compiled kernel's search by letters (words numbered).
+    import random
+
+    from boggle_dafsa.solver._native import Solver as Compiled
+    from boggle_dafsa.solver.native import Solver as Twin
+
+    rng = random.Random(4)
+    words = sorted({"".join(rng.choice("AEBSQU") for _ in range(rng.randint(2, 7))) for _ in range(400)})
+    dictionary = dictionary_from_words([*words, "QUEUE", "SQUAB", "BAQUES"], tmp_path)
+    layout = dictionary.layout()
+    table = [list(row) for row in neighbours((5, 5))]
+    for number, row in enumerate(table):
+        row.reverse() if number % 2 else rng.shuffle(row)
+    solvers = []
+    for kind in (Compiled, Twin):
+        solver = kind(layout.cells, layout.root, layout.longest_word, layout.alphabet, table, 2, (0, 1, 1, 2, 3, 5),
+                      Hit, DictionaryError, "x")
+        solver.set_face(32, bytes([layout.letter_bits["Q"], layout.letter_bits["U"]]))
+        solvers.append(solver)
+    assert solvers[0].number_words()
+    bits = [layout.letter_bits[letter] for letter in "AEBSU"] + [32]
+    codes = bytes(rng.choice(bits) for _ in range(25 * 30))
+    for mode in (1, 2, 3, 0):
+        assert solvers[0].solve_many(codes, mode) == solvers[1].solve_many(codes, mode), mode
+    assert sum(words for words, _ in solvers[1].solve_many(codes, 0)) > 100
+
+
 def test_grids_beyond_64_cells_and_deep_paths(tmp_path: Path) -> None:
     # No 64-cell limit: a 9x9 grid, and a 300-letter word snaking along a 1x300 line.
     word = "".join("ABESQ"[(i * 7 + i // 5) % 5] for i in range(300))

@@ -69,6 +69,7 @@ typedef struct {
     size_t table_size;
     int64_t points;
     int keep;        /* keep each word and path (else, with numbered words, only the totals) */
+    int ordered;     /* the words in the order search_core finds them (else any order) */
 } Results;
 
 static void results_free(Results *r) {
@@ -236,6 +237,8 @@ struct Scratch {
     uint64_t *seen_bits;  /* by word number: found on this grid (a bit set, cleared through `touched`) */
     uint32_t *touched;    /* the numbers of the words found on this grid */
     size_t touched_size;
+    uint8_t *position;    /* n per cell: each live neighbour's place in search_core's order (keep_grid) */
+    uint32_t *found_of;   /* by word number: its entry in the results (valid when its seen bit is set) */
 };
 
 /* The most neighbours a cell may have for the masked search (bits of a uint64_t). */
@@ -258,6 +261,8 @@ static void scratch_free(Scratch *s) {
     free(s->reach_one);
     free(s->seen_bits);
     free(s->touched);
+    free(s->position);
+    free(s->found_of);
     free(s);
 }
 
@@ -305,7 +310,9 @@ static Scratch *scratch_take(Solver *solver) {
         s->adjacent = calloc((size_t)s->n, sizeof(uint64_t));
         s->reach_one = calloc((size_t)s->n, sizeof(uint32_t));
         s->seen_bits = calloc(solver->word_total / 64 + 1, sizeof(uint64_t));
-        if (!s->adjacent || !s->reach_one || !s->seen_bits) {
+        s->position = calloc((size_t)s->n * (size_t)s->n, 1);
+        s->found_of = malloc(((size_t)solver->word_total + 1) * sizeof(uint32_t));
+        if (!s->adjacent || !s->reach_one || !s->seen_bits || !s->position || !s->found_of) {
             scratch_free(s);
             return NULL;
         }
@@ -659,6 +666,71 @@ static ALWAYS_INLINE int totals_word(const Totals *t, uint32_t index, uint32_t l
     *word |= bit;
     s->touched[r->found_used++] = index;
     r->points += points_of(t->solver, length);
+    return SEARCH_OK;
+}
+
+/* The bit count of a 64-bit word. */
+static inline unsigned popcount64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(x);
+#else
+    return popcount32((uint32_t)x) + popcount32((uint32_t)(x >> 32));
+#endif
+}
+
+/* Whether path p (p_cells cells) comes before path q (q_cells) in search_core's order:
+ * start cells in increasing order, then each cell's live neighbours in their order
+ * (s->position). The first path search_core meets for a word is the smallest so. */
+static inline int path_before(const Scratch *s, const int32_t *p, uint32_t p_cells, const int32_t *q, uint32_t q_cells) {
+    if (p[0] != q[0]) return p[0] < q[0];
+    uint32_t shorter = p_cells < q_cells ? p_cells : q_cells;
+    for (uint32_t i = 1; i < shorter; i++) {
+        if (p[i] != q[i]) {
+            /* p[i - 1] == q[i - 1]: the two steps leave the same cell. */
+            const uint8_t *place = s->position + (size_t)p[i - 1] * (size_t)s->n;
+            return place[p[i]] < place[q[i]];
+        }
+    }
+    return p_cells < q_cells;
+}
+
+/* Word number `index` (`length` letters) is spelled by the path s->path[0..cells): kept
+ * with that path if new, its path replaced if this one comes first in search_core's order. */
+static ALWAYS_INLINE int keep_word(const Totals *t, uint32_t index, uint32_t length, uint32_t cells) {
+    if (index >= t->word_total) return SEARCH_DAMAGED; /* the cells changed since numbered */
+    Scratch *s = t->s;
+    Results *r = t->r;
+    uint64_t *word = &t->seen_bits[index >> 6], bit = (uint64_t)1 << (index & 63);
+    if (*word & bit) {
+        size_t at = s->found_of[index];
+        if (at >= r->found_used) return SEARCH_MEMORY; /* cannot be: found_of is set with the bit */
+        Found *f = &r->found[at];
+        if (!path_before(s, s->path, cells, r->cells + f->path, f->cells)) return SEARCH_OK;
+        /* The earlier path, in place when it fits (a word's paths have the same cells but
+         * for multi-letter faces), else appended. */
+        if (cells > f->cells) {
+            if (r->cells_used + cells >= UINT32_MAX ||
+                grow((void **)&r->cells, &r->cells_size, r->cells_used + cells, sizeof(int32_t)) < 0)
+                return SEARCH_MEMORY;
+            f->path = (uint32_t)r->cells_used;
+            r->cells_used += cells;
+        }
+        memcpy(r->cells + f->path, s->path, cells * sizeof(int32_t));
+        f->cells = cells;
+        return SEARCH_OK;
+    }
+    if (grow((void **)&s->touched, &s->touched_size, r->found_used + 1, sizeof(uint32_t)) < 0) return SEARCH_MEMORY;
+    uint8_t *w = s->word;
+    for (uint32_t i = 0; i < cells; i++) {
+        int code = t->codes[s->path[i]];
+        for (int j = 0; j < t->solver->face_length[code]; j++) *w++ = t->solver->face_letters[code][j];
+    }
+    if ((uint32_t)(w - s->word) != length) return SEARCH_DAMAGED; /* cannot be: the path spells the word */
+    size_t at = r->found_used;
+    if (append_found(r, s->word, length, s->path, cells, points_of(t->solver, length)) < 0) return SEARCH_MEMORY;
+    *word |= bit;
+    s->touched[at] = index;
+    s->found_of[index] = (uint32_t)at;
     return SEARCH_OK;
 }
 
@@ -1070,6 +1142,7 @@ static int search_grids(Solver *self, const uint8_t *codes, Py_ssize_t grids, in
     for (Py_ssize_t g = 0; g < grids && status == SEARCH_OK; g++) {
         Results *r = &results[mode == MODE_TOTALS ? 0 : g];
         r->keep = mode != MODE_TOTALS;
+        r->ordered = mode == MODE_FOUND;
         status = search_grid(self, view.buf, count, offset, codes + g * self->cell_count, s, r, &budget);
         if (totals) {
             totals[2 * g] = (int64_t)r->found_used;
