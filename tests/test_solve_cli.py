@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -223,6 +224,28 @@ def test_batch_json_lines_from_standard_input(dictionary: str, batch_file: Path)
     assert [line["line"] for line in lines] == [2, 4, 5]
     assert [line["totals"]["words"] for line in lines] == [7, 1, 2]
     assert lines[1]["words"][0]["word"] == "QUAI"
+
+
+def test_a_long_batch_shows_a_bar_when_only_standard_error_is_a_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    from conftest import COMMAND
+
+    rng = random.Random(3)
+    grids = tmp_path / "grids.txt"
+    # About 0.7 s of 4x4 grids (60 words each): the bar shows from a quarter of a second on.
+    grids.write_text("".join("".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVEEAI") for _ in range(16)) + "\n" for _ in range(20_000)))
+    out = tmp_path / "out.txt"
+    # Standard output to a file, standard error on the terminal: the bar, then the totals.
+    child = pexpect.spawn("sh", ["-c", f"{COMMAND} solve -d fr --batch {grids} > {out}"], timeout=120,
+                          encoding="utf-8", dimensions=(24, 150))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    assert re.search(r"solving .*[0-9]+% .*[0-9,]+ words · [0-9,]+ points", shown), shown
+    assert shown.strip().splitlines()[-1].startswith("20,000 grids: ")
+    piped = subprocess.run([COMMAND, "solve", "-d", "fr", "--batch", str(grids)], capture_output=True, text=True, timeout=120)
+    assert piped.stdout == out.read_text() and piped.stderr == shown.strip().splitlines()[-1] + "\n"
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,10 @@ def progress_bar(description: str, stream: TextIO | None = None) -> Iterator[Pro
 
     columns = (TextColumn("{task.description:<8}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[status]}"))
-    with RichProgress(*columns, console=Console(file=stream), transient=True) as bar:
+    # redirect_stdout=False: rich would otherwise route the command's own output (the results
+    # of a batch, going to a file or a pipe) through the bar's console, onto the terminal.
+    with RichProgress(*columns, console=Console(file=stream), transient=True, redirect_stdout=False,
+                      redirect_stderr=False) as bar:
         task = bar.add_task(description, total=None, status="")
 
         def update(done: int, total: int | None, *, description: str | None = None, status: str | None = None) -> None:

@@ -32,6 +32,9 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
     from ..batch import SolveOptions
     from ..dictionary import Dictionary
     from ..render import Rendering
@@ -150,7 +153,7 @@ def run_batch(
     dask: str | None = None,
 ) -> None:
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
-    from ..batch import MAX_JOBS, batch_lines, solve_batch
+    from ..batch import MAX_JOBS, BatchLines, batch_lines, solve_batch
     from ..render import format_totals
     from .common import open_with_progress
 
@@ -162,21 +165,40 @@ def run_batch(
     dictionary = open_with_progress(dictionary_spec)
     grids = count = points = 0
     source = batch if batch != "-" else "standard input"
+    lines = batch_lines(_batch_stream(batch))
     results = solve_batch(
-        batch_lines(_batch_stream(batch)), dictionary, options, rendering,
+        lines, dictionary, options, rendering,
         jobs=jobs, dictionary_spec=dictionary_spec, source=source, dask=dask,
         # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.
         chunk=1 if batch == "-" and sys.stdin.isatty() else 256, grouped=True,
     )
-    for result in results:
-        sys.stdout.write(result.text + "\n")
-        grids += result.grids
-        count += result.words
-        points += result.points
+    with _batch_progress() as update:
+        # A file's grids are counted up front (a pass over lines already in memory) when a bar is drawn.
+        total = sum(1 for _ in lines) if update is not None and isinstance(lines, BatchLines) else None
+        for result in results:
+            sys.stdout.write(result.text + "\n")
+            grids += result.grids
+            count += result.words
+            points += result.points
+            if update is not None:
+                update(grids, total, status=f"{count:,} words · {points:,} points")
     sys.stdout.flush()
     if not quiet:
         summary = f"{grids:,} grid{'' if grids == 1 else 's'}: {format_totals(count, points)}"
         print(summary, file=sys.stdout if show_totals and not rendering.json else sys.stderr)
+
+
+def _batch_progress() -> "AbstractContextManager[Callable[..., None] | None]":
+    """A progress bar for a batch, when standard error is a terminal and standard output is
+    not (results typed to the terminal show the progress themselves; a bar would be drawn
+    across them), and only for a batch that runs a quarter of a second or more."""
+    from contextlib import nullcontext
+
+    from .progress import bar_when_slow, is_terminal
+
+    if is_terminal(sys.stdout) or not is_terminal(sys.stderr):
+        return nullcontext(None)
+    return bar_when_slow("solving")
 
 
 def _batch_stream(batch: str) -> Iterable[str]:
