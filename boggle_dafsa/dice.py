@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from .errors import BoggleError, DiceError, GridError
 from .grid import BLANK, MAX_FACE_LETTERS, Grid, parse_shape
 from .scoring import SCORINGS, Scoring
-from .wordlist import decode
+from .decoding import decode
 
 if TYPE_CHECKING:
     from .dictionary import Dictionary

@@ -17,7 +17,6 @@ The library part of ``solve --batch``: no printing, no standard streams.
 from __future__ import annotations
 
 import math
-import string
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -27,6 +26,10 @@ from .solver.native import ROWS_JSON, ROWS_PATHS, ROWS_SCORES_PATHS
 
 if TYPE_CHECKING:
     from .solver.prepared import PreparedSolver
+
+# string.ascii_letters, without importing string (whose Template class compiles a regular
+# expression at import: 2 ms of a batch's start-up).
+ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: Grids solved per call of the kernel: big enough to amortize the call, small enough
 #: that output streams and memory stays flat.
@@ -47,7 +50,7 @@ class QuickGrids:
         # Each ASCII letter once through the dictionary's normalization; a letter that
         # does not stay one letter sends its grids to the full parser.
         mapping = {}
-        for letter in string.ascii_letters:
+        for letter in ASCII_LETTERS:
             face = normalize(letter)
             if face is not None and len(face) == 1 and face.isalpha() and face.isascii():
                 mapping[letter] = face

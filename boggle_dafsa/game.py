@@ -312,7 +312,8 @@ def read_player_file(source: str | Path | BinaryIO, encoding: str | None = None)
     encoding probably lost characters (see :func:`boggle_dafsa.wordlist.encoding_hint`), or None."""
     from .errors import WordListError
     from .limits import MAX_SMALL_FILE_BYTES, read_limited
-    from .wordlist import decode, encoding_hint, split_items
+    from .decoding import decode, encoding_hint
+    from .wordlist import split_items
 
     data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "file", stop_at_nul=True)
     label = str(source) if isinstance(source, (str, Path)) else "standard input"

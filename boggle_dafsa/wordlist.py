@@ -2,7 +2,7 @@
 
 Accepted: one word a line (LF, CRLF or CR), blank lines, words separated by semicolons or
 commas; UTF-8 or ISO-8859-15 (detected), UTF-16 and UTF-32 with a byte order mark;
-unsorted, with duplicates.
+unsorted, with duplicates. How bytes become text is :mod:`.decoding`'s (re-exported here).
 """
 
 from __future__ import annotations
@@ -17,16 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from .decoding import FALLBACK_ENCODING, UTF8_BOM as _BOM, WIDE_BOMS as _WIDE_BOMS, decode, encoding_hint
 from .errors import WordListError, opening
 from .limits import MAX_LINE_BYTES, MAX_LIST_BYTES, MAX_READ_BYTES, MAX_WORD_CHARS, check_word, format_bytes, read_limited
 from .normalize import Policy, fold, rejection
 
 # An item between separators: line breaks of every convention, semicolons, commas.
 _ITEM = re.compile(r"[^\r\n;,]+")
-_BOM = b"\xef\xbb\xbf"
-# Byte order marks of the wider Unicode encodings, UTF-32 first (its LE mark starts with UTF-16's).
-_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-FALLBACK_ENCODING = "iso-8859-15"
 
 
 @dataclass
@@ -96,61 +93,6 @@ def read_bytes(path: str | Path, limit: int = MAX_READ_BYTES, *, stop_at_nul: bo
     ``stop_at_nul`` is false (see :func:`boggle_dafsa.limits.read_limited`).
     """
     return read_limited(path, limit, WordListError, "file", stop_at_nul=stop_at_nul)
-
-
-def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, str]:
-    """Decode ``data``: the given encoding, else UTF-8 (BOM allowed), else ISO-8859-15.
-
-    UTF-16 and UTF-32 are recognized by their byte order mark. Returns the text and the
-    encoding used. Binary data (a NUL byte) is refused.
-    """
-    if encoding is None:
-        for mark, wide in _WIDE_BOMS:
-            if data.startswith(mark):
-                encoding = wide  # its codec reads the mark and drops it
-                break
-    # A NUL byte means binary data, unless the user named an encoding that has them (UTF-16).
-    nul = -1 if encoding else data.find(b"\0")
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise WordListError(f"{source}:{line}: binary file (NUL byte), not a word list")
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-        encoding = encoding or "utf-8"
-    candidates = [encoding] if encoding else ["utf-8", FALLBACK_ENCODING]
-    for candidate in candidates:
-        try:
-            return data.decode(candidate), candidate
-        except LookupError:
-            raise WordListError(f"unknown encoding {candidate!r}") from None
-        except UnicodeDecodeError as error:
-            if candidate is candidates[-1]:
-                line = data.count(b"\n", 0, error.start) + 1
-                raise WordListError(f"{source}:{line}: cannot decode byte 0x{data[error.start]:02x} as {candidate}") from None
-        except UnicodeError as error:
-            # Codecs such as punycode and idna raise the bare UnicodeError, with no position.
-            raise WordListError(f"{source}: cannot decode as {candidate} ({str(error)[:100]!r})") from None
-    raise AssertionError("unreachable")
-
-
-def encoding_hint(data: bytes, used_encoding: str) -> str | None:
-    """Why the guessed ``used_encoding`` may have lost characters, and which one keeps them.
-
-    ISO-8859-15 reads bytes 0x80-0x9F as invisible control characters, so words that hold
-    them are dropped; in a Windows-1252 list those bytes are letters and punctuation
-    (0x9C is œ, 0x8C Œ, 0x92 an apostrophe). None when there is nothing to say.
-    """
-    if used_encoding != FALLBACK_ENCODING:
-        return None
-    controls = re.findall(rb"[\x80-\x9f]", data)
-    if not controls:
-        return None
-    try:
-        data.decode("cp1252")
-    except UnicodeDecodeError:
-        return f"{len(controls)} bytes in 0x80-0x9F are control characters in {FALLBACK_ENCODING}; the words that hold them were dropped"
-    example = bytes([controls[0][0]]).decode("cp1252")
-    return f"{len(controls)} bytes in 0x80-0x9F (such as {example!r} in Windows-1252) are control characters in {FALLBACK_ENCODING}: `encoding` cp1252 would keep them"
 
 
 def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>", encoding: str = "utf-8") -> WordList:

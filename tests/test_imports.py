@@ -194,6 +194,24 @@ def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
     assert [m for m in modules if m.startswith(NOT_FOR_SOLVE) and m not in typer_alone] == []
 
 
+#: What `solve --batch FILE --summary` must not import either: it reads bytes as word lists
+#: are read (:mod:`boggle_dafsa.decoding`), not the word-list parser and its dataclasses,
+#: and draws no bar for a pipe.
+NOT_FOR_BATCH = ("boggle_dafsa.wordlist", "dataclasses", "string", "boggle_dafsa.cli.progress")
+
+
+def test_a_batch_summary_imports_only_what_it_needs(tmp_path: Path) -> None:
+    batch = tmp_path / "grids.txt"
+    batch.write_text("PERS/LATE/SIND\nSLAT\n", encoding="utf-8")
+    code = solve_code(tmp_path).replace("'PERS/LATE/SIND', '-q'", f"'--batch', {str(batch)!r}, '--summary'")
+    modules, output = modules_after(code)
+    rows = [line.split("\t") for line in output.splitlines()]
+    assert [row[0] for row in rows] == ["PERS/LATE/SIND", "SL/AT"] and int(rows[0][1]) > 0, output
+    typer_alone = set(modules_after("import typer")[0])
+    forbidden = tuple(m for m in NOT_FOR_SOLVE if m != "boggle_dafsa.fastbatch") + NOT_FOR_BATCH
+    assert [m for m in modules if m.startswith(forbidden) and m not in typer_alone] == []
+
+
 #: Prints the named tuple classes our modules define, once `solve` has run: typing.NamedTuple
 #: builds each with exec and compiles its string annotations (0.3-0.8 ms a class at start-up).
 NAMED_TUPLES_PROBE = (

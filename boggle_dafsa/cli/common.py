@@ -152,7 +152,7 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
     if text is not None and text != "-":
         return options.parse(text, dictionary)
-    from ..wordlist import decode
+    from ..decoding import decode
 
     if sys.stdin.isatty():
         print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)

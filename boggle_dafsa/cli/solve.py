@@ -194,10 +194,14 @@ def _batch_progress() -> "AbstractContextManager[Callable[..., None] | None]":
     across them), and only for a batch that runs a quarter of a second or more."""
     from contextlib import nullcontext
 
-    from .progress import bar_when_slow, is_terminal
+    try:
+        wanted = sys.stderr.isatty() and not sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        wanted = False
+    if not wanted:
+        return nullcontext(None)  # nothing more to import
+    from .progress import bar_when_slow
 
-    if is_terminal(sys.stdout) or not is_terminal(sys.stderr):
-        return nullcontext(None)
     return bar_when_slow("solving")
 
 
@@ -208,7 +212,7 @@ def _batch_stream(batch: str) -> Iterable[str]:
     is decided once. Standard input (``-``) is streamed, so that grids are solved as they
     come, and decoded line by line.
     """
-    from ..wordlist import decode
+    from ..decoding import decode
 
     if batch == "-":
         return _standard_input_lines()
@@ -224,7 +228,7 @@ def _batch_stream(batch: str) -> Iterable[str]:
 
 
 def _standard_input_lines() -> Iterator[str]:
-    from ..wordlist import decode
+    from ..decoding import decode
 
     binary = getattr(sys.stdin, "buffer", None)
     if binary is None:  # a text stream in place of standard input (embedding, tests)
