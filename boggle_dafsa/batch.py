@@ -105,24 +105,26 @@ class BatchResult:
 
 
 class BatchLines:
-    """The lines of a batch read whole: iterated, (line number, grid text) as :func:`batch_lines`
-    gives them; :attr:`raw`, the lines as read, which the summary path takes by chunks."""
+    """The lines of a batch: iterated, (line number, grid text) as :func:`batch_lines` gives
+    them; :attr:`raw`, the lines as read, which the summary path takes by chunks. ``raw``
+    is a list for a file read whole, or a stream (standard input), then read once."""
 
     __slots__ = ("raw",)
 
-    def __init__(self, raw: list[str]) -> None:
+    def __init__(self, raw: Iterable[str]) -> None:
         self.raw = raw
+
+    def count(self) -> int | None:
+        """How many grids, for a file read whole (blank lines and comments aside); None for a stream."""
+        return sum(1 for _ in self) if isinstance(self.raw, list) else None
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
         return _numbered(self.raw)
 
 
-def batch_lines(stream: Iterable[str]) -> Iterable[tuple[int, str]]:
-    """(line number, grid text) for each line of a batch, skipping blank lines and ``#`` comments
-    (a :class:`BatchLines` for a list of lines read whole)."""
-    if isinstance(stream, list):
-        return BatchLines(stream)
-    return _numbered(stream)
+def batch_lines(stream: Iterable[str]) -> BatchLines:
+    """(line number, grid text) for each line of a batch, skipping blank lines and ``#`` comments."""
+    return BatchLines(stream)
 
 
 def _numbered(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -162,8 +164,8 @@ def solve_batch(
     the Python one with ``jobs`` == 1), grids are read ``chunk`` at a time (1: each is
     answered as it comes, for grids typed at a terminal) and ``jobs`` are threads. With
     ``grouped``, a result may hold several grids (see :class:`BatchResult`): for
-    ``--summary`` of a batch read whole (:class:`BatchLines`), a chunk's lines written by
-    the kernel at once.
+    ``--summary`` of a :class:`BatchLines` (a file, or standard input), a chunk's lines
+    written by the kernel at once.
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise BoggleError(f"the number of processes must be between 1 and {MAX_JOBS}, not {jobs}")

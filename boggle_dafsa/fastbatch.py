@@ -17,6 +17,7 @@ The library part of ``solve --batch``: no printing, no standard streams.
 from __future__ import annotations
 
 import math
+from itertools import islice
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -292,7 +293,7 @@ def _solve_pending(
 
 
 def summary_chunks(
-    raw: Sequence[str],
+    raw: Iterable[str],
     parse: Callable[[str], Grid],
     quick: QuickGrids,
     solver_for: Callable[[tuple[int, ...]], PreparedSolver],
@@ -301,8 +302,9 @@ def summary_chunks(
     threads: int = 1,
     chunk: int = CHUNK,
 ) -> Iterator[tuple[int, str, int, int, int]]:
-    """The ``--summary`` lines of a batch read whole (``raw``: its lines as read, numbered
-    from 1), by chunks: (first line number, text, grids, words, points) per group of grids.
+    """The ``--summary`` lines of a batch (``raw``: its lines as read, numbered from 1; a
+    list, or a stream read ``chunk`` lines at a time), by chunks: (first line number, text,
+    grids, words, points) per group of grids.
 
     A chunk whose lines are all one simple form of one shape (the usual batch) is encoded,
     searched and written by the kernel in one call (:meth:`PreparedSolver.run_summary`):
@@ -311,8 +313,7 @@ def summary_chunks(
     of one. The first bad grid raises its :class:`GridError`, with ``.line`` set, after
     the groups of the grids before it.
     """
-    for start in range(0, len(raw), chunk):
-        block = raw[start : start + chunk]
+    for start, block in _blocks(raw, chunk):
         checked = quick.bulk_letters(block)
         if checked is not None:
             shape, letters = checked
@@ -329,6 +330,16 @@ def summary_chunks(
         for solved in solve_texts(numbered, parse, quick, solver_for, "totals", threads=threads, chunk=max(len(numbered), 1)):
             text, words, points = render(solved)
             yield solved.line, text, 1, words, points
+
+
+def _blocks(raw: Iterable[str], size: int) -> Iterator[tuple[int, list[str]]]:
+    """(lines before it, the block) for each ``size`` lines of ``raw``, the last one shorter:
+    a stream (standard input) is read ``size`` lines at a time, as they come."""
+    lines = iter(raw)
+    before = 0
+    while block := list(islice(lines, size)):
+        yield before, block
+        before += len(block)
 
 
 # -- rendering --------------------------------------------------------------------------

@@ -153,7 +153,7 @@ def run_batch(
     dask: str | None = None,
 ) -> None:
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
-    from ..batch import MAX_JOBS, BatchLines, batch_lines, solve_batch
+    from ..batch import MAX_JOBS, batch_lines, solve_batch
     from ..render import format_totals
     from .common import open_with_progress
 
@@ -174,7 +174,7 @@ def run_batch(
     )
     with _batch_progress() as update:
         # A file's grids are counted up front (a pass over lines already in memory) when a bar is drawn.
-        total = sum(1 for _ in lines) if update is not None and isinstance(lines, BatchLines) else None
+        total = lines.count() if update is not None else None
         for result in results:
             sys.stdout.write(result.text + "\n")
             grids += result.grids
@@ -239,5 +239,8 @@ def _standard_input_lines() -> Iterator[str]:
 
     # A line is a grid: at most MAX_GRID_CHARS characters of up to 4 bytes each.
     while raw := read_line(binary, 4 * MAX_GRID_CHARS + 2, GridError, "standard input"):
-        # ISO-8859-15 decodes any byte: a bad byte becomes a bad grid, reported at its line.
+        # Without its line break, as a file's lines are (the summary path takes a chunk of
+        # bare lines as letters at once). ISO-8859-15 decodes any byte: a bad byte becomes a
+        # bad grid, reported at its line.
+        raw = raw.rstrip(b"\r\n")
         yield raw.decode("iso-8859-15") if b"\0" in raw else decode(raw, "standard input")[0]
