@@ -153,14 +153,12 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     if text is not None and text != "-":
         return options.parse(text, dictionary)
     from ..decoding import decode
+    from ..errors import GridError
+    from ..limits import MAX_SMALL_FILE_BYTES, read_limited
 
     if sys.stdin.isatty():
         print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
     # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
-    from ..limits import MAX_SMALL_FILE_BYTES, read_limited
-
-    from ..errors import GridError
-
     data = read_limited(sys.stdin.buffer, MAX_SMALL_FILE_BYTES, GridError, "grid", stop_at_nul=True)
     if b"\0" in data:
         raise GridError("standard input: binary data (NUL byte), not a grid")
