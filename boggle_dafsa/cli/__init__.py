@@ -23,13 +23,6 @@ import typer
 from .base import app as _app
 from .common import PROGRAM
 
-# What is imported so far (typer, click, rich's pieces, the app) lives until the process
-# ends: moved out of the cyclic collector's sight, so that the collections that the
-# command's own imports trigger do not scan all of it again. The collector still runs for
-# everything made from here on. 8% fewer instructions for `solve GRID -q` (see README,
-# "Performance").
-gc.freeze()
-
 #: Verb → the module of this package that defines it, in the order ``--help`` lists them.
 VERBS: dict[str, str] = {
     "best": "best",
@@ -79,6 +72,12 @@ def main() -> None:
     """Entry point of the console script: runs the command, usage errors as one line."""
     from .compat import NoArgsIsHelpError, UsageError
 
+    # What is imported so far (typer, click, rich's pieces, the app) lives until the process
+    # ends: moved out of the cyclic collector's sight, so that the collections that the
+    # command's own imports trigger do not scan all of it again. The collector still runs
+    # for everything made from here on. 8% fewer instructions for `solve GRID -q` (README,
+    # "Performance"). Here, not at import: a program that imports the app is left alone.
+    gc.freeze()
     args = sys.argv[1:]
     if args == ["--version"]:
         print(version_text())

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn, overload
+from typing import TYPE_CHECKING, NoReturn, TextIO, overload
 
 import typer
 from typer.core import TyperGroup
@@ -131,16 +131,21 @@ def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
     return dictionary
 
 
+def is_terminal(stream: TextIO | None) -> bool:
+    """True if ``stream`` is a terminal (False for pipes, files, closed, replaced or missing
+    streams). ``progress.py`` has its twin: importing it here would make a cycle."""
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def open_with_progress(spec: str | None) -> Dictionary:
     """:func:`boggle_dafsa.open_dictionary`, with a progress bar on a terminal while a word
     list is compiled into the cache on its first use (about a second per 300,000 words)."""
     from ..resolve import open_dictionary
 
-    try:
-        interactive = sys.stderr.isatty()
-    except (AttributeError, ValueError):  # closed or replaced
-        interactive = False
-    if not interactive:
+    if not is_terminal(sys.stderr):
         return open_dictionary(spec)  # the usual case: nothing more to import
     from .progress import bar_when_slow
 

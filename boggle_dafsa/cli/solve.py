@@ -16,7 +16,7 @@ import typer
 
 from ..errors import BoggleError, GridError
 from .base import app
-from .common import dice_argument, load_dictionary, one_standard_input, read_grid, time_limit, with_dictionary
+from .common import dice_argument, is_terminal, load_dictionary, one_standard_input, read_grid, time_limit, with_dictionary
 from .options import (
     GRID_HELP,
     AdjacencyOption,
@@ -194,11 +194,7 @@ def _batch_progress() -> "AbstractContextManager[Callable[..., None] | None]":
     across them), and only for a batch that runs a quarter of a second or more."""
     from contextlib import nullcontext
 
-    try:
-        wanted = sys.stderr.isatty() and not sys.stdout.isatty()
-    except (AttributeError, ValueError):  # closed or replaced streams
-        wanted = False
-    if not wanted:
+    if is_terminal(sys.stdout) or not is_terminal(sys.stderr):
         return nullcontext(None)  # nothing more to import
     from .progress import bar_when_slow
 
