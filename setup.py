@@ -19,16 +19,16 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 EXTENSIONS = [
-    # The compiled twin of boggle_dafsa/solver/native.py (its searches in _native_search.h).
+    # The compiled twin of src/boggle_dafsa/solver/native.py (its searches in _native_search.h).
     Extension(
         "boggle_dafsa.solver._native",
-        ["boggle_dafsa/solver/_native.c"],
-        depends=["boggle_dafsa/solver/_native_search.h"],
+        ["src/boggle_dafsa/solver/_native.c"],
+        depends=["src/boggle_dafsa/solver/_native_search.h"],
     ),
-    # The compiled twin of the streaming builder (boggle_dafsa/automaton/stream.py).
-    Extension("boggle_dafsa.automaton._builder", ["boggle_dafsa/automaton/_builder.c"]),
-    # The compiled twin of the native query walk (boggle_dafsa/query/walk.py's _walk_native).
-    Extension("boggle_dafsa.query._walk", ["boggle_dafsa/query/_walk.c"]),
+    # The compiled twin of the streaming builder (src/boggle_dafsa/automaton/stream.py).
+    Extension("boggle_dafsa.automaton._builder", ["src/boggle_dafsa/automaton/_builder.c"]),
+    # The compiled twin of the native query walk (src/boggle_dafsa/query/walk.py's _walk_native).
+    Extension("boggle_dafsa.query._walk", ["src/boggle_dafsa/query/_walk.c"]),
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"

@@ -47,7 +47,7 @@ from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "boggle_dafsa" / "data"
+DATA = ROOT / "src" / "boggle_dafsa" / "data"
 DEFAULT_OUTPUT = Path(tempfile.gettempdir()) / "bench_build_result.md"
 
 # Targets from the issue (French list, this 2-core machine).

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from boggle_dafsa.dice import generate_grids, load_dice  # noqa: E402
+from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
 from boggle_dafsa.resolve import embedded_path  # noqa: E402
 
 SAMPLE_SECONDS = 0.005

@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from boggle_dafsa.dice import generate_grids, load_dice  # noqa: E402
+from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
 from boggle_dafsa.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.solver import solve  # noqa: E402
 from boggle_dafsa.solver.kernels import available_kernels  # noqa: E402

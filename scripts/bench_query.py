@@ -33,7 +33,7 @@ from typing import Any
 from boggle_dafsa import open_dictionary, query
 from boggle_dafsa.query import walk
 
-DATA = Path(__file__).resolve().parent.parent / "boggle_dafsa" / "data"
+DATA = Path(__file__).resolve().parent.parent / "src" / "boggle_dafsa" / "data"
 
 
 def words_of(name: str) -> list[str]:

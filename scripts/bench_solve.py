@@ -50,10 +50,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from boggle_dafsa.grid import Grid, neighbours  # noqa: E402
-from boggle_dafsa.dice import generate_grids, load_dice  # noqa: E402
+from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
+from boggle_dafsa.board.grid import Grid, neighbours  # noqa: E402
+from boggle_dafsa.board.scoring import CLASSIC  # noqa: E402
 from boggle_dafsa.resolve import open_dictionary  # noqa: E402
-from boggle_dafsa.scoring import CLASSIC  # noqa: E402
 from boggle_dafsa.solver import solve  # noqa: E402
 
 MIN_LENGTH = 3
@@ -82,7 +82,7 @@ def ranked(found: dict[str, tuple[int, ...]]) -> Ranked:
 
 def library(dictionary: Any) -> Callable[[Grid], Ranked]:
     def run(grid: Grid) -> Ranked:
-        return [(hit.word, hit.score, hit.path) for hit in solve(grid, dictionary)]
+        return [(hit.word, hit.points, hit.path) for hit in solve(grid, dictionary)]
 
     return run
 

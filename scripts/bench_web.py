@@ -22,8 +22,8 @@ import time
 import urllib.parse
 from urllib.parse import urlsplit
 
-from boggle_dafsa.dice import generate_grids, load_dice
-from boggle_dafsa.web.live import live_server
+from boggle_dafsa.board.dice import generate_grids, load_dice
+from boggle_dafsa.web.harness import live_server
 
 #: No run lasts longer than this, whatever --requests says.
 MAX_SECONDS = 60.0
@@ -83,8 +83,8 @@ def percentile(values: list[float], share: float) -> float:
 
 def in_process(texts: list[str]) -> float:
     """Median µs per grid of what the route does, without HTTP: parse, solve, result JSON, encode."""
-    from boggle_dafsa.resolve import open_dictionary
     from boggle_dafsa.batch import SolveOptions
+    from boggle_dafsa.resolve import open_dictionary
     from boggle_dafsa.web.payloads import solution_payload
 
     words = open_dictionary("fr")

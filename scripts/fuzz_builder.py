@@ -1,4 +1,4 @@
-"""Fuzz the compiled builder (``boggle_dafsa/automaton/_builder.c``) against its Python twins.
+"""Fuzz the compiled builder (``src/boggle_dafsa/automaton/_builder.c``) against its Python twins.
 
 Each round draws a random word list (ASCII, accented and astral letters, repeats) and runs
 every compiled entry point next to its twin: the streaming builder and file writer, the
@@ -152,7 +152,7 @@ def asan_build(folder: str) -> str:
     command = [
         compiler, "-shared", "-fPIC", "-O1", "-g", "-std=c99", "-fsanitize=address,undefined",
         "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-I", sysconfig.get_paths()["include"],
-        str(ROOT / "boggle_dafsa" / "automaton" / "_builder.c"), "-o", target,
+        str(ROOT / "src" / "boggle_dafsa" / "automaton" / "_builder.c"), "-o", target,
     ]
     subprocess.run(command, check=True)
     return target

@@ -30,12 +30,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boggle_dafsa.board.grid import Grid, parse_shape
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.formats import open_path, write_dictionary
-from boggle_dafsa.grid import Grid, parse_shape
 from boggle_dafsa.query.setops import write_set
 from boggle_dafsa.solver import find, solve
-from boggle_dafsa.wordlist import decode, parse_words, stream_wordlist
+from boggle_dafsa.words.wordlist import decode, parse_words, stream_wordlist
 
 GRID_ALPHABET = "AbcQué/ / x\n\t\u0301ß*×0-.'" + "/" * 5
 #: The words of the dictionaries that are mutated (sorted, normalized).

@@ -14,7 +14,7 @@ about the cells): its searches, the totals search among them, must still stay in
     python scripts/fuzz_kernel.py --rounds 200    # a short run (CI)
     python scripts/fuzz_kernel.py --asan          # the same run on an AddressSanitizer build
 
-``--asan`` compiles ``boggle_dafsa/solver/_native.c`` with ``-fsanitize=address`` (gcc
+``--asan`` compiles ``src/boggle_dafsa/solver/_native.c`` with ``-fsanitize=address`` (gcc
 or clang) into a temporary folder and runs the fuzz in a child interpreter with the
 sanitizer's runtime preloaded: any out-of-bounds read or write aborts with a report.
 Exit status 0 if every round passed.
@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 from boggle_dafsa.automaton import fileformat  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
+from boggle_dafsa.board.grid import neighbours  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
-from boggle_dafsa.grid import neighbours  # noqa: E402
 from boggle_dafsa.solver import Hit  # noqa: E402
 from boggle_dafsa.solver.native import Solver as PythonSolver  # noqa: E402
 from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
@@ -218,7 +218,7 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     return 0
 
 
-def asan_build(folder: str, source: Path = ROOT / "boggle_dafsa" / "solver" / "_native.c") -> str:
+def asan_build(folder: str, source: Path = ROOT / "src" / "boggle_dafsa" / "solver" / "_native.c") -> str:
     """Compile the C file ``source`` with AddressSanitizer into ``folder``: the path of the module."""
     compiler = os.environ.get("CC", "gcc")
     target = os.path.join(folder, source.stem + sysconfig.get_config_var("EXT_SUFFIX"))
@@ -253,7 +253,7 @@ def main() -> int:
     args = parser.parse_args()
     if not args.asan:
         return fuzz(args.rounds, args.seed, args.module)
-    return run_under_asan(__file__, ROOT / "boggle_dafsa" / "solver" / "_native.c", ["--rounds", str(args.rounds), "--seed", str(args.seed)])
+    return run_under_asan(__file__, ROOT / "src" / "boggle_dafsa" / "solver" / "_native.c", ["--rounds", str(args.rounds), "--seed", str(args.seed)])
 
 
 if __name__ == "__main__":

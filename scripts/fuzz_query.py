@@ -1,4 +1,4 @@
-"""Fuzz the compiled query walks (``boggle_dafsa/query/_walk.c``) with damaged native dictionaries.
+"""Fuzz the compiled query walks (``src/boggle_dafsa/query/_walk.c``) with damaged native dictionaries.
 
 Each round damages a small valid dictionary the way ``fuzz_kernel.py`` does (random cells,
 bit flips, cycles, cells pointing outside the file, a lying root or longest word with the
@@ -40,7 +40,7 @@ from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
 from boggle_dafsa.query import automata, parse, walk  # noqa: E402
 
-SOURCE = ROOT / "boggle_dafsa" / "query" / "_walk.c"
+SOURCE = ROOT / "src" / "boggle_dafsa" / "query" / "_walk.c"
 PATTERNS = ["*", "?", "A*", "*S", "?[^AE]*", "@#*", "*E?", "Q*U*"]
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the embedded word lists in boggle_dafsa/data/ from their sources.
+"""Regenerate the embedded word lists in src/boggle_dafsa/data/ from their sources.
 
 Sources: Debian's `wfrench` (/usr/share/dict/french) and `wamerican`
 (/usr/share/dict/american-english) packages (`apt-get install wfrench wamerican`),
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from boggle_dafsa.errors import BoggleError  # noqa: E402
-from boggle_dafsa.wordlist import read_wordlist  # noqa: E402
+from boggle_dafsa.words.wordlist import read_wordlist  # noqa: E402
 
 SOURCES = {
     "fr": Path("/usr/share/dict/french"),
@@ -32,7 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", choices=list(SOURCES), default=list(SOURCES), help="which lists (default: all)")
     args = parser.parse_args()
-    out_dir = ROOT / "boggle_dafsa" / "data"
+    out_dir = ROOT / "src" / "boggle_dafsa" / "data"
     digests = _read_digests(out_dir / "SHA256SUMS")
     for name in args.names:
         try:
@@ -45,7 +45,7 @@ def main() -> None:
         (out_dir / f"{name}.txt.xz").write_bytes(packed)
         digests[name] = wordlist.digest
         print(f"{name}: {len(wordlist.words)} words, {len(text)} bytes -> {len(packed)} bytes, sha256 {wordlist.digest}")
-    # The cache names compiled files after these digests (boggle_dafsa/resolve.py).
+    # The cache names compiled files after these digests (src/boggle_dafsa/resolve.py).
     (out_dir / "SHA256SUMS").write_text("".join(f"{digest}  {name}\n" for name, digest in digests.items()), "ascii")
 
 

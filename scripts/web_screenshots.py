@@ -19,7 +19,7 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-from boggle_dafsa.web.live import launch_chromium, live_server
+from boggle_dafsa.web.harness import launch_chromium, live_server
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "web"
 VIEWPORT = {"width": 960, "height": 800}

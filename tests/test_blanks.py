@@ -6,16 +6,16 @@ import math
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boggle_dafsa.dice import SplitMix64, die_text, load_dice, roll_grid
+from boggle_dafsa.board.dice import SplitMix64, die_text, load_dice, roll_grid
+from boggle_dafsa.board.grid import BLANK, Grid, neighbours
 from boggle_dafsa.errors import DiceError
-from boggle_dafsa.grid import BLANK, Grid, neighbours
-from boggle_dafsa.normalize import normalize
 from boggle_dafsa.solver import find, solve
 from boggle_dafsa.testing import dictionary_from_words
-from conftest import run_cli
+from boggle_dafsa.words.normalize import normalize
 
 
 @pytest.mark.parametrize(

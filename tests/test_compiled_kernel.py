@@ -20,13 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.board.grid import Grid, neighbours
+from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
-from boggle_dafsa.grid import Grid, neighbours
-from boggle_dafsa.normalize import Policy, normalize
-from boggle_dafsa.scoring import BIG, CLASSIC, LETTERS, Scoring
-from boggle_dafsa.solver import Hit, solve, sort_key
-from boggle_dafsa.solver import PreparedSolver, available_kernels, native
+from boggle_dafsa.solver import Hit, PreparedSolver, available_kernels, native, solve, sort_key
 from boggle_dafsa.testing import dictionary_from_words
+from boggle_dafsa.words.normalize import Policy, normalize
 
 COMPILED = "c" in available_kernels()
 if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and not COMPILED:  # pragma: no cover - CI guard
@@ -126,10 +125,10 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
     assert {hit.word for hit in hits} == expected
     assert [hit.word for hit in hits] == words_ranked
     assert hits == sorted(hits, key=sort_key)
-    assert count == len(hits) and total == points == sum(hit.score for hit in hits)
+    assert count == len(hits) and total == points == sum(hit.points for hit in hits)
     for hit in hits:
         assert isinstance(hit, Hit)
-        assert hit.score == scoring.score(hit.word)
+        assert hit.points == scoring.score(hit.word)
         assert "".join(faces[cell] for cell in hit.path) == hit.word
         assert len(set(hit.path)) == len(hit.path)
         assert all(b in table[a] for a, b in zip(hit.path, hit.path[1:]))
@@ -149,8 +148,8 @@ def test_a_batch_gives_what_each_grid_gives_alone(tmp_path_factory: pytest.TempP
     python = PreparedSolver(dictionary, (3, 3), kernel="python")
     alone = [python.solve(grid) for grid in grids]
     assert compiled.solve_many(grids, threads=threads) == alone
-    assert compiled.words_many(grids, threads=threads) == [(sum(h.score for h in hits), [h.word for h in hits]) for hits in alone]
-    assert compiled.totals_many(grids, threads=threads) == [(len(hits), sum(h.score for h in hits)) for hits in alone]
+    assert compiled.words_many(grids, threads=threads) == [(sum(h.points for h in hits), [h.word for h in hits]) for hits in alone]
+    assert compiled.totals_many(grids, threads=threads) == [(len(hits), sum(h.points for h in hits)) for hits in alone]
     codes = b"".join(compiled.encode(grid.faces) for grid in grids)
     assert compiled.run_codes(codes, "hits", threads=threads) == alone
 
@@ -190,7 +189,7 @@ def test_the_totals_search_counts_what_the_twin_finds(
     options = {"adjacency": adjacency, "min_length": min_length, "scoring": scoring}
     compiled = prepared_variant(dictionary, shape, "c numbered", **options)
     twin = PreparedSolver(dictionary, shape, kernel="python", **options)
-    expected = [(len(hits), sum(hit.score for hit in hits)) for hits in twin.solve_many(grids)]
+    expected = [(len(hits), sum(hit.points for hit in hits)) for hits in twin.solve_many(grids)]
     assert compiled.totals_many(grids) == expected
     assert compiled.totals_many(grids, threads=2) == expected
     assert twin.totals_many(grids) == expected
@@ -204,6 +203,7 @@ def test_any_order_of_the_neighbour_table_gives_the_twins_paths(tmp_path: Path) 
     import random
 
     from boggle_dafsa.solver._native import Solver as Compiled
+
     from boggle_dafsa.solver.native import Solver as Twin
 
     rng = random.Random(4)

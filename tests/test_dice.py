@@ -14,8 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from boggle_dafsa.cli import app
-from boggle_dafsa.dice import (
+from boggle_dafsa.board.dice import (
     BUILTIN_SETS,
     DiceSet,
     GridQuality,
@@ -28,9 +27,10 @@ from boggle_dafsa.dice import (
     load_dice,
     roll,
 )
+from boggle_dafsa.board.grid import Grid
+from boggle_dafsa.board.scoring import BIG, CLASSIC
+from boggle_dafsa.cli import app
 from boggle_dafsa.errors import BoggleError, DiceError
-from boggle_dafsa.grid import Grid
-from boggle_dafsa.scoring import BIG, CLASSIC
 from boggle_dafsa.solver import solve
 from boggle_dafsa.testing import dictionary_from_words
 
@@ -193,7 +193,7 @@ def test_the_shape_header_reads_shapes_like_the_shape_option(tmp_path: Path) -> 
 
 def test_the_sources_are_public() -> None:
     # Users must be able to follow a source: no internal paths, issue numbers or seed documents.
-    folder = Path(__file__).resolve().parents[1] / "boggle_dafsa" / "data" / "dice"
+    folder = Path(__file__).resolve().parents[1] / "src" / "boggle_dafsa" / "data" / "dice"
     for path in sorted(folder.iterdir()):
         text = path.read_text("utf-8")
         assert not re.search(r"\bissues?\b|seeds|shared/|assignment", text, re.IGNORECASE), path.name

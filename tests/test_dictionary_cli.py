@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import COMMAND, run_cli
 from typer.testing import CliRunner
 
 from boggle_dafsa.cli import app
-from conftest import COMMAND, run_cli
 
 runner = CliRunner()
 WORDS = "chien\r\nchat\r\nniche\r\nnicher\r\nzoo\r\naujourd'hui\r\nchat\r\nélève\r\n"
@@ -264,7 +264,6 @@ def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> 
     import zlib
 
     from boggle_dafsa.automaton import fileformat
-
     from boggle_dafsa.build import compile_words
 
     good = bytearray(compile_words(["AB"]))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.dictionary import Dictionary
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
-from boggle_dafsa.normalize import Policy
+from boggle_dafsa.words.normalize import Policy
 
 # One-, two- and three-byte letters in UTF-8: byte order is code point order.
 LETTERS = "ABCEQUÉÑẞ"

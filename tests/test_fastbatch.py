@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boggle_dafsa.board.grid import Grid
+from boggle_dafsa.board.scoring import CLASSIC
 from boggle_dafsa.errors import GridError
 from boggle_dafsa.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
-from boggle_dafsa.grid import Grid
-from boggle_dafsa.normalize import Policy, normalize
-from boggle_dafsa.jsonable import result_json
-from boggle_dafsa.render import Rendering, format_totals, render_lines
-from boggle_dafsa.scoring import CLASSIC
+from boggle_dafsa.output.jsonable import result_json
+from boggle_dafsa.output.render import Rendering, format_totals, render_lines
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
 from boggle_dafsa.testing import dictionary_from_words
+from boggle_dafsa.words.normalize import Policy, normalize
 
 KERNELS = [kernel for kernel in available_kernels() if kernel != "generic"]
 
@@ -71,7 +71,7 @@ def test_rendered_as_the_general_renderers_do(
     for (number, text), item in zip(lines, solved):
         grid = Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True)
         hits = solve(grid, dictionary)
-        count, points = len(hits), sum(hit.score for hit in hits)
+        count, points = len(hits), sum(hit.points for hit in hits)
         rendered, words, total = renderer(item)
         assert (words, total) == (count, points)
         if summary:
@@ -111,7 +111,7 @@ def test_summary_from_the_command_line(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     grid = Grid.parse("chat/iene/rqai/uneh")
     hits = solve(grid, dictionary)
-    assert result.stdout == f"{grid}\t{len(hits)}\t{sum(h.score for h in hits)}\nAB/CD\t0\t0\n"
+    assert result.stdout == f"{grid}\t{len(hits)}\t{sum(h.points for h in hits)}\nAB/CD\t0\t0\n"
     assert len(hits) >= 2
     single = run_cli("solve", "CHAT/IENE/RQAI/UNEH", "--summary", "-d", dictionary.path)
     assert single.stdout == result.stdout.splitlines(keepends=True)[0]
@@ -186,7 +186,7 @@ def test_summary_chunks_give_what_each_grid_gives(
             bad_line = number
             break
         hits = solve(grid, dictionary)
-        expected.append(f"{grid}\t{len(hits)}\t{sum(hit.score for hit in hits)}")
+        expected.append(f"{grid}\t{len(hits)}\t{sum(hit.points for hit in hits)}")
     renderer = Renderer(CLASSIC.score, format_totals, scores=False, paths=False, as_json=False, summary=True)
     got: list[str] = []
     counted = [0, 0, 0]

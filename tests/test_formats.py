@@ -10,19 +10,19 @@ from pathlib import Path
 
 import dawg_python
 import pytest
+from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.cli import app
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats import FORMATS, detect_format, open_path, write_dictionary
 from boggle_dafsa.formats.dawgdic import completion_dawg_bytes
 from boggle_dafsa.formats.sidecar import sidecar_path
-from boggle_dafsa.grid import Grid
-from boggle_dafsa.normalize import Policy
 from boggle_dafsa.solver import solve
-from conftest import run_cli
+from boggle_dafsa.words.normalize import Policy
 
 runner = CliRunner()
 
@@ -141,7 +141,7 @@ faces = st.sampled_from(list("AAEEIOUSTRNLDCMPBGHQU") + ["QU"])
 def test_the_solver_finds_the_same_words_on_every_format(enable_sample: dict[str, Path], grid_faces: list[str]) -> None:
     grid = Grid((4, 4), tuple(grid_faces))
     results = {format: solve(grid, open_path(path)) for format, path in enable_sample.items()}
-    words = {format: [(hit.word, hit.score) for hit in hits] for format, hits in results.items()}
+    words = {format: [(hit.word, hit.points) for hit in hits] for format, hits in results.items()}
     assert words["marisa"] == words["native"] and words["dawg"] == words["native"]
     # The path of a word is the smallest cell by cell when the faces are single letters.
     if all(len(face) == 1 for face in grid_faces):

@@ -16,14 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from boggle_dafsa.board.dice import SplitMix64, load_dice, roll_grid
+from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.cli import app
-from boggle_dafsa.dice import SplitMix64, load_dice, roll_grid
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.console import run_console
-from boggle_dafsa.game import MAX_SECONDS, EndReason, Game, Reason, check_seconds
-from boggle_dafsa.jsonable import report_json
-from boggle_dafsa.render import format_clock, render_grid, render_report
-from boggle_dafsa.grid import Grid
+from boggle_dafsa.game.console import run_console
+from boggle_dafsa.game.rounds import MAX_SECONDS, EndReason, Game, Reason, check_seconds
+from boggle_dafsa.output.jsonable import report_json
+from boggle_dafsa.output.render import format_clock, render_grid, render_report
 from boggle_dafsa.solver import sort_key
 from boggle_dafsa.testing import dictionary_from_words
 
@@ -104,7 +104,7 @@ def test_score_is_the_sum_of_distinct_accepted_words(dictionary, submissions: li
     verdicts = [game.submit(raw) for raw in submissions]
     accepted = [v.word for v in verdicts if v.accepted]
     assert len(accepted) == len(set(accepted))
-    points = {hit.word: hit.score for hit in game.hits}
+    points = {hit.word: hit.points for hit in game.hits}
     assert game.score == sum(points[word] for word in accepted)
     report = game.report()
     assert sorted(report.found + report.missed, key=sort_key) == game.hits

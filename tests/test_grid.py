@@ -9,8 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from boggle_dafsa.errors import GridError
-from boggle_dafsa.grid import (
+from boggle_dafsa.board.grid import (
     MAX_ADJACENCIES,
     MAX_CELLS,
     MAX_DIMENSIONS,
@@ -20,7 +19,8 @@ from boggle_dafsa.grid import (
     neighbours,
     parse_shape,
 )
-from boggle_dafsa.normalize import Policy, normalize
+from boggle_dafsa.errors import GridError
+from boggle_dafsa.words.normalize import Policy, normalize
 
 
 def test_a_square_run_of_letters_is_read_row_by_row() -> None:

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import marisa_trie
 import pytest
+from conftest import run_cli
 
 from boggle_dafsa import resolve
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats import marisa, open_path, write_dictionary
 from boggle_dafsa.formats.sidecar import MAX_SIDECAR_BYTES, sidecar_path
-
-from conftest import run_cli
 
 WORDS = ["CHAT", "CHIEN", "NICHE", "NICHER", "ZOO"]
 

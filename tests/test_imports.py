@@ -45,16 +45,22 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
             for alias in node.names:
                 # `from pkg import module` imports the module; `from module import name` the module.
                 submodule = f"{origin}.{alias.name}"
-                if submodule in known or node.module is None:
-                    found.add(submodule)  # `from . import x`: a module, maybe a compiled one
+                if submodule in known:
+                    found.add(submodule)  # `from pkg import module`, a compiled one included
                 else:
-                    found.add(origin)
-    return {module for module in found if module in known and module != name}
+                    found.add(origin)  # `from pkg import NAME`: pkg's __init__ runs to give NAME
+    return {module for module in found if module in known and module != name and not module.rpartition('.')[2].startswith('_')}
+
+
+def extension_names() -> set[str]:
+    """Dotted names of the compiled extensions (one per C source that is not a header)."""
+    return {".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts) for path in PACKAGE.rglob("*.c")}
 
 
 def import_graph() -> dict[str, set[str]]:
     names = module_names()
-    known = set(names)
+    # `from pkg import _ext` imports the extension module, not `pkg` (a name of pkg's).
+    known = set(names) | extension_names()
     return {name: imports_of(name, path, known) for name, path in names.items()}
 
 
@@ -101,7 +107,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 def test_the_graph_sees_imports_inside_functions() -> None:
     graph = import_graph()
     # rules imports dice inside resolve_rules only.
-    assert "boggle_dafsa.dice" in graph["boggle_dafsa.rules"]
+    assert "boggle_dafsa.board.dice" in graph["boggle_dafsa.board.rules"]
     assert "boggle_dafsa.formats" in graph["boggle_dafsa.build"]
 
 
@@ -113,7 +119,7 @@ def test_the_layers() -> None:
     graph = import_graph()
     # Formats never import the build; scoring and dice never import the rules above them.
     assert not any(module.startswith("boggle_dafsa.formats") and "boggle_dafsa.build" in imports for module, imports in graph.items())
-    assert "boggle_dafsa.rules" not in graph["boggle_dafsa.scoring"] | graph["boggle_dafsa.dice"]
+    assert "boggle_dafsa.board.rules" not in graph["boggle_dafsa.board.scoring"] | graph["boggle_dafsa.board.dice"]
     # The library never imports its command line, nor writes to the terminal itself.
     # (`python -m boggle_dafsa` is the command line's other door.)
     library = [m for m in graph if not m.startswith(("boggle_dafsa.cli", "boggle_dafsa.web", "boggle_dafsa.__main__"))]
@@ -134,18 +140,18 @@ NOT_FOR_SOLVE = (
     "boggle_dafsa.automaton.stream",
     "boggle_dafsa.formats.marisa",
     "boggle_dafsa.formats.dawg",
-    "boggle_dafsa.game",
-    "boggle_dafsa.dice",
+    "boggle_dafsa.game.rounds",
+    "boggle_dafsa.board.dice",
     "boggle_dafsa.verify",
     "boggle_dafsa.dot",
     "boggle_dafsa.web",
-    "boggle_dafsa.search",
+    "boggle_dafsa.search.best",
     "boggle_dafsa.query",
-    "boggle_dafsa.distributed",
+    "boggle_dafsa.search.distributed",
     "boggle_dafsa.fastbatch",
-    "boggle_dafsa.jsonable",
+    "boggle_dafsa.output.jsonable",
     "boggle_dafsa.solver.generic",
-    "boggle_dafsa.wordlist",
+    "boggle_dafsa.words.wordlist",
     "boggle_dafsa.cli.best",
     "boggle_dafsa.cli.find",
     "boggle_dafsa.cli.dictionary",
@@ -195,9 +201,9 @@ def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
 
 
 #: What `solve --batch FILE --summary` must not import either: it reads bytes as word lists
-#: are read (:mod:`boggle_dafsa.decoding`), not the word-list parser and its dataclasses,
+#: are read (:mod:`boggle_dafsa.words.decoding`), not the word-list parser and its dataclasses,
 #: and draws no bar for a pipe.
-NOT_FOR_BATCH = ("boggle_dafsa.wordlist", "dataclasses", "string", "boggle_dafsa.cli.progress")
+NOT_FOR_BATCH = ("boggle_dafsa.words.wordlist", "dataclasses", "string", "boggle_dafsa.cli.progress")
 
 
 def test_a_batch_summary_imports_only_what_it_needs(tmp_path: Path) -> None:

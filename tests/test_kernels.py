@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.grid import Grid, neighbours
-from boggle_dafsa.normalize import normalize
 from boggle_dafsa.resolve import open_dictionary
 from boggle_dafsa.solver import available_kernels, solve
 from boggle_dafsa.solver.kernels import select
 from boggle_dafsa.testing import dictionary_from_words
+from boggle_dafsa.words.normalize import normalize
 
 KERNELS = available_kernels()
 

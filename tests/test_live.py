@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from conftest import ROOT
 
 from boggle_dafsa.testing import dictionary_from_words
-from conftest import ROOT
 
 #: The first French grid of seed 42 is IEFA/AEFE/MHAL/ETTE: METAL and AIE are on it, HIER is not a word here.
 WORDS = ["fatma", "halte", "thème", "métal", "aie", "thé", "maison", "été", "ah"]

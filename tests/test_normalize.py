@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boggle_dafsa.normalize import Policy, Rejection, fold, normalize, rejection
+from boggle_dafsa.words.normalize import Policy, Rejection, fold, normalize, rejection
 
 
 def test_fold_removes_accents_and_ligatures() -> None:

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
-from boggle_dafsa.normalize import Policy
 from boggle_dafsa.testing import normalized_words
-from conftest import run_cli
+from boggle_dafsa.words.normalize import Policy
 
 WORDS = normalized_words(["chat", "chats", "chien", "niche", "nicher", "zoo", "élève", "élèves", "tact", "scat", "cat"])
 

@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text("utf-8")

@@ -12,13 +12,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TEST_CACHE
 
 from boggle_dafsa import resolve
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.resolve import embedded_digest, embedded_path, open_dictionary, resolve_spec
-from boggle_dafsa.wordlist import digest_words
-
-from conftest import ROOT, TEST_CACHE
+from boggle_dafsa.words.wordlist import digest_words
 
 
 def test_embedded_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

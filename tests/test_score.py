@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.cli import app
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.game import Judge, Reason, player_names, read_player_words, score_players
-from boggle_dafsa.grid import Grid
+from boggle_dafsa.game.rounds import Judge, Reason, player_names, read_player_words, score_players
 from boggle_dafsa.testing import dictionary_from_words
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,7 +141,7 @@ def test_a_word_scores_only_for_a_lone_finder(dictionary, data: st.DataObject) -
     lists = {f"p{i}": data.draw(st.lists(st.sampled_from(pool + ["zz", "hier"]), max_size=12)) for i in range(count)}
     sheet = score_players(judge, lists)
     found = {name: {w.upper() for w in words if w.upper() in pool} for name, words in lists.items()}
-    points = {hit.word: hit.score for hit in judge.hits}
+    points = {hit.word: hit.points for hit in judge.hits}
     for player in sheet.players:
         others = set().union(*(words for name, words in found.items() if name != player.name))
         assert player.score == sum(points[w] for w in found[player.name] - others)

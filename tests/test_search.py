@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boggle_dafsa import search as S
-from boggle_dafsa.dice import DiceSet, SplitMix64, load_dice
+from boggle_dafsa.board.dice import DiceSet, SplitMix64, load_dice
+from boggle_dafsa.board.grid import Grid, neighbours
+from boggle_dafsa.board.scoring import CLASSIC, LETTERS
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.grid import Grid, neighbours
-from boggle_dafsa.scoring import CLASSIC, LETTERS
+from boggle_dafsa.search import best as S
 from boggle_dafsa.solver import solve, totals
 from boggle_dafsa.testing import dictionary_from_words
 
@@ -420,7 +420,7 @@ def test_dask_runs_report_their_progress_as_they_go(small_dict: str, cluster: ob
 def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_path: Path) -> None:
     # The search names a file that the workers see with other words (as on another
     # machine): they must use the copy they were sent, which the digest identifies.
-    from boggle_dafsa import distributed as D
+    from boggle_dafsa.search import distributed as D
 
     meant = dictionary_from_words(["tea", "eat", "ate", "seat", "east", "teas"], tmp_path / "meant")
     spec = S.make_spec(meant.path, (2, 3), pool=5)
@@ -438,7 +438,7 @@ def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_pa
 def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: object, tmp_path: Path) -> None:
     from conftest import run_cli
 
-    from boggle_dafsa import distributed as D
+    from boggle_dafsa.search import distributed as D
 
     rng = SplitMix64(3)
     grids = ["".join("ACOST"[rng.below(5)] for _ in range(9)) for _ in range(1100)]
@@ -460,7 +460,7 @@ def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: obj
 def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
     spec = S.make_spec(small_dict, (3, 3), pool=4)
-    from boggle_dafsa import distributed as D
+    from boggle_dafsa.search import distributed as D
 
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)  # refused at once; the client retries until this
     with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):

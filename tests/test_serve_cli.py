@@ -17,7 +17,7 @@ pytest.importorskip("uvicorn", reason="the [web] extra is not installed (pip ins
 
 from conftest import run_cli
 
-from boggle_dafsa.web.live import live_server
+from boggle_dafsa.web.harness import live_server
 
 
 def test_serve_answers_on_the_address_it_prints_and_stops_on_ctrl_c() -> None:

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 from typer.testing import CliRunner
 
 from boggle_dafsa.cli import app
 from boggle_dafsa.testing import dictionary_from_words
-from conftest import run_cli
 
 runner = CliRunner()
 WORDS = ["tas", "sat", "tase", "set", "est", "este", "quête", "quai", "ta", "as", "stase"]
@@ -176,7 +176,8 @@ def test_a_dice_set_gives_the_dictionary_unless_one_is_given(dictionary: str) ->
 
 
 def test_help_paragraphs_are_reflowed_whole() -> None:
-    from boggle_dafsa.cli import find as find_command, solve as solve_command
+    from boggle_dafsa.cli import find as find_command
+    from boggle_dafsa.cli import solve as solve_command
 
     for command in (solve_command.solve, find_command.find):
         for paragraph in (command.__doc__ or "").strip().split("\n\n"):
@@ -286,9 +287,9 @@ def test_batch_files_are_decoded_as_word_lists_are(dictionary: str, tmp_path: Pa
 
 
 def test_the_library_names_no_option() -> None:
-    from boggle_dafsa.errors import BoggleError
     from boggle_dafsa.batch import SolveOptions, solve_batch
-    from boggle_dafsa.render import Rendering
+    from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.output.render import Rendering
 
     with pytest.raises(BoggleError) as caught:
         list(solve_batch([(1, "TAS")], None, SolveOptions(), Rendering(), jobs=0))  # type: ignore[arg-type]

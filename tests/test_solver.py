@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.board.grid import Grid, neighbours
+from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.grid import Grid, neighbours
-from boggle_dafsa.normalize import Policy, normalize
 from boggle_dafsa.resolve import open_dictionary
-from boggle_dafsa.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.solver import Hit, find, solve, sort_key, totals
 from boggle_dafsa.testing import dictionary_from_words
+from boggle_dafsa.words.normalize import Policy, normalize
 
 
 class SetDictionary:
@@ -169,7 +169,7 @@ def check_against_brute_force(
     assert len(hits) == len(expected)
     for hit in hits:
         assert_valid(grid, hit, adjacency)
-        assert hit.score == scoring.score(hit.word)
+        assert hit.points == scoring.score(hit.word)
     assert hits == sorted(hits, key=sort_key)
     return hits
 
@@ -193,7 +193,7 @@ def test_both_kernels_find_exactly_the_traceable_words(
     native = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
     fast = check_against_brute_force(grid, words, native, min_length, scoring, adjacency)
     generic = check_against_brute_force(grid, words, SetDictionary(words), min_length, scoring, adjacency)
-    assert [(h.word, h.score) for h in fast] == [(h.word, h.score) for h in generic]
+    assert [(h.word, h.points) for h in fast] == [(h.word, h.points) for h in generic]
     if all(len(face) == 1 for face in grid.faces):
         # Single-letter faces: both report the path that is smallest cell by cell.
         assert fast == generic
@@ -242,7 +242,7 @@ def test_the_other_formats_plug_in(tmp_path: Path, french: NativeDictionary) -> 
     for format in ("marisa", "dawg"):
         path = tmp_path / f"words.{format}"
         write_dictionary(words, path, format)
-        assert [(hit.word, hit.score) for hit in solve(grid, open_path(path))] == [(h.word, h.score) for h in expected]
+        assert [(hit.word, hit.points) for hit in solve(grid, open_path(path))] == [(h.word, h.points) for h in expected]
 
 
 def test_the_layout_carries_the_final_flag_of_the_format(tmp_path: Path) -> None:
@@ -281,10 +281,10 @@ def test_results_are_sorted_by_score_then_length_then_alphabet(tmp_path: Path) -
     dictionary = dictionary_from_words(["dab", "cab", "abcd", "bac", "dcba", "abc", "ab"], tmp_path)
     grid = Grid.parse("AB/CD")
     hits = solve(grid, dictionary)
-    assert [(hit.word, hit.score) for hit in hits] == [
+    assert [(hit.word, hit.points) for hit in hits] == [
         ("ABCD", 1), ("DCBA", 1), ("ABC", 1), ("BAC", 1), ("CAB", 1), ("DAB", 1)
     ]
-    assert [(hit.word, hit.score) for hit in solve(grid, dictionary, scoring=LETTERS, min_length=2)][:3] == [
+    assert [(hit.word, hit.points) for hit in solve(grid, dictionary, scoring=LETTERS, min_length=2)][:3] == [
         ("ABCD", 4), ("DCBA", 4), ("ABC", 3)
     ]
     # A table whose points fall with length still sorts by score first.

@@ -25,8 +25,8 @@ from boggle_dafsa.automaton.stream import NativeWriter, kernels, sort_blocks
 from boggle_dafsa.build import build_dictionary
 from boggle_dafsa.errors import WordListError
 from boggle_dafsa.formats.native import write_native
-from boggle_dafsa.normalize import Policy
-from boggle_dafsa.wordlist import digest_words, read_wordlist
+from boggle_dafsa.words.normalize import Policy
+from boggle_dafsa.words.wordlist import digest_words, read_wordlist
 
 KERNELS = kernels()
 if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "c" not in KERNELS:  # pragma: no cover - CI guard
@@ -294,7 +294,7 @@ list_texts = st.lists(
 def test_streamed_reading_keeps_what_whole_reading_keeps(tmp_path_factory: pytest.TempPathFactory, items: list[str],
                                                           separator: str, block_bytes: int, policy: Policy,
                                                           encoding: str, forced: bool) -> None:
-    from boggle_dafsa.wordlist import stream_wordlist
+    from boggle_dafsa.words.wordlist import stream_wordlist
 
     text = separator.join(items)
     if encoding == "cp1252":

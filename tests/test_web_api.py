@@ -17,12 +17,11 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boggle_dafsa.dice import BUILTIN_SETS, SplitMix64, load_dice, roll_grid
-from boggle_dafsa.game import Game, Judge, score_players
-from boggle_dafsa.jsonable import report_json
-from boggle_dafsa.grid import Grid
+from boggle_dafsa.board.dice import BUILTIN_SETS, SplitMix64, load_dice, roll_grid
+from boggle_dafsa.board.grid import Grid
+from boggle_dafsa.game.rounds import Game, Judge, score_players
+from boggle_dafsa.output.jsonable import report_json, result_json
 from boggle_dafsa.resolve import open_dictionary
-from boggle_dafsa.jsonable import result_json
 from boggle_dafsa.solver import solve
 from boggle_dafsa.web.app import create_app
 from boggle_dafsa.web.settings import Limits
@@ -39,7 +38,7 @@ def client() -> TestClient:
 def small_dictionary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from boggle_dafsa.automaton.fileformat import write_atomically
     from boggle_dafsa.build import compile_words
-    from boggle_dafsa.normalize import Policy
+    from boggle_dafsa.words.normalize import Policy
 
     path = tmp_path_factory.mktemp("dicts") / "tiny.dafsa"
     write_atomically(path, compile_words(sorted(["CHAT", "CHIEN", "NICHE", "NICHER", "ZOO", "ABC"]), Policy.FOLD))
@@ -245,7 +244,7 @@ def test_play_end_gives_the_report_and_the_solution(client: TestClient) -> None:
     game = Game.from_dice(load_dice("en"), 7, open_dictionary("en"), dictionary_spec="en")
     for word in ["the", "qqq"]:
         game.submit(word)
-    from boggle_dafsa.game import EndReason
+    from boggle_dafsa.game.rounds import EndReason
 
     assert answer["report"] == report_json(game.report(EndReason.TIME_UP, seconds=60))
     assert answer["solution"] == json.loads(json.dumps(result_json(game.grid, game.hits)))

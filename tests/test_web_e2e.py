@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)")
 
-from boggle_dafsa.web.live import chromium_path, launch_chromium, live_server
+from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server
 
 if chromium_path() is None:
     pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)

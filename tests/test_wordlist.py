@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boggle_dafsa.errors import WordListError
-from boggle_dafsa.normalize import Policy, normalize
-from boggle_dafsa.wordlist import parse_words, read_wordlist
+from boggle_dafsa.words.normalize import Policy, normalize
+from boggle_dafsa.words.wordlist import parse_words, read_wordlist
 
 
 def write(tmp_path: Path, data: bytes, name: str = "list.txt") -> Path:

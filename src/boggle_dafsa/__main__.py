@@ -1,0 +1,5 @@
+"""``python -m boggle_dafsa ...``: the ``boggle-dafsa`` command, for when the script is not on PATH."""
+
+from boggle_dafsa.cli import main
+
+main()

@@ -1,0 +1,406 @@
+"""Streaming construction: sorted words in, a native file out, neither the list nor a trie in memory.
+
+Words travel in *blocks*: UTF-8 bytes, one word a line, each line ending in ``\\n``. A
+kernel offers three things, the same in C (``_builder.c``) and in Python (here):
+
+* ``Builder(max_states=limits.MAX_STATES)``: ``add_lines(block) -> new words`` (words
+  non-decreasing: an equal word is a duplicate and skipped, a smaller one raises
+  ``ValueError("out of order", word, previous)``), ``finish()``, ``stats() -> dict`` and
+  ``write_body(stream) -> (crc32, cells, root cell)``, which writes the file's cells with
+  ``stream.write``. ``add_lines`` and ``finish`` raise ``ValueError("too many states",
+  max_states, words)`` rather than register one state more than ``max_states``;
+* ``sort_lines(block) -> (sorted unique block, non-empty lines)``: one run of the sort;
+* ``merge_runs(paths, sink, block_bytes) -> lines``: merges sorted run files and hands
+  ``sink`` the sorted unique lines in blocks.
+
+:class:`NativeWriter` feeds a builder and writes the file; :func:`sort_blocks` is the
+external sort (runs sorted in memory, spilled to temporary files, merged). Both kernels
+give the same bytes: the tests compare them. ``BOGGLE_DAFSA_PURE=1`` forces Python.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import heapq
+import os
+import tempfile
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, BinaryIO
+
+from boggle_dafsa import limits
+from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, UnsortedInputError
+from boggle_dafsa.automaton.fileformat import _LITTLE_ENDIAN, atomic_file, body_cells, header_size_for, pack_header
+from boggle_dafsa.words.normalize import Policy
+
+#: Bytes of words handed on at a time (one call into the kernel, one progress report).
+BLOCK_BYTES = 1 << 20
+#: Bytes of words sorted in memory before a run is spilled to disk: the sort's memory
+#: is about four times this (the text, a record per word and its radix copy, the sorted
+#: text): 16 MB keeps a 10-million-word build near 100 MB at no cost in speed.
+RUN_BYTES = 16 << 20
+
+PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
+#: The most states a native file can number (cells are 32-bit), as in ``_builder.c``.
+_HARD_MAX_STATES = 0xFFFFFFFE
+
+
+# -- the Python kernel --------------------------------------------------------------------
+
+
+class PythonBuilder:
+    """The pure-Python twin of ``_builder.Builder`` (see the module docstring)."""
+
+    def __init__(self, *, max_states: int = limits.MAX_STATES) -> None:
+        if not 1 <= max_states <= _HARD_MAX_STATES:
+            raise ValueError(f"max_states must be between 1 and {_HARD_MAX_STATES}")
+        self._builder = IncrementalBuilder(max_states)
+        self._automaton: Any = None
+
+    def add_lines(self, data: bytes) -> int:
+        """Add the words of ``data`` (UTF-8, one a line); return how many were new."""
+        if self._automaton is not None:
+            raise RuntimeError("builder already finished")
+        add, added = self._builder.add, 0
+        try:
+            for line in data.decode("utf-8").split("\n"):
+                if line:
+                    try:
+                        added += add(line)
+                    except UnsortedInputError:
+                        raise ValueError("out of order", line, self._builder.previous) from None
+        except StateLimitError as error:
+            raise ValueError("too many states", error.limit, error.words) from None
+        return added
+
+    def finish(self) -> None:
+        """Register the rest of the path and the root."""
+        if self._automaton is not None:
+            raise RuntimeError("builder already finished")
+        try:
+            self._automaton = self._builder.finish()
+        except StateLimitError as error:
+            raise ValueError("too many states", error.limit, error.words) from None
+
+    def stats(self) -> dict[str, Any]:
+        """words, states, transitions, finals, longest, alphabet (once finished), root."""
+        automaton = self._automaton
+        if automaton is None:
+            b = self._builder
+            return {"words": b.count, "states": len(b.finals), "transitions": b.transitions,
+                    "finals": sum(b.finals), "longest": b.longest, "alphabet": "", "root": 0}
+        return {"words": automaton.word_count, "states": automaton.state_count,
+                "transitions": automaton.transition_count, "finals": sum(automaton.finals),
+                "longest": automaton.longest_word, "alphabet": automaton.alphabet, "root": automaton.root}
+
+    def write_body(self, stream: Any) -> tuple[int, int, int]:
+        """Write the cells with ``stream.write``; return (crc32, cells, root cell)."""
+        if self._automaton is None:
+            raise RuntimeError("finish() the builder first")
+        cells, root = body_cells(self._automaton)
+        if not _LITTLE_ENDIAN:
+            cells.byteswap()
+        body = cells.tobytes()
+        stream.write(body)
+        return zlib.crc32(body), len(cells), root
+
+
+def python_sort_lines(data: bytes) -> tuple[bytes, int]:
+    """The non-empty lines of ``data`` sorted bytewise, each once, each ending in a newline; and their count."""
+    lines = [line for line in data.split(b"\n") if line]
+    unique = sorted(set(lines))
+    return b"".join(line + b"\n" for line in unique), len(lines)
+
+
+def python_merge_runs(paths: Sequence[str | Path], sink: Callable[[bytes], object], block_bytes: int) -> int:
+    """Merge sorted run files into sorted unique lines, handed to ``sink`` in blocks."""
+    files = [open(path, "rb") for path in paths]
+    try:
+        streams = [(line.rstrip(b"\n") for line in file) for file in files]
+        block: list[bytes] = []
+        size = emitted = 0
+        last = None
+        for line in heapq.merge(*streams):
+            if not line or line == last:
+                continue
+            last = line
+            emitted += 1
+            block.append(line + b"\n")
+            size += len(line) + 1
+            if size >= block_bytes:
+                sink(b"".join(block))
+                block.clear()
+                size = 0
+        if block:
+            sink(b"".join(block))
+        return emitted
+    finally:
+        for file in files:
+            file.close()
+
+
+PYTHON_KERNEL = SimpleNamespace(name="python", Builder=PythonBuilder, sort_lines=python_sort_lines,
+                                merge_runs=python_merge_runs)
+
+
+def kernels() -> dict[str, Any]:
+    """Every kernel available here, by name: always "python", "c" when the extension is built."""
+    found: dict[str, Any] = {"python": PYTHON_KERNEL}
+    try:
+        from boggle_dafsa.automaton import _builder  # type: ignore[attr-defined]
+    except ImportError:
+        return found
+    found["c"] = SimpleNamespace(name="c", Builder=_builder.Builder, sort_lines=_builder.sort_lines,
+                                 merge_runs=_builder.merge_runs)
+    return found
+
+
+def default_kernel() -> Any:
+    """The C kernel if built and not disabled by ``BOGGLE_DAFSA_PURE=1``, else Python."""
+    if os.environ.get(PURE_VARIABLE, "").strip() not in ("", "0"):
+        return PYTHON_KERNEL
+    available = kernels()
+    return available.get("c", PYTHON_KERNEL)
+
+
+def kernel_status() -> str:
+    """Which kernel builds, and why: ``c (compiled)``, ``python (BOGGLE_DAFSA_PURE=1)`` or
+    ``python (the C extension is not built)``."""
+    if os.environ.get(PURE_VARIABLE, "").strip() not in ("", "0"):
+        return f"python ({PURE_VARIABLE}=1)"
+    return "c (compiled)" if "c" in kernels() else "python (the C extension is not built)"
+
+
+# -- writing a native file from sorted blocks ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class NativeStats:
+    """What a native file holds, as written."""
+
+    words: int
+    states: int
+    transitions: int
+    file_bytes: int
+    digest: str
+
+
+class NativeWriter:
+    """Feeds sorted blocks to a builder, hashing the unique words, then writes the file.
+
+    ``add_block`` raises :class:`UnsortedInputError` at the first word smaller than the
+    one before it; equal words are duplicates and are skipped. ``add_block`` and ``write``
+    raise :class:`StateLimitError` when the automaton would need more than ``max_states``
+    states (default ``limits.MAX_STATES``, read when the writer is made), whatever the kernel.
+    """
+
+    def __init__(self, kernel: Any = None, max_states: int | None = None) -> None:
+        self.kernel = kernel or default_kernel()
+        self.builder = self.kernel.Builder(max_states=max_states or limits.MAX_STATES)
+        self.hasher = hashlib.sha256()
+        self.words = 0
+        self._finished = False
+        self._last = b""  # the last word added, for the digest of blocks with duplicates
+
+    def add_block(self, data: bytes) -> int:
+        """Add the sorted words of ``data`` (one a line); return how many were new."""
+        if not data:
+            return 0
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        try:
+            added = self.builder.add_lines(data)
+        except ValueError as error:
+            _state_limit(error)
+            if len(error.args) == 3 and error.args[0] == "out of order":
+                word, previous = error.args[1], error.args[2]
+                raise UnsortedInputError(
+                    f"word {word!r} is out of order after {previous!r} (word {self.words + _index(data, word, previous):,})"
+                ) from None
+            raise
+        lines = data.count(b"\n")
+        if added == lines:
+            self.hasher.update(data)
+            self._last = data[data.rfind(b"\n", 0, len(data) - 1) + 1 : -1]
+        else:  # duplicates (or blank lines): hash each word once, as digest_words does
+            for line in data.split(b"\n"):
+                if line and line != self._last:
+                    self.hasher.update(line + b"\n")
+                    self._last = line
+        self.words += added
+        return added
+
+    def add_words(self, words: Iterable[str], block_words: int = 65536) -> None:
+        """Add sorted ``words`` (normalized str), in blocks."""
+        block: list[str] = []
+        for word in words:
+            block.append(word)
+            if len(block) == block_words:
+                self.add_block(("\n".join(block) + "\n").encode("utf-8"))
+                block.clear()
+        if block:
+            self.add_block(("\n".join(block) + "\n").encode("utf-8"))
+
+    def stats(self) -> dict[str, Any]:
+        """The builder's counts so far (see the kernels)."""
+        return self.builder.stats()
+
+    def write(self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
+        """Finish the automaton and write the file to ``path`` atomically."""
+        self._finish()  # before the file is opened: a build over the state limit creates nothing
+        with atomic_file(path) as stream:
+            return self.write_to(stream, policy, digest)
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        try:
+            self.builder.finish()
+        except ValueError as error:
+            _state_limit(error)
+            raise
+        self._finished = True
+
+    def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
+        """Finish the automaton and write the file to ``stream`` (seekable, at its start):
+        room for the header, the cells, then the header over the room.
+
+        ``digest`` is the list's SHA-256 for the header; by default, that of the words added.
+        """
+        self._finish()
+        stats = self.builder.stats()
+        header_size = header_size_for(stats["alphabet"])
+        digest = digest or self.hasher.hexdigest()
+        stream.write(bytes(header_size))
+        crc, cells, root = self.builder.write_body(stream)
+        stream.seek(0)
+        stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
+                                 stats["finals"], stats["longest"], root, cells, crc, digest))
+        stream.flush()
+        return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + 4 * cells, digest)
+
+
+def _state_limit(error: ValueError) -> None:
+    # A kernel's ValueError("too many states", limit, words) becomes the one-line error.
+    if len(error.args) == 3 and error.args[0] == "too many states":
+        raise StateLimitError(error.args[1], error.args[2]) from None
+
+
+def _index(data: bytes, word: str, previous: str) -> int:
+    # The 1-based number, within the block, of the first `word` after `previous`.
+    lines = [line for line in data.decode("utf-8").split("\n") if line]
+    for number, (before, line) in enumerate(zip([""] + lines, lines), 1):
+        if line == word and before == previous:
+            return number
+    return 1
+
+
+# -- the external sort ---------------------------------------------------------------------
+
+
+def sort_blocks(
+    blocks: Iterable[bytes],
+    sink: Callable[[bytes], object],
+    *,
+    kernel: Any = None,
+    run_bytes: int = RUN_BYTES,
+    block_bytes: int = BLOCK_BYTES,
+    folder: str | Path | None = None,
+    on_spill: Callable[[int], None] | None = None,
+) -> int:
+    """Sort the lines of ``blocks`` (unsorted, repeats allowed) and hand ``sink`` sorted unique blocks.
+
+    Up to ``run_bytes`` of lines are sorted in memory at a time; when there is more, each
+    such run is spilled to a temporary file (in ``folder``, default the system's temporary
+    folder) and the runs are merged. The files are removed whatever happens, an
+    interruption included (on Linux even SIGKILL: see :func:`_spill_files`). ``on_spill(runs)`` is told of each spill. Returns the number
+    of unique lines.
+    """
+    kernel = kernel or default_kernel()
+    pending: list[bytes] = []
+    size = 0
+    with contextlib.ExitStack() as files:
+        runs: list[str] = []
+        spill_file = _spill_files(files, folder)
+
+        def sorted_run() -> bytes:
+            # The blocks joined, then let go, before sorting: one copy of the run less at the peak.
+            nonlocal size
+            joined = b"".join(pending)
+            pending.clear()
+            size = 0
+            return kernel.sort_lines(joined)[0]
+
+        def spill() -> None:
+            data = sorted_run()
+            out, name = spill_file(len(runs))
+            with out:
+                out.write(data)
+            runs.append(name)
+            if on_spill is not None:
+                on_spill(len(runs))
+
+        for block in blocks:
+            pending.append(block if block.endswith(b"\n") else block + b"\n")
+            size += len(block)
+            if size >= run_bytes:
+                spill()
+        if not runs:  # everything fitted in one run: no file at all
+            data = sorted_run()
+            lines = 0
+            for piece in _cut(data, block_bytes):
+                sink(piece)
+                lines += piece.count(b"\n")
+            return lines
+        if pending:
+            spill()
+        return kernel.merge_runs(runs, sink, block_bytes)
+
+
+def _spill_files(files: contextlib.ExitStack, folder: str | Path | None) -> Callable[[int], tuple[BinaryIO, str]]:
+    """A maker of run files: ``make(number) -> (file to write and close, name to read it by)``.
+
+    Where ``/proc/self/fd`` exists (Linux), a run is a file without a name (O_TMPFILE, or
+    unlinked at once), read back through ``/proc/self/fd/N``: a build killed even by
+    SIGKILL leaves nothing, since the system frees such a file with its last descriptor.
+    Elsewhere, runs are named files in a private folder, removed when the sort ends or is
+    interrupted, or by the process's reaper (:mod:`boggle_dafsa.reaper`) after SIGKILL.
+    """
+    if os.path.isdir(_PROC_FDS):
+
+        def unnamed(number: int) -> tuple[BinaryIO, str]:
+            run = files.enter_context(tempfile.TemporaryFile(prefix="boggle-dafsa-run.", dir=folder))
+            # Written through a second descriptor (closed after writing, as a named run
+            # is); `run` stays open until the sort ends, so the file lives until then.
+            return os.fdopen(os.dup(run.fileno()), "wb"), f"{_PROC_FDS}/{run.fileno()}"
+
+        return unnamed
+    from boggle_dafsa import reaper
+
+    temporary = files.enter_context(tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder))
+    reaper.listed(temporary)
+    files.callback(reaper.done, temporary)  # runs before the folder is removed: harmless
+
+    def named(number: int) -> tuple[BinaryIO, str]:
+        name = os.path.join(temporary, f"run{number:05d}")
+        return open(name, "wb"), name
+
+    return named
+
+
+#: Where Linux shows a process's open files, by descriptor.
+_PROC_FDS = "/proc/self/fd"
+
+
+def _cut(data: bytes, block_bytes: int) -> Iterator[bytes]:
+    # Pieces of about `block_bytes`, each ending at a newline.
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + block_bytes, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        yield data[start:end]
+        start = end

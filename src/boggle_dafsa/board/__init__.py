@@ -1,0 +1,1 @@
+"""The board: grids (shapes, neighbours, syntax), dice sets, rules and scoring."""

@@ -1,0 +1,195 @@
+"""Compiling a word list into a dictionary file: the library behind ``boggle-dafsa build``.
+
+A native build streams: the list is read block by block, sorted in bounded memory
+(runs spilled to temporary files and merged, ``automaton.stream.sort_blocks``) unless it
+is said to be sorted already, and the words go one block at a time into the streaming
+builder, which writes the file. Memory is the automaton plus a few blocks and one run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Imported here, not in the functions: this module is only imported to build, and a
+# build's measured time should not include them.
+from boggle_dafsa.automaton.builder import StateLimitError, UnsortedInputError
+from boggle_dafsa.automaton.stream import sort_blocks
+from boggle_dafsa.errors import BoggleError, WordListError
+from boggle_dafsa.formats import FORMATS, write_dictionary
+from boggle_dafsa.formats.native import compile_words, native_writer
+from boggle_dafsa.limits import MAX_WORD_CHARS
+from boggle_dafsa.words.normalize import Policy
+from boggle_dafsa.words.wordlist import read_wordlist, stream_wordlist
+
+__all__ = ["DEFAULT_OUTPUT", "BuildProgress", "BuildReport", "build_dictionary", "compile_words"]
+
+DEFAULT_OUTPUT = Path("build") / "dictionary.dafsa"
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build read, kept and wrote."""
+
+    source: str
+    encoding: str
+    policy: Policy
+    #: Non-empty items read from the file, before normalization.
+    items: int
+    #: Distinct words kept (the dictionary's words).
+    words: int
+    #: Items dropped by normalization, counted by reason.
+    dropped: Counter[str]
+    output: Path
+    format: str
+    states: int | None
+    transitions: int | None
+    file_bytes: int
+    seconds: float
+    #: A sentence for the user when the guessed encoding probably lost characters.
+    hint: str | None = None
+
+    @property
+    def duplicates(self) -> int:
+        """Items that normalized to a word already kept."""
+        return self.items - sum(self.dropped.values()) - self.words
+
+    @property
+    def bytes_per_word(self) -> float:
+        """File bytes divided by the number of words kept."""
+        return self.file_bytes / max(self.words, 1)
+
+
+@dataclass
+class BuildProgress:
+    """Where a build is, as told to a ``progress`` callback now and then."""
+
+    #: "reading" (and sorting runs), "merging", "building" or "writing".
+    phase: str
+    #: Items read from the list so far (reading), or words added to the automaton.
+    words: int = 0
+    #: States registered so far (building), when known.
+    states: int = 0
+    #: Sorted runs spilled to temporary files so far.
+    runs: int = 0
+    #: Bytes of the list read, and in all.
+    bytes_read: int = 0
+    file_bytes: int = 0
+    #: Seconds since the build started.
+    seconds: float = 0.0
+    started: float = field(default_factory=time.perf_counter, repr=False)
+
+
+def build_dictionary(
+    source: str | Path,
+    output: str | Path = DEFAULT_OUTPUT,
+    *,
+    policy: Policy = Policy.FOLD,
+    encoding: str | None = None,
+    format: str = "native",
+    progress: Callable[[BuildProgress], None] | None = None,
+    assume_sorted: bool = False,
+    run_bytes: int | None = None,
+    temporary_folder: str | Path | None = None,
+    kernel: Any = None,
+    data: bytes | None = None,
+) -> BuildReport:
+    """Read the word list ``source`` and write its dictionary to ``output`` atomically.
+
+    ``assume_sorted``: the list is sorted already (after normalization; repeats allowed):
+    it is not sorted again, and the first word out of order raises
+    :class:`WordListError`. Otherwise it is sorted in runs of ``run_bytes`` (default
+    ``automaton.stream.RUN_BYTES``) spilled to ``temporary_folder`` (default the system's)
+    when it does not fit in one. ``progress``, if given, is called now and then with a
+    :class:`BuildProgress`. ``kernel`` chooses the builder (see ``automaton.stream``).
+    ``data``, if given, is the list's bytes already read (standard input), named ``source``.
+    """
+    if format not in FORMATS:
+        raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    started = time.perf_counter()
+    output = Path(output)
+    if format != "native":
+        # Read whole, then built and written by marisa-trie or the dawgdic port in one
+        # call each: the phases are all there is to report.
+        if progress is not None:
+            progress(BuildProgress("reading", started=started, seconds=time.perf_counter() - started))
+        wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)
+        if progress is not None:
+            progress(BuildProgress("building", words=len(wordlist.words), started=started,
+                                   seconds=time.perf_counter() - started))
+        write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
+        return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
+                           output, format, None, None, output.stat().st_size, time.perf_counter() - started, wordlist.hint)
+
+    stream = stream_wordlist(source, policy=policy, encoding=encoding, data=data)
+    writer = native_writer(kernel)
+    state = BuildProgress("reading", file_bytes=stream.file_bytes, started=started)
+
+    def tell(phase: str) -> None:
+        if progress is not None:
+            state.phase = phase
+            state.bytes_read = stream.bytes_read
+            state.seconds = time.perf_counter() - started
+            if phase == "reading":
+                state.words = stream.kept
+            else:
+                state.words = writer.words
+                state.states = writer.stats()["states"]
+            progress(state)
+
+    def read() -> Iterator[bytes]:
+        for block in stream.blocks():
+            yield block
+            tell("reading")
+
+    def add(block: bytes) -> None:
+        writer.add_block(block)
+        tell("merging" if state.runs else "building")
+
+    def spilled(runs: int) -> None:
+        state.runs = runs
+
+    try:
+        if assume_sorted:
+            try:
+                for block in stream.blocks():
+                    writer.add_block(block)
+                    tell("building")
+            except UnsortedInputError as error:
+                raise WordListError(f"{source}: not sorted: {error} (leave out `assume_sorted` to sort it)") from None
+        else:
+            sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder,
+                        on_spill=spilled)
+    except StateLimitError as error:
+        raise WordListError(f"{source}: {error}") from None
+    if not writer.words:
+        what = "is empty" if stream.items == 0 else f"has no word left after normalization ({_dropped_summary(stream.dropped)})"
+        raise WordListError(f"{source}: word list {what}")
+    longest = writer.stats().get("longest", 0)
+    if longest > MAX_WORD_CHARS:
+        # Checked once here rather than item by item on the way, which would cost the
+        # streamed reader a pass over every block: the line limit already bounded memory.
+        raise WordListError(f"{source}: a word of {longest:,} characters: at most {MAX_WORD_CHARS:,} (words are never split)")
+    tell("writing")
+    try:
+        written = writer.write(output, policy)
+    except StateLimitError as error:
+        raise WordListError(f"{source}: {error}") from None
+    return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,
+                       format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started,
+                       stream.hint)
+
+
+def _dropped_summary(dropped: Counter[str]) -> str:
+    return ", ".join(f"{count} dropped: {reason}" for reason, count in dropped.most_common())
+
+
+def _run_bytes() -> int:
+    # Read at call time, so that a test can make runs tiny.
+    from boggle_dafsa.automaton import stream
+
+    return stream.RUN_BYTES

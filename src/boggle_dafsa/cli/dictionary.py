@@ -1,0 +1,267 @@
+"""Commands about dictionaries: build, dump, verify, inspect, lookup, complete, dot."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from boggle_dafsa.cli.base import app
+from boggle_dafsa.cli.common import PROGRAM, check_stray_dictionaries, fail, load_dictionary, print_json, user_message
+from boggle_dafsa.cli.options import (
+    DictArgument,
+    DictOption,
+    EncodingOption,
+    JsonOption,
+    LimitOption,
+    QuietOption,
+    pick_dictionary,
+)
+
+if TYPE_CHECKING:
+    from boggle_dafsa.build import BuildProgress, BuildReport
+
+FORMAT_HELP = "File format: native (minimal DAFSA, the default), marisa or dawg (dawgdic)."
+
+
+def _build_status(update: Callable[..., None]) -> Callable[[BuildProgress], None]:
+    """The library's build reports drawn on the progress bar ``update``: the phase, the share
+    of the list read while reading (else the words so far), and the counts after the bar."""
+
+    phase, started, seen = "", 0.0, 0.0
+
+    def report(progress: BuildProgress) -> None:
+        nonlocal phase, started, seen
+        if progress.phase != phase:
+            # Throughput is per phase (merging counts its words anew), from the last report.
+            phase, started = progress.phase, seen
+        seen = progress.seconds
+        parts = [f"{progress.words:,} words"]
+        if progress.runs:
+            parts.append(f"{progress.runs} sorted run{'s' if progress.runs > 1 else ''} spilled")
+        if progress.states:
+            parts.append(f"{progress.states:,} states")
+        if progress.phase != "writing" and progress.seconds > started:
+            parts.append(f"{progress.words / (progress.seconds - started) / 1000:,.0f}k words/s")
+        if progress.phase == "reading" and progress.file_bytes:
+            done, total = progress.bytes_read, progress.file_bytes
+        else:
+            done, total = progress.words, None
+        update(done, total, description=progress.phase, status=" · ".join(parts))
+
+    return report
+
+
+@app.command()
+def build(
+    wordlist: Annotated[Path, typer.Argument(help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15, UTF-16/32 with a BOM); - for standard input.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path("build/dictionary.dafsa"),
+    format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
+    exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
+    encoding: EncodingOption = None,
+    sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Compile WORDLIST into a minimal automaton file (default build/dictionary.dafsa).
+
+    Lists of any size are sorted in bounded memory (runs spilled to the temporary folder,
+    $TMPDIR, and merged); --sorted skips that for a list already in order.
+    """
+    import signal
+
+    from boggle_dafsa.build import build_dictionary
+    from boggle_dafsa.words.normalize import Policy
+
+    # A termination request unwinds like Ctrl-C, so that temporary files are removed.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    from contextlib import nullcontext
+
+    from boggle_dafsa.cli.progress import progress_bar
+
+    source, data = _source_or_stdin(wordlist)
+    with progress_bar("reading") if not quiet else nullcontext(None) as update:
+        report = build_dictionary(
+            source,
+            output,
+            data=data,
+            policy=Policy.EXACT if exact else Policy.FOLD,
+            encoding=encoding,
+            format=format,
+            progress=_build_status(update) if update is not None else None,
+            assume_sorted=sorted_input,
+        )
+    if not quiet:
+        typer.echo(_summary(report))
+
+
+def _source_or_stdin(path: Path) -> tuple[str | Path, bytes | None]:
+    """``path``, or for ``-`` the bytes of standard input (named "standard input" in messages)."""
+    if str(path) != "-":
+        return path, None
+    if sys.stdin.isatty():
+        print("reading the word list from standard input (end with Ctrl-D)", file=sys.stderr)
+    return "standard input", sys.stdin.buffer.read()
+
+
+def _exit_on_signal(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
+def _summary(report: BuildReport) -> str:
+    dropped = sum(report.dropped.values())
+    reasons = ", ".join(f"{reason} {count:,}" for reason, count in report.dropped.most_common())
+    lines = [
+        f"wrote {report.output} ({report.format}, policy {report.policy.value})",
+        f"  words read    {report.items:,} ({report.encoding})",
+        f"  words kept    {report.words:,}",
+        f"  duplicates    {report.duplicates:,}",
+        f"  dropped       {dropped:,}" + (f" ({reasons})" if reasons else ""),
+    ]
+    if report.states is not None:
+        lines.append(f"  states        {report.states:,}")
+        lines.append(f"  transitions   {report.transitions:,}")
+    lines.append(f"  file bytes    {report.file_bytes:,} ({report.bytes_per_word:.2f} bytes/word)")
+    lines.append(f"  time          {report.seconds:.2f} s")
+    if report.hint:
+        lines.append(f"  note          {user_message(report.hint)}")
+    return "\n".join(lines)
+
+
+@app.command()
+def dump(file: DictArgument = None, dictionary: DictOption = None) -> None:
+    """Print every word, one a line, in byte order (of FILE or -d, else the default dictionary)."""
+    d = load_dictionary(pick_dictionary(file, dictionary))
+    out = sys.stdout.buffer
+    batch: list[str] = []
+    for word in d:
+        batch.append(word)
+        if len(batch) == 4096:
+            out.write(("\n".join(batch) + "\n").encode("utf-8"))
+            batch.clear()
+    if batch:
+        out.write(("\n".join(batch) + "\n").encode("utf-8"))
+    out.flush()
+
+
+@app.command()
+def verify(
+    wordlist: Annotated[Path, typer.Argument(help="The word list the dictionary should hold; - for standard input.")],
+    file: DictArgument = None,
+    dictionary: DictOption = None,
+    encoding: EncodingOption = None,
+) -> None:
+    """Check that the dictionary (FILE or -d) holds exactly the normalized words of WORDLIST and is intact.
+
+    Exit 0 if so, 1 with the first differences otherwise, 2 if it is damaged.
+    """
+    from boggle_dafsa.cli.progress import progress_bar
+    from boggle_dafsa.verify import verify as verify_dictionary
+    from boggle_dafsa.words.wordlist import read_wordlist
+
+    d = load_dictionary(pick_dictionary(file, dictionary))
+    source, data = _source_or_stdin(wordlist)
+    listed = read_wordlist(source, policy=d.policy, encoding=encoding, data=data)
+    if listed.hint:
+        # As build says it: the differences below may come from the guessed encoding.
+        print(f"{PROGRAM}: note: {user_message(listed.hint)}", file=sys.stderr)
+    with progress_bar("verifying") as progress:
+        result = verify_dictionary(d, listed, progress=progress)
+    if result.ok:
+        typer.echo(f"ok: {len(d):,} words, checksums hold")
+        return
+    typer.echo(f"differs: {result.missing_count:,} missing, {result.extra_count:,} extra")
+    for word in result.missing:
+        typer.echo(f"- {word}")
+    for word in result.extra:
+        typer.echo(f"+ {word}")
+    raise typer.Exit(1)
+
+
+@app.command()
+def inspect(
+    file: DictArgument = None,
+    dictionary: DictOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a dictionary's format, policy, alphabet, counts, sizes and digests, and how it was chosen."""
+    from boggle_dafsa.resolve import resolve_spec
+    from boggle_dafsa.solver.kernels import kernel_for
+
+    spec = pick_dictionary(file, dictionary)
+    chosen, implicit = resolve_spec(spec)
+    opened = load_dictionary(spec, announce=False)
+    how = f"{chosen} (no -d given: {_why_default(chosen)})" if implicit else chosen
+    info = {"dictionary": how, **opened.info(), "solver_kernel": kernel_for(opened)}
+    if as_json:
+        print_json(info)
+        return
+    width = max(map(len, info))
+    for key, value in info.items():
+        typer.echo(f"{key.replace('_', ' '):<{width}}  {value:,}" if isinstance(value, int) and not isinstance(value, bool) else f"{key.replace('_', ' '):<{width}}  {value}")
+
+
+def _why_default(chosen: str) -> str:
+    from boggle_dafsa.resolve import DEFAULT_BUILD, ENV_VARIABLE
+
+    if chosen == str(DEFAULT_BUILD):
+        return f"{DEFAULT_BUILD} exists in this folder"
+    import os
+
+    return f"${ENV_VARIABLE}" if os.environ.get(ENV_VARIABLE) else "the default"
+
+
+@app.command()
+def lookup(
+    words: Annotated[list[str], typer.Argument(help="Words to look up (normalized like the dictionary); - reads them from standard input, one a line.")],
+    dictionary: DictOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing: only the exit status.")] = False,
+) -> None:
+    """Say whether each WORD is in the dictionary. Exit 0 if all are, 1 otherwise."""
+    check_stray_dictionaries(words, "lookup")
+    d = load_dictionary(dictionary)
+    if words == ["-"]:
+        from boggle_dafsa.words.wordlist import decode, split_items
+
+        text, _ = decode(sys.stdin.buffer.read(), "standard input")
+        words = list(split_items(text))
+    all_found = True
+    for raw in words:
+        key = d.normalize(raw)
+        found = key is not None and key in d
+        all_found &= found
+        if not quiet:
+            typer.echo(f"{key or raw}\t{'yes' if found else 'no'}")
+    if not all_found:
+        raise typer.Exit(1)
+
+
+@app.command()
+def complete(
+    prefix: Annotated[str, typer.Argument(help="The beginning of the words.")],
+    dictionary: DictOption = None,
+    limit: LimitOption = None,
+) -> None:
+    """Print the words that start with PREFIX, in byte order."""
+    check_stray_dictionaries([prefix], "complete")
+    d = load_dictionary(dictionary)
+    key = d.normalize(prefix) if prefix else ""
+    if key is None:
+        fail(f"prefix {prefix!r} holds characters that are not letters")
+    for word in d.complete(key, limit):
+        typer.echo(word)
+
+
+@app.command()
+def dot(
+    file: DictArgument = None,
+    dictionary: DictOption = None,
+    max_states: Annotated[int, typer.Option("--max-states", help="Refuse larger automata.")] = 2000,
+) -> None:
+    """Print the automaton as Graphviz DOT (`| dot -Tpng > a.png`), for small dictionaries."""
+    from boggle_dafsa.dot import to_dot
+
+    for line in to_dot(load_dictionary(pick_dictionary(file, dictionary)), max_states):  # type: ignore[arg-type]
+        typer.echo(line)

@@ -1,0 +1,191 @@
+"""Query commands: match, anagram, fuzzy, grep, range, prefixes, hooks, and the set algebra
+union, intersect, diff. Thin: each parses its options and prints what ``boggle_dafsa.query``
+returns.
+
+Every listing prints one result a line with the word as the last field, streams as results
+come (except fuzzy and anagram --sub, which sort first), takes --limit, --count and --json,
+and exits 1 when nothing is found (as grep does).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from boggle_dafsa.cli.base import app
+from boggle_dafsa.cli.common import load_dictionary, print_json
+from boggle_dafsa.cli.options import CountOption, DictOption, InputsArgument, JsonOption, LimitOption, OutputOption, QuietOption
+
+
+def _emit(results: Iterable[Any], line: Any, as_json: bool, count: bool, json_item: Any = None) -> None:
+    """Print ``results`` (lines, a count or JSON) and exit 1 if there were none."""
+    found = 0
+    if count:
+        found = sum(1 for _ in results)
+        typer.echo(str(found))
+    elif as_json:
+        items = [json_item(r) if json_item else r for r in results]
+        found = len(items)
+        print_json(items)
+    else:
+        out = sys.stdout
+        for result in results:
+            out.write(line(result) + "\n")
+            found += 1
+        out.flush()
+    if not found:
+        raise typer.Exit(1)
+
+
+@app.command()
+def match(
+    pattern: Annotated[str, typer.Argument(help="? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant.")],
+    dictionary: DictOption = None,
+    min_length: Annotated[int, typer.Option("--min-length", "-m", min=0, help="Shortest word.")] = 0,
+    max_length: Annotated[Optional[int], typer.Option("--max-length", "-M", min=0, help="Longest word.", show_default=False)] = None,
+    limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the words matching PATTERN, in byte order (quote it: the shell expands * and ?)."""
+    from boggle_dafsa.query import match as run
+
+    d = load_dictionary(dictionary)
+    _emit(run(d, pattern, min_length, max_length, limit), str, as_json, count)
+
+
+@app.command()
+def anagram(
+    letters: Annotated[str, typer.Argument(help="The letters; ? is a blank (any letter).")],
+    dictionary: DictOption = None,
+    sub: Annotated[bool, typer.Option("--sub", help="Words made of some of the letters (a rack), longest first.")] = False,
+    limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the words made of exactly LETTERS; the letters blanks became are in lower case."""
+    from boggle_dafsa.query import anagram as run
+
+    d = load_dictionary(dictionary)
+    hits = run(d, letters, sub=sub, limit=limit)
+    _emit(hits, lambda hit: hit.display(), as_json, count, lambda hit: {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)})
+
+
+@app.command()
+def fuzzy(
+    word: Annotated[str, typer.Argument(help="The word to come close to.")],
+    dictionary: DictOption = None,
+    distance: Annotated[int, typer.Option("--distance", "-k", min=0, help="Most edits (insert, delete, substitute).")] = 1,
+    transpositions: Annotated[bool, typer.Option("--transpositions", "-t", help="Swapping two adjacent letters is one edit.")] = False,
+    prefix: Annotated[bool, typer.Option("--prefix", help="Words that start within DISTANCE edits of WORD.")] = False,
+    limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print DISTANCE<TAB>WORD for the words within --distance edits of WORD, nearest first."""
+    from boggle_dafsa.query import fuzzy as run
+
+    d = load_dictionary(dictionary)
+    hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)
+    _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, lambda hit: {"distance": hit[0], "word": hit[1]})
+
+
+@app.command()
+def grep(
+    regex: Annotated[str, typer.Argument(help="Letters, ., [classes], ?, *, +, {m,n}, |, (groups), matched against whole words.")],
+    dictionary: DictOption = None,
+    limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the words that REGEX matches whole, in byte order."""
+    from boggle_dafsa.query import grep as run
+
+    d = load_dictionary(dictionary)
+    _emit(run(d, regex, limit), str, as_json, count)
+
+
+@app.command(name="range")
+def range_(
+    dictionary: DictOption = None,
+    start: Annotated[Optional[str], typer.Option("--start", "-s", help="First word (included).", show_default=False)] = None,
+    end: Annotated[Optional[str], typer.Option("--end", "-e", help="Words before this one (excluded).", show_default=False)] = None,
+    limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the words from --start (included) to --end (excluded), in byte order."""
+    from boggle_dafsa.query import word_range
+
+    d = load_dictionary(dictionary)
+    _emit(word_range(d, start, end, limit), str, as_json, count)
+
+
+@app.command()
+def prefixes(
+    word: Annotated[str, typer.Argument(help="The word whose beginnings to look up.")],
+    dictionary: DictOption = None,
+    limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the words that are prefixes of WORD (itself included), shortest first."""
+    from boggle_dafsa.query import prefixes as run
+
+    d = load_dictionary(dictionary)
+    found = run(d, word)
+    _emit(found if limit is None else found[:limit], str, as_json, count)
+
+
+@app.command()
+def hooks(
+    word: Annotated[str, typer.Argument(help="The word to hook (it need not be a word itself).")],
+    dictionary: DictOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the letters that make a word before WORD (front) or after it (back): SIDE<TAB>LETTER<TAB>WORD."""
+    from boggle_dafsa.query import hooks as run
+
+    d = load_dictionary(dictionary)
+    found = run(d, word)
+    if as_json and not count:
+        print_json({"word": found.word, "front": found.front, "back": found.back})
+        if not found.front and not found.back:
+            raise typer.Exit(1)
+        return
+    lines = [f"front\t{c}\t{c}{found.word}" for c in found.front] + [f"back\t{c}\t{found.word}{c}" for c in found.back]
+    _emit(lines, str, False, count)
+
+
+def _set_command(operation: str, inputs: list[str], output: Path, quiet: bool) -> None:
+    from boggle_dafsa.cli.progress import progress_bar
+    from boggle_dafsa.query.setops import write_set
+
+    opened = [load_dictionary(spec) for spec in inputs]
+    with progress_bar(operation) as progress:
+        report = write_set(opened, operation, output, progress)
+    if not quiet:
+        typer.echo(f"wrote {report.output} (native, policy {opened[0].policy.value}): {report.words:,} words, {report.states:,} states, {report.file_bytes:,} bytes")
+
+
+@app.command()
+def union(inputs: InputsArgument, output: OutputOption, quiet: QuietOption = False) -> None:
+    """Write the words of any of the INPUTS as a new minimal native dictionary."""
+    _set_command("union", inputs, output, quiet)
+
+
+@app.command()
+def intersect(inputs: InputsArgument, output: OutputOption, quiet: QuietOption = False) -> None:
+    """Write the words of all of the INPUTS as a new minimal native dictionary."""
+    _set_command("intersect", inputs, output, quiet)
+
+
+@app.command()
+def diff(inputs: InputsArgument, output: OutputOption, quiet: QuietOption = False) -> None:
+    """Write the words of the first input that none of the others holds, as a new native dictionary."""
+    _set_command("diff", inputs, output, quiet)

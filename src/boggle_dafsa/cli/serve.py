@@ -1,0 +1,35 @@
+"""`boggle-dafsa serve`: the web pages and the JSON API (extra [web])."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from boggle_dafsa.cli.base import app
+from boggle_dafsa.cli.common import fail
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on; 0.0.0.0 lets other devices of the network in.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on (0: any free port).")] = 8000,
+    dictionaries: Annotated[
+        Optional[list[str]],
+        typer.Option("--dict", "-d", help="Offer this dictionary too (a file, or fr, en, enable2k); repeat for several. The first is the default.", show_default=False),
+    ] = None,
+) -> None:
+    """Serve the Solve, Play and Rooms pages and the JSON API (/api/docs) until Ctrl-C."""
+    try:
+        from boggle_dafsa.web.run import serve as run_server
+    except ImportError as error:
+        fail(f"the web server needs the [web] extra ({error.name} is missing): pip install '.[web]' in the repository")
+
+    def announce(url: str) -> None:
+        typer.echo(f"boggle-dafsa: serving on {url} (Ctrl-C to stop)")
+
+    try:
+        run_server(host, port, dictionaries or (), announce=announce)
+    except KeyboardInterrupt:
+        pass
+    typer.echo("boggle-dafsa: stopped", err=True)

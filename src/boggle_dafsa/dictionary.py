@@ -1,0 +1,243 @@
+"""The interface every dictionary offers, whatever its file format, and what they share.
+
+A dictionary is a set of normalized words plus a *cursor*: a way to walk the
+automaton one letter at a time, which is what the solver and queries build on.
+States are opaque, hashable values: only ``root``, ``step``, ``is_word`` and
+``children`` give them meaning. :class:`DictionaryBase` derives the rest (iteration,
+``complete``, ``has_prefix``, ``in``) from the cursor, for formats with nothing faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from boggle_dafsa.words.normalize import Policy, normalize
+
+#: What a state is depends on the format: a cell index (native), a unit index (dawg), a prefix (marisa).
+State = TypeVar("State", bound=Hashable)
+_Self = TypeVar("_Self", bound="DictionaryBase[Any]")
+
+
+@runtime_checkable
+class Dictionary(Protocol[State]):
+    """A read-only set of words with a letter-by-letter cursor.
+
+    Words given to ``in``, ``has_prefix`` and ``complete`` must already be
+    normalized (see :meth:`normalize`); iteration is in byte order of the
+    UTF-8 encoding (which is also code point order).
+    """
+
+    #: Short name of the file format: "native", "marisa" or "dawg".
+    format_name: str
+    #: The normalization policy the words were stored with.
+    policy: Policy
+
+    @property
+    def alphabet(self) -> str:
+        """Every letter of the words, in byte (code point) order."""
+        ...
+
+    @property
+    def root(self) -> State:
+        """The state of the empty prefix."""
+        ...
+
+    def step(self, state: State, letters: str) -> State | None:
+        """Follow every character of ``letters`` (one grid face, e.g. "E" or "QU") from ``state``.
+
+        Returns None as soon as no word starts with the prefix reached.
+        """
+        ...
+
+    def is_word(self, state: State) -> bool:
+        """True if the prefix that led to ``state`` is a word."""
+        ...
+
+    def children(self, state: State) -> Iterator[tuple[str, State]]:
+        """The (letter, state) pairs one letter below ``state``, in letter (byte) order."""
+        ...
+
+    def normalize(self, text: str) -> str | None:
+        """Normalize a word, query or grid face by this dictionary's policy (None: not letters)."""
+        ...
+
+    def __contains__(self, word: object) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True if some word starts with ``prefix`` (the prefix itself included)."""
+        ...
+
+    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
+        """The words that start with ``prefix``, in byte order, at most ``limit`` of them."""
+        ...
+
+    def info(self) -> dict[str, Any]:
+        """What ``inspect`` shows: format, policy, alphabet, counts, sizes, digests."""
+        ...
+
+    def close(self) -> None:
+        """Release the file (the dictionary is unusable afterwards)."""
+        ...
+
+
+class DictionaryBase(Generic[State]):
+    """What every format derives from its cursor; a format overrides what it does faster.
+
+    A subclass provides ``policy``, ``alphabet``, ``root``, ``step`` and ``is_word``
+    (and ``info``); ``children`` steps by each letter of the alphabet unless overridden.
+    """
+
+    #: Where the dictionary was read from, for messages.
+    path: str
+    policy: Policy
+    # -- what a subclass provides -----------------------------------------------------
+
+    @property
+    def alphabet(self) -> str:
+        """Every letter of the words, in byte order."""
+        raise NotImplementedError
+
+    @property
+    def root(self) -> State:
+        raise NotImplementedError
+
+    def step(self, state: State, letters: str) -> State | None:
+        raise NotImplementedError
+
+    def is_word(self, state: State) -> bool:
+        raise NotImplementedError
+
+    # -- derived from the cursor ------------------------------------------------------
+
+    def children(self, state: State) -> Iterator[tuple[str, State]]:
+        """The (letter, state) pairs one letter below ``state``, in letter (byte) order."""
+        for letter in self.alphabet:
+            child = self.step(state, letter)
+            if child is not None:
+                yield letter, child
+
+    def normalize(self, text: str) -> str | None:
+        """Normalize ``text`` by this dictionary's policy (None if not letters)."""
+        return normalize(text, self.policy)
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str) or not word:
+            return False
+        state = self.step(self.root, word)
+        return state is not None and self.is_word(state)
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True if some word starts with ``prefix``."""
+        if not prefix:
+            return self.sample_word() is not None
+        # Every state a non-empty prefix reaches leads to a word.
+        return self.step(self.root, prefix) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return self.complete("")
+
+    def sample_word(self) -> str | None:
+        """Any one word, found quickly (None if there is none)."""
+        return next(iter(self.complete("", 1)), None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
+        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
+        start = self.step(self.root, prefix)
+        if start is None or limit == 0:
+            return
+        emitted = 0
+        # Depth and count bounds turn a damaged file (a cycle) into an error, not a hang;
+        # the check below proves them for the whole walk before its first word.
+        max_depth, max_words = self._walk_bounds()
+        self._check_below(start, max_depth, max_words)
+        letters: list[str] = list(prefix)
+        if self.is_word(start):
+            yield prefix
+            emitted += 1
+            if emitted == limit:
+                return
+        # One iterator of children per level below the prefix; `letters` spells the path.
+        stack = [self.children(start)]
+        while stack:
+            for letter, child in stack[-1]:
+                letters.append(letter)
+                if max_depth is not None and len(letters) > max_depth:
+                    raise self._damaged("path longer than the longest word")
+                if self.is_word(child):
+                    emitted += 1
+                    if max_words is not None and emitted > max_words:
+                        raise self._damaged("more words than the header says")
+                    yield "".join(letters)
+                    if emitted == limit:
+                        return
+                stack.append(self.children(child))
+                break
+            else:
+                stack.pop()
+                if stack:
+                    letters.pop()
+
+    def _walk_bounds(self) -> tuple[int | None, int | None]:
+        # (longest word, number of words) when the file states them: bounds of a sound walk.
+        return None, None
+
+    def _check_below(self, start: State, max_depth: int | None, max_words: int | None) -> None:
+        """Raise a "damaged" error unless the states below ``start`` form an acyclic graph
+        whose words are no more (from the root: exactly as many), and no longer, than the
+        file says. Without stated bounds there is nothing to check.
+
+        One pass over the states below ``start`` (remembered: each state is counted once
+        per dictionary), so that a file whose checksums hold yet whose automaton has a
+        cycle, or whose header lies, is refused before the walk prints a word, whatever
+        the limit. Without it, a cycle and a header claiming 2**32 words of 2**32 letters
+        would print for ever.
+        """
+        if max_depth is None or max_words is None:
+            return
+        counted: dict[Any, tuple[int, int]] = self.__dict__.setdefault("_counted", {})
+        if start not in counted:
+            on_path = {start}
+            stack = [(start, [child for _, child in self.children(start)])]
+            while stack:
+                state, children = stack[-1]
+                for child in children:
+                    if child in on_path:
+                        raise self._damaged("its automaton has a cycle")
+                    if child not in counted:
+                        on_path.add(child)
+                        stack.append((child, [grandchild for _, grandchild in self.children(child)]))
+                        break
+                else:
+                    stack.pop()
+                    on_path.discard(state)
+                    words = int(self.is_word(state)) + sum(counted[child][0] for child in children)
+                    depth = max((counted[child][1] + 1 for child in children), default=0)
+                    if words > max_words or depth > max_depth:
+                        raise self._damaged("more or longer words than its header says")
+                    counted[state] = (words, depth)
+        if start == self.root and counted[start][0] != max_words:
+            raise self._damaged(f"{counted[start][0]:,} words, its header says {max_words:,}")
+
+    def _damaged(self, what: str) -> Exception:
+        from boggle_dafsa.errors import DictionaryError
+
+        return DictionaryError(f"{self.path}: damaged dictionary ({what})")
+
+    # -- the file ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the file (the dictionary is unusable afterwards)."""
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

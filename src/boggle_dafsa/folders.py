@@ -1,0 +1,83 @@
+"""Where compiled dictionaries and small verdicts are kept, and which folders are safe.
+
+A folder in the shared temporary folder is used only if this user alone can write to
+it: another user could otherwise create it first, or plant links in it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from boggle_dafsa.errors import DictionaryError
+
+CACHE_VARIABLE = "BOGGLE_DAFSA_CACHE"
+
+
+def cache_dir() -> Path:
+    """Where compiled dictionaries are kept: $BOGGLE_DAFSA_CACHE, else the user cache."""
+    configured = os.environ.get(CACHE_VARIABLE)
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "boggle-dafsa"
+
+
+def fallback_cache_dir() -> Path | None:
+    """The cache folder in the temporary folder, ``boggle-dafsa-UID``, if it is safe to use.
+
+    It is created 0700, and used only if it is a real folder (not a link), owned by this
+    user and writable by no one else (the checks ssh-agent and pip make): in a shared
+    /tmp another user could create it first, or plant links in it. None otherwise.
+    """
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"
+    return folder if private_folder(folder) else None
+
+
+def private_folder(folder: Path) -> bool:
+    """Create ``folder`` (0700) if it is missing; True if it is a real folder of this user's
+    that no one else can write to."""
+    import stat
+
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
+def private_cache_dir() -> Path | None:
+    """A cache folder for small verdicts: the user cache folder if it can be written, else
+    the fallback in the temporary folder if it is safe, else None (nothing is kept)."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    except OSError:
+        pass
+    return fallback_cache_dir()
+
+
+def private_temporary_folder() -> Path:
+    """A new folder only this user can enter (``mkdtemp``: 0700, random name), removed
+    when the process exits: where a dictionary is compiled when no cache folder will do.
+    The mapped file stays readable after its removal."""
+    import atexit
+    import shutil
+    import tempfile
+
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="boggle-dafsa-"))
+    except OSError as error:
+        raise DictionaryError(f"cannot write to {cache_dir()} or the temporary folder ({error.strerror or error})") from None
+    atexit.register(shutil.rmtree, folder, True)
+    return folder

@@ -1,0 +1,81 @@
+"""Writing the native format, for the registry (reading it is :mod:`boggle_dafsa.automaton.reader`).
+
+Every native file is written by the streaming builder (``automaton.stream``): compiled
+when the extension is built, in Python otherwise, the same bytes either way.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from boggle_dafsa.automaton.builder import UnsortedInputError
+from boggle_dafsa.automaton.stream import NativeStats, NativeWriter
+from boggle_dafsa.words.normalize import Policy
+
+#: Words handed to the builder at a time.
+_BLOCK_WORDS = 65536
+
+
+def native_writer(kernel: Any = None) -> NativeWriter:
+    """A streaming writer of the native format: ``add_block``/``add_words`` sorted words, then ``write``."""
+    return NativeWriter(kernel)
+
+
+def write_native(
+    sorted_words: Iterable[str],
+    path: str | Path,
+    policy: Policy = Policy.FOLD,
+    digest: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    kernel: Any = None,
+) -> NativeStats:
+    """Write the native file of ``sorted_words`` (an iterable: never held whole) atomically.
+
+    The streaming entry point for producers of sorted words (set algebra, merges): memory
+    is the automaton only. Raises :class:`UnsortedInputError` at the first word out of
+    order or repeated. ``kernel``: see ``automaton.stream.kernels``.
+    """
+    writer = _fed(sorted_words, progress, kernel)
+    return writer.write(path, policy, digest)
+
+
+def compile_words(sorted_words: list[str], policy: Policy = Policy.FOLD, progress: Callable[[int], None] | None = None) -> bytes:
+    """The native dictionary file of ``sorted_words`` (normalized, sorted, unique), as bytes."""
+    return encode_words(sorted_words, policy, None, progress)[0]
+
+
+def encode_words(
+    sorted_words: Iterable[str], policy: Policy, digest: str | None, progress: Callable[[int], None] | None = None
+) -> tuple[bytes, int, int]:
+    """(the file, its states, its transitions) for ``sorted_words`` whose list has ``digest``
+    (computed from the words when None)."""
+    writer = _fed(sorted_words, progress)
+    stream = io.BytesIO()
+    stats = writer.write_to(stream, policy, digest)
+    return stream.getvalue(), stats.states, stats.transitions
+
+
+def _fed(sorted_words: Iterable[str], progress: Callable[[int], None] | None, kernel: Any = None) -> NativeWriter:
+    writer = NativeWriter(kernel)
+    block: list[str] = []
+
+    def flush() -> None:
+        added = writer.add_block(("\n".join(block) + "\n").encode("utf-8"))
+        if added != len(block):
+            raise UnsortedInputError("a word is repeated: input must be sorted and unique")
+        block.clear()
+        if progress is not None:
+            progress(writer.words)
+
+    for word in sorted_words:
+        if not word:
+            raise UnsortedInputError("empty word")
+        block.append(word)
+        if len(block) == _BLOCK_WORDS:
+            flush()
+    if block:
+        flush()
+    return writer

@@ -1,0 +1,1 @@
+"""The game: rounds and players, the console loop, the live terminal game."""

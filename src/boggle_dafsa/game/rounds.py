@@ -1,0 +1,365 @@
+"""Playing Boggle: one player's round at the console, and scoring several players' lists.
+
+:class:`Game` holds a grid, every word on it (from the solver) and what the player found;
+:func:`run_console` is the timed read-answer loop; :func:`score_players` applies the
+rule of the table game, where a word found by two players or more scores for nobody.
+The ``render_*`` functions turn results into text; the ``*_json`` ones into JSON data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from boggle_dafsa.board.scoring import CLASSIC, Scoring
+from boggle_dafsa.errors import BoggleError
+
+if TYPE_CHECKING:
+    from boggle_dafsa.board.dice import DiceSet
+    from boggle_dafsa.board.grid import Grid
+    from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.solver import Hit
+
+
+class Reason(str, Enum):
+    """Why a word is refused; the values are what the player reads."""
+
+    NOT_A_WORD = "not a word"
+    NOT_ON_GRID = "not on the grid"
+    TOO_SHORT = "too short"
+    ALREADY_FOUND = "already found"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to one submitted word."""
+
+    #: What the player typed (stripped).
+    raw: str
+    #: Its normalized form (None when normalization leaves no word, e.g. "l'eau").
+    word: str | None
+    points: int = 0
+    #: None when the word is accepted.
+    reason: Reason | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """True if the word counts."""
+        return self.reason is None
+
+
+class Judge:
+    """Checks words against one grid: a word, on the grid, long enough.
+
+    Built once per grid: it solves the grid, so every check is a dictionary lookup.
+    """
+
+    def __init__(
+        self, grid: Grid, dictionary: Dictionary, scoring: Scoring = CLASSIC, min_length: int | None = None
+    ) -> None:
+        """Solve ``grid`` with ``dictionary``; words shorter than ``min_length`` (default:
+        the scoring's minimum) are refused."""
+        from boggle_dafsa.board.dice import normalized_grid
+        from boggle_dafsa.solver import solve
+
+        self.grid = normalized_grid(grid, dictionary)
+        self.dictionary = dictionary
+        self.scoring = scoring
+        self.min_length = scoring.min_length if min_length is None else min_length
+        #: Every word of the grid, sorted as ``solve`` sorts them.
+        self.hits: list[Hit] = solve(self.grid, dictionary, min_length=self.min_length, scoring=scoring)
+        self.hits_by_word: dict[str, Hit] = {hit.word: hit for hit in self.hits}
+
+    def check(self, raw: str) -> Verdict:
+        """The verdict on ``raw`` alone (whether someone found it already is the caller's business)."""
+        raw = raw.strip()
+        word = self.dictionary.normalize(raw)
+        if word is None:
+            return Verdict(raw, None, reason=Reason.NOT_A_WORD)
+        if len(word) < self.min_length:
+            return Verdict(raw, word, reason=Reason.TOO_SHORT)
+        hit = self.hits_by_word.get(word)
+        if hit is not None:
+            return Verdict(raw, word, points=hit.points)
+        # Not on the grid: say whether it is at least a word, which is what players argue about.
+        reason = Reason.NOT_ON_GRID if word in self.dictionary else Reason.NOT_A_WORD
+        return Verdict(raw, word, reason=reason)
+
+
+# -- one player --------------------------------------------------------------------------
+
+
+class EndReason(str, Enum):
+    """What ended a game."""
+
+    EMPTY_WORD = "empty word"
+    END_OF_INPUT = "end of input"
+    INTERRUPTED = "interrupted"
+    TIME_UP = "time is up"
+
+
+@dataclass(frozen=True)
+class Report:
+    """The end of a game: what was found, what was missed, and the shares."""
+
+    grid: Grid
+    score: int
+    #: Found and missed words, sorted as ``solve`` sorts them.
+    found: list[Hit]
+    missed: list[Hit]
+    refused: list[Verdict]
+    total_words: int
+    total_points: int
+    ended: EndReason | None = None
+    #: The dice set as the player named it (``--dice``): a set name or a file path.
+    dice: str | None = None
+    seed: int | None = None
+    seconds: float | None = None
+    #: The dictionary the player asked for (``-d``), None if it was not given.
+    dictionary_spec: str | None = None
+
+    @property
+    def word_share(self) -> float:
+        """Share of the grid's words found (0 when the grid has none)."""
+        return len(self.found) / self.total_words if self.total_words else 0.0
+
+    @property
+    def point_share(self) -> float:
+        """Share of the grid's points scored (0 when the grid has none)."""
+        return self.score / self.total_points if self.total_points else 0.0
+
+
+class Game:
+    """One player's round on one grid."""
+
+    def __init__(
+        self,
+        grid: Grid,
+        dictionary: Dictionary,
+        scoring: Scoring = CLASSIC,
+        min_length: int | None = None,
+        *,
+        dice: str | None = None,
+        seed: int | None = None,
+        dictionary_spec: str | None = None,
+    ) -> None:
+        """Solve ``grid``; ``dice``, ``seed`` and ``dictionary_spec`` are only recorded for
+        the report, which tells how to replay the grid."""
+        self.judge = Judge(grid, dictionary, scoring, min_length)
+        self.dice = dice
+        self.seed = seed
+        self.dictionary_spec = dictionary_spec
+        #: Accepted words, in the order found.
+        self.found: list[str] = []
+        self.refused: list[Verdict] = []
+        self.score = 0
+
+    @classmethod
+    def from_dice(
+        cls,
+        dice_set: DiceSet,
+        seed: int,
+        dictionary: Dictionary,
+        *,
+        dice: str | None = None,
+        dictionary_spec: str | None = None,
+    ) -> Game:
+        """A game on the first grid that ``seed`` rolls from ``dice_set``, with its rules.
+
+        ``dice`` is how the player named the set (default: its name) and ``dictionary_spec``
+        the dictionary they asked for, if any: the report repeats both in its replay hint.
+        """
+        from boggle_dafsa.board.dice import SplitMix64, roll_grid
+
+        grid = roll_grid(dice_set, SplitMix64(seed))
+        return cls(
+            grid,
+            dictionary,
+            dice_set.scoring,
+            dice_set.min_length,
+            dice=dice_set.name if dice is None else dice,
+            seed=seed,
+            dictionary_spec=dictionary_spec,
+        )
+
+    @property
+    def grid(self) -> Grid:
+        """The grid being played (faces normalized by the dictionary)."""
+        return self.judge.grid
+
+    @property
+    def hits(self) -> list[Hit]:
+        """Every word of the grid, sorted as ``solve`` sorts them."""
+        return self.judge.hits
+
+    def submit(self, raw: str) -> Verdict:
+        """Judge ``raw`` and, if it is accepted, count it."""
+        verdict = self.judge.check(raw)
+        if verdict.accepted and verdict.word in self.found:
+            verdict = Verdict(verdict.raw, verdict.word, reason=Reason.ALREADY_FOUND)
+        if verdict.accepted:
+            assert verdict.word is not None
+            self.found.append(verdict.word)
+            self.score += verdict.points
+        else:
+            self.refused.append(verdict)
+        return verdict
+
+    def report(self, ended: EndReason | None = None, seconds: float | None = None) -> Report:
+        """Score, words found, words missed (both sorted as ``solve`` sorts them)."""
+        from boggle_dafsa.solver import totals
+
+        found = set(self.found)
+        total_words, total_points = totals(self.hits)
+        return Report(
+            grid=self.grid,
+            score=self.score,
+            found=[hit for hit in self.hits if hit.word in found],
+            missed=[hit for hit in self.hits if hit.word not in found],
+            refused=list(self.refused),
+            total_words=total_words,
+            total_points=total_points,
+            ended=ended,
+            dice=self.dice,
+            seed=self.seed,
+            seconds=seconds,
+            dictionary_spec=self.dictionary_spec,
+        )
+
+
+#: The longest time limit: a day. Longer ones are surely typing mistakes, and the alarm
+#: clock cannot be set for much longer ones (or for infinity).
+MAX_SECONDS = 24 * 60 * 60
+
+def check_seconds(seconds: float) -> None:
+    """Refuse a time limit that is not between 0 (untimed) and :data:`MAX_SECONDS`."""
+    if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
+        raise BoggleError(
+            f"the time limit (`seconds`) must be between 0 (untimed) and {MAX_SECONDS} seconds (24 h), not {seconds:g}"
+        )
+
+
+# -- several players ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerWord:
+    """One word of a player's list and what it is worth."""
+
+    verdict: Verdict
+    #: True if another player found it too (it then scores 0 for everyone).
+    shared: bool = False
+
+    @property
+    def points(self) -> int:
+        """What the word scores for this player."""
+        return 0 if self.shared or not self.verdict.accepted else self.verdict.points
+
+
+@dataclass
+class Player:
+    """A player's list, checked."""
+
+    name: str
+    words: list[PlayerWord] = field(default_factory=list)
+
+    @property
+    def score(self) -> int:
+        """The player's total."""
+        return sum(word.points for word in self.words)
+
+    @property
+    def valid(self) -> list[PlayerWord]:
+        """The accepted words (shared or not)."""
+        return [word for word in self.words if word.verdict.accepted]
+
+    @property
+    def invalid(self) -> list[PlayerWord]:
+        """The refused words, with their reason."""
+        return [word for word in self.words if not word.verdict.accepted]
+
+
+@dataclass
+class ScoreSheet:
+    """Every player's checked list, on one grid."""
+
+    judge: Judge
+    players: list[Player]
+
+    def rows(self) -> list[tuple[Hit, list[PlayerWord | None]]]:
+        """Every valid word anybody found, sorted as ``solve`` sorts them, with each
+        player's entry for it (None if the player did not find it)."""
+        entries = [{word.verdict.word: word for word in player.valid} for player in self.players]
+        return [
+            (hit, [found.get(hit.word) for found in entries])
+            for hit in self.judge.hits
+            if any(hit.word in found for found in entries)
+        ]
+
+
+def read_player_words(source: str | Path | BinaryIO, encoding: str | None = None) -> list[str]:
+    """The raw words of a player file (a path, or a binary stream such as standard input
+    handed over by the caller), read exactly as a word list is (encoding, BOM, line
+    breaks, ``;`` and ``,`` between words, blank lines), at most ``limits.MAX_SMALL_FILE_BYTES``."""
+    return read_player_file(source, encoding)[0]
+
+
+def read_player_file(source: str | Path | BinaryIO, encoding: str | None = None) -> tuple[list[str], str | None]:
+    """As :func:`read_player_words`, with the note to give the player when the guessed
+    encoding probably lost characters (see :func:`boggle_dafsa.words.wordlist.encoding_hint`), or None."""
+    from boggle_dafsa.errors import WordListError
+    from boggle_dafsa.limits import MAX_SMALL_FILE_BYTES, read_limited
+    from boggle_dafsa.words.decoding import decode, encoding_hint
+    from boggle_dafsa.words.wordlist import split_items
+
+    data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "file", stop_at_nul=True)
+    label = str(source) if isinstance(source, (str, Path)) else "standard input"
+    text, used = decode(data, label, encoding)
+    hint = encoding_hint(data, used)
+    return list(split_items(text)), None if hint is None else f"{label}: {hint}"
+
+
+def player_names(paths: Sequence[str]) -> list[str]:
+    """Each player's name: the file's name without its extension (``stdin`` for ``-``).
+
+    Raises :class:`BoggleError` when two files give the same name (the same file twice,
+    or ``x/alice.txt`` and ``y/alice.txt``): their words would be mixed up.
+    """
+    names = ["stdin" if path == "-" else Path(path).stem or path for path in paths]
+    for name in names:
+        if names.count(name) > 1:
+            clashing = ", ".join(path for path, other in zip(paths, names) if other == name)
+            raise BoggleError(f"two players named {name!r} ({clashing}): give each player a file of their own name")
+    return names
+
+
+def score_players(judge: Judge, lists: Mapping[str, Iterable[str]]) -> ScoreSheet:
+    """Check each player's words against ``judge``'s grid; words found by two players or
+    more score 0 for everyone. A word a player lists twice is refused the second time."""
+    players: list[Player] = []
+    for name, raw_words in lists.items():
+        player = Player(name)
+        seen: set[str] = set()
+        for raw in raw_words:
+            verdict = judge.check(raw)
+            if verdict.accepted and verdict.word in seen:
+                verdict = Verdict(verdict.raw, verdict.word, reason=Reason.ALREADY_FOUND)
+            if verdict.accepted:
+                assert verdict.word is not None
+                seen.add(verdict.word)
+            player.words.append(PlayerWord(verdict))
+        players.append(player)
+    finders: dict[str, int] = {}
+    for player in players:
+        for word in player.valid:
+            assert word.verdict.word is not None
+            finders[word.verdict.word] = finders.get(word.verdict.word, 0) + 1
+    for player in players:
+        player.words = [
+            PlayerWord(word.verdict, shared=word.verdict.accepted and finders[word.verdict.word or ""] > 1)
+            for word in player.words
+        ]
+    return ScoreSheet(judge, players)

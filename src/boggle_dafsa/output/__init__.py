@@ -1,0 +1,1 @@
+"""Every text row and JSON object the commands print, defined once."""

@@ -1,0 +1,173 @@
+"""Every JSON object the commands print and the web API sends: one schema, built here.
+
+A word's value is ``"points"`` everywhere (results, verdicts, reports, score sheets);
+paths are lists of coordinates. Builders return plain data for :func:`json.dumps`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boggle_dafsa.board.dice import DiceSet
+    from boggle_dafsa.board.grid import Grid
+    from boggle_dafsa.game.rounds import Report, ScoreSheet, Verdict
+    from boggle_dafsa.search.best import SearchResult
+    from boggle_dafsa.solver import Hit
+
+
+def path_json(grid: Grid, path: Iterable[int]) -> list[list[int]]:
+    """A path as a list of coordinates."""
+    return [list(grid.coordinates(cell)) for cell in path]
+
+
+def result_json(grid: Grid, hits: list[Hit], **extra: Any) -> dict[str, Any]:
+    """The JSON object of a result: grid, shape, words (word, score, path) and totals."""
+    from boggle_dafsa.solver import totals
+
+    count, points = totals(hits)
+    return {
+        **extra,
+        "grid": str(grid),
+        "shape": list(grid.shape),
+        "words": [
+            {"word": hit.word, "points": hit.points, "path": path_json(grid, hit.path)}
+            for hit in hits
+        ],
+        "totals": {"words": count, "points": points},
+    }
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """``json.dumps(value, **options)``, non-ASCII kept."""
+    # json costs a few ms to import: only runs that print JSON pay for it.
+    import json
+
+    return json.dumps(value, ensure_ascii=False, **options)
+
+
+def find_json(grid: Grid, word: str, path: tuple[int, ...] | None, points: int | None) -> dict[str, Any]:
+    """The answer of ``find``: the word, whether and where it is on the grid, whether it is a word."""
+    return {
+        "word": word,
+        "found": path is not None,
+        "path": path_json(grid, path) if path else None,
+        "in_dictionary": points is not None,
+        "points": points or 0,
+    }
+
+
+def hits_json(hits: Iterable[Hit]) -> list[dict[str, Any]]:
+    return [{"word": hit.word, "points": hit.points} for hit in hits]
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "input": verdict.raw,
+        "word": verdict.word,
+        "accepted": verdict.accepted,
+        "points": verdict.points,
+        "reason": verdict.reason.value if verdict.reason else None,
+    }
+
+
+def _whole(seconds: float | None) -> float | None:
+    # 180, not 180.0, for the usual whole-second limits.
+    return int(seconds) if seconds is not None and float(seconds).is_integer() else seconds
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The end-of-game report as JSON data."""
+    return {
+        "grid": str(report.grid),
+        "shape": list(report.grid.shape),
+        "dice": report.dice,
+        "seed": report.seed,
+        "time": _whole(report.seconds),
+        "ended": report.ended.value if report.ended else None,
+        "score": report.score,
+        "found": hits_json(report.found),
+        "refused": [verdict_json(verdict) for verdict in report.refused],
+        "missed": hits_json(report.missed),
+        "total": {"words": report.total_words, "points": report.total_points},
+        "share": {"words": report.word_share, "points": report.point_share},
+    }
+
+
+def score_sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
+    """The multiplayer result as JSON data."""
+    return {
+        "grid": str(sheet.judge.grid),
+        "scoring": sheet.judge.scoring.name,
+        "min_length": sheet.judge.min_length,
+        "players": [
+            {
+                "name": player.name,
+                "score": player.score,
+                "words": [
+                    {**verdict_json(word.verdict), "points": word.points, "shared": word.shared}
+                    for word in player.words
+                ],
+            }
+            for player in sheet.players
+        ],
+        "table": [
+            {
+                "word": hit.word,
+                "points": hit.points,
+                "found_by": [player.name for player, entry in zip(sheet.players, entries) if entry is not None],
+            }
+            for hit, entries in sheet.rows()
+        ],
+    }
+
+
+def dice_set_json(dice_set: DiceSet) -> dict[str, object]:
+    """A set as JSON data."""
+    return {
+        "name": dice_set.name,
+        "title": dice_set.title,
+        "shape": list(dice_set.shape),
+        "min_length": dice_set.min_length,
+        "scoring": dice_set.scoring.name,
+        "dictionary": dice_set.language,
+        "source": dice_set.source,
+        "dice": [list(die) for die in dice_set.dice],
+    }
+
+
+def search_json(result: SearchResult, count: int = 5) -> dict[str, Any]:
+    """``best --json``: what was searched, the ``count`` best boards (each with the command
+    that solves it), the work done."""
+    from boggle_dafsa.output.render import search_replay_command
+
+    spec = result.spec
+    return {
+        "dictionary": spec.dictionary,
+        "shape": list(spec.shape),
+        "dice": spec.dice.name if spec.dice else None,
+        "letters": "".join(spec.letters) if spec.dice is None else None,
+        "first_letters": "".join(spec.common) or None,
+        "scoring": spec.scoring,
+        "min_length": spec.min_length,
+        "adjacency": spec.adjacency,
+        "objective": spec.objective,
+        "method": spec.method,
+        "pool": spec.pool if spec.method == "hillclimb" else None,
+        "seed": result.seed,
+        "runs": len(result.runs),
+        "scored": result.scored,
+        "seconds": round(sum(run.seconds for run in result.runs), 3),
+        "best": [
+            {
+                "grid": found.text(spec.shape),
+                "score": found.score,
+                "points": found.points,
+                "words": found.words,
+                "found_by": runs,
+                "replay": search_replay_command(spec, found),
+            }
+            for found, runs in result.best(count)
+        ],
+    }

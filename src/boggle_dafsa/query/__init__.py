@@ -1,0 +1,186 @@
+"""Dictionary queries walked on the automaton: patterns, anagrams, fuzzy matches, regexes, ranges.
+
+Every query here is an automaton (see :mod:`.automata`) intersected with the dictionary's by
+one search (:func:`search`), so each works on every format (native, marisa, dawg) and gives
+the same results on all three. Queries are normalized like the dictionary's words: on a
+folded dictionary ``élève`` is ``ELEVE``.
+
+    from boggle_dafsa import open_dictionary
+    from boggle_dafsa import query
+    d = open_dictionary("enable2k")
+    list(query.match(d, "C?A*S", limit=3))           # ['CHABAZITES', 'CHACHAS', 'CHACMAS']
+    [h.display() for h in query.anagram(d, "RETAINS")]  # ['ANESTRI', 'ANTSIER', ...]
+    query.fuzzy(d, "BOGLE", 1)                         # [(1, 'BOGIE'), (1, 'BOGLE')...]
+
+Set algebra (:func:`union`, :func:`intersect`, :func:`difference`) lives in :mod:`.setops`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from boggle_dafsa.errors import QueryError
+from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
+from boggle_dafsa.query.parse import Regex, parse_pattern
+from boggle_dafsa.query.walk import fuzzy_native, native_layout, search, search_states
+
+#: Largest ``fuzzy`` distance, and longest ``fuzzy`` word (the rows of its automaton).
+MAX_DISTANCE = 10
+MAX_FUZZY_WORD = 64
+#: Most letters and blanks in an ``anagram`` rack.
+MAX_RACK = 64
+
+
+def _key(dictionary: Any, text: str, what: str) -> str:
+    key = dictionary.normalize(text)
+    if not key:
+        raise QueryError(f"{what} {text!r} is not a word (letters only)")
+    return key  # type: ignore[no-any-return]
+
+
+def match(dictionary: Any, pattern: str, min_length: int = 0, max_length: int | None = None, limit: int | None = None) -> Iterator[str]:
+    """The words matching ``pattern`` (``?``, ``*``, ``[ABC]``, ``[^ABC]``, ``@``, ``#``), in byte order."""
+    automaton: Automaton[Any] = parse_pattern(pattern, dictionary.normalize)
+    if min_length or max_length is not None:
+        automaton = Intersection(automaton, Length(min_length, max_length))
+    return search(dictionary, automaton, limit)
+
+
+def grep(dictionary: Any, regex: str, limit: int | None = None) -> Iterator[str]:
+    """The words that ``regex`` matches whole, in byte order."""
+    return search(dictionary, Regex(regex, dictionary.normalize), limit)
+
+
+def word_range(dictionary: Any, start: str | None = None, end: str | None = None, limit: int | None = None) -> Iterator[str]:
+    """The words ``w`` with ``start <= w < end`` (either bound optional), in byte order."""
+    low = _key(dictionary, start, "start") if start else None
+    high = _key(dictionary, end, "end") if end else None
+    return search(dictionary, Range(low, high), limit)
+
+
+class AnagramHit:
+    """A word found by :func:`anagram`; where its blanks stand is worked out when asked."""
+
+    __slots__ = ("word", "_rack")
+
+    def __init__(self, word: str, rack: Anagram) -> None:
+        self.word = word
+        self._rack = rack
+
+    @property
+    def blanks(self) -> tuple[int, ...]:
+        """Positions of the letters that blanks became (tiles are used first, from the left)."""
+        return tuple(self._rack.blank_positions(self.word)) if self._rack.blanks else ()
+
+    def display(self) -> str:
+        """The word with the letters that blanks became in lower case (as Zyzzyva shows them)."""
+        blanks = self.blanks
+        if not blanks:
+            return self.word
+        return "".join(letter.lower() if i in blanks else letter for i, letter in enumerate(self.word))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AnagramHit) and (self.word, self.blanks) == (other.word, other.blanks)
+
+    def __hash__(self) -> int:
+        return hash(self.word)
+
+    def __repr__(self) -> str:
+        return f"AnagramHit({self.display()!r})"
+
+
+def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> list[AnagramHit]:
+    """The words made of exactly ``letters`` (``?``: a blank, any letter), in byte order;
+    ``sub``: of some of them (a rack), longest first, then in byte order."""
+    if len(letters) > MAX_RACK:
+        raise QueryError(f"rack too long ({len(letters)} letters and blanks, at most {MAX_RACK})")
+    blanks = letters.count("?")
+    tiles = "".join(_key(dictionary, char, "rack letter") for char in letters if char != "?") if blanks < len(letters) else ""
+    if not tiles and not blanks:
+        raise QueryError("empty rack")
+    automaton = Anagram(tiles, blanks, sub)
+    words = list(search(dictionary, automaton, None if sub else limit))
+    if sub:
+        words.sort(key=len, reverse=True)  # stable: byte order within a length
+        if limit is not None:
+            del words[limit:]
+    return [AnagramHit(word, automaton) for word in words]
+
+
+def fuzzy(
+    dictionary: Any, word: str, distance: int = 1, transpositions: bool = False, prefix: bool = False, limit: int | None = None
+) -> list[tuple[int, str]]:
+    """(distance, word) for the words within ``distance`` edits of ``word``, nearest first
+    (then byte order); ``prefix``: words that start within that many edits."""
+    if not 0 <= distance <= MAX_DISTANCE:
+        raise QueryError(f"distance {distance} out of range (0 to {MAX_DISTANCE})")
+    key = _key(dictionary, word, "word")
+    if len(key) > MAX_FUZZY_WORD:
+        raise QueryError(f"word too long for fuzzy ({len(key)} letters, at most {MAX_FUZZY_WORD})")
+    if native_layout(dictionary):
+        # A row per depth walked on the mapped cells (compiled, or its Python twin).
+        found = [(d, w) for w, d in fuzzy_native(dictionary, key, distance, transpositions, prefix)]
+    else:
+        automaton = Levenshtein(key, distance, transpositions, prefix)
+        found = [(automaton.distance(state), found) for found, state in search_states(dictionary, automaton)]
+    found.sort()
+    return found if limit is None else found[:limit]
+
+
+def prefixes(dictionary: Any, word: str) -> list[str]:
+    """The words that are prefixes of ``word`` (itself included), shortest first."""
+    key = _key(dictionary, word, "word")
+    state = dictionary.root
+    found = []
+    for i, letter in enumerate(key):
+        state = dictionary.step(state, letter)
+        if state is None:
+            break
+        if dictionary.is_word(state):
+            found.append(key[: i + 1])
+    return found
+
+
+class Hooks(NamedTuple):
+    """The letters that make a word when put in front of a word (``front``) or after it (``back``)."""
+
+    word: str
+    front: str
+    back: str
+
+
+def hooks(dictionary: Any, word: str) -> Hooks:
+    """Front and back hooks of ``word`` (which need not be a word itself), in letter order."""
+    key = _key(dictionary, word, "word")
+    children = dictionary.children
+    front = []
+    for letter, state in children(dictionary.root):
+        after = dictionary.step(state, key)
+        if after is not None and dictionary.is_word(after):
+            front.append(letter)
+    back = []
+    end = dictionary.step(dictionary.root, key)
+    if end is not None:
+        back = [letter for letter, state in children(end) if dictionary.is_word(state)]
+    return Hooks(key, "".join(front), "".join(back))
+
+
+__all__ = [
+    "AnagramHit",
+    "Automaton",
+    "Hooks",
+    "LazyDFA",
+    "Pattern",
+    "Regex",
+    "anagram",
+    "fuzzy",
+    "grep",
+    "hooks",
+    "match",
+    "parse_pattern",
+    "prefixes",
+    "search",
+    "search_states",
+    "word_range",
+]

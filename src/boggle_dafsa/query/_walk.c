@@ -1,0 +1,421 @@
+/* The compiled twin of src/boggle_dafsa/query/walk.py's _walk_native: the walk of a native
+ * dictionary's mapped cells in step with a query's lazily built DFA.
+ *
+ * Same inputs, same outputs: walk(cells, root, alphabet, dfa, depth_limit, limit, max_dead)
+ * returns (words, query states) in byte order, at most `limit` of them (-1: all). Query
+ * transitions are asked of dfa.step(sid, letter) the first time a (state, letter) is met
+ * and kept here in a table, with dfa.accept[sid] for finality, exactly as the Python walk
+ * keeps them. Pairs (dictionary state, query state) that held no match are remembered in
+ * a hash set of at most `max_dead` entries and skipped when met again.
+ *
+ * The file is never trusted: every cell index is checked against the number of cells,
+ * every letter bit against the alphabet, and paths against depth_limit (the longest word);
+ * a violation raises ValueError("damaged: ...") which the Python side turns into a
+ * DictionaryError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FINAL_FLAG 0x80000000u
+#define LETTER_MASK 0x7FFFFFFFu
+
+typedef struct {
+    int32_t *table;   /* capacity * width transitions, -2: unknown, -1: dead */
+    uint32_t *known;  /* letter bits already asked of dfa.step, per query state */
+    uint32_t *alive;  /* letter bits that lead somewhere, per query state */
+    Py_ssize_t capacity;
+    int width;
+} Tables;
+
+typedef struct {
+    uint64_t *slots;  /* key + 1, 0: empty */
+    size_t mask;
+    size_t count;
+    size_t max_count;
+} DeadSet;
+
+typedef struct {
+    uint32_t state, head, bits;
+    int32_t sid;
+    uint64_t pair;
+    int found;
+} Frame;
+
+static int tables_reserve(Tables *t, Py_ssize_t sid) {
+    if (sid < t->capacity) return 0;
+    Py_ssize_t capacity = t->capacity ? t->capacity : 64;
+    while (capacity <= sid) capacity *= 2;
+    int32_t *table = PyMem_Realloc(t->table, (size_t)capacity * t->width * sizeof(int32_t));
+    if (!table) { PyErr_NoMemory(); return -1; }
+    t->table = table;
+    uint32_t *known = PyMem_Realloc(t->known, (size_t)capacity * sizeof(uint32_t));
+    if (!known) { PyErr_NoMemory(); return -1; }
+    t->known = known;
+    uint32_t *alive = PyMem_Realloc(t->alive, (size_t)capacity * sizeof(uint32_t));
+    if (!alive) { PyErr_NoMemory(); return -1; }
+    t->alive = alive;
+    for (Py_ssize_t i = t->capacity; i < capacity; i++) {
+        known[i] = 0;
+        alive[i] = 0;
+        for (int b = 0; b < t->width; b++) table[i * t->width + b] = -2;
+    }
+    t->capacity = capacity;
+    return 0;
+}
+
+/* Ask dfa.step for the letters of `unknown` from `sid` (the Python walk's learn()). */
+static int learn(Tables *t, PyObject *step, PyObject *letters, int32_t sid, uint32_t unknown) {
+    if (tables_reserve(t, sid) < 0) return -1;
+    uint32_t rest = unknown;
+    while (rest) {
+        int bit = __builtin_ctz(rest);
+        rest &= rest - 1;
+        PyObject *letter = PyTuple_GET_ITEM(letters, bit);
+        PyObject *result = PyObject_CallFunction(step, "iO", (int)sid, letter);
+        if (!result) return -1;
+        long nxt = PyLong_AsLong(result);
+        Py_DECREF(result);
+        if (nxt == -1 && PyErr_Occurred()) return -1;
+        t->table[(Py_ssize_t)sid * t->width + bit] = (int32_t)nxt;
+        if (nxt >= 0) {
+            t->alive[sid] |= 1u << bit;
+            if (tables_reserve(t, nxt) < 0) return -1;
+        }
+    }
+    t->known[sid] |= unknown;
+    return 0;
+}
+
+static int dead_contains(const DeadSet *d, uint64_t key) {
+    if (!d->slots) return 0;
+    size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull) & d->mask;
+    while (d->slots[i]) {
+        if (d->slots[i] == key + 1) return 1;
+        i = (i + 1) & d->mask;
+    }
+    return 0;
+}
+
+static int dead_add(DeadSet *d, uint64_t key) {
+    if (d->count >= d->max_count) return 0;
+    if (!d->slots || 2 * (d->count + 1) > d->mask + 1) {
+        size_t size = d->slots ? 2 * (d->mask + 1) : 1024;
+        uint64_t *slots = PyMem_Calloc(size, sizeof(uint64_t));
+        if (!slots) { PyErr_NoMemory(); return -1; }
+        if (d->slots) {
+            for (size_t j = 0; j <= d->mask; j++) {
+                uint64_t k = d->slots[j];
+                if (!k) continue;
+                size_t i = (size_t)((k - 1) * 0x9E3779B97F4A7C15ull) & (size - 1);
+                while (slots[i]) i = (i + 1) & (size - 1);
+                slots[i] = k;
+            }
+            PyMem_Free(d->slots);
+        }
+        d->slots = slots;
+        d->mask = size - 1;
+    }
+    size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull) & d->mask;
+    while (d->slots[i]) {
+        if (d->slots[i] == key + 1) return 0;
+        i = (i + 1) & d->mask;
+    }
+    d->slots[i] = key + 1;
+    d->count++;
+    return 0;
+}
+
+static PyObject *damaged(const char *what) {
+    PyErr_Format(PyExc_ValueError, "damaged: %s", what);
+    return NULL;
+}
+
+/* Append the word word[0:length] to `words` and `value` to `values` (a match found). */
+static int append_match(PyObject *words, const Py_UCS4 *word, Py_ssize_t length, PyObject *values, long value) {
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, word, length);
+    if (!text) return -1;
+    int failed = PyList_Append(words, text);
+    Py_DECREF(text);
+    if (failed) return -1;
+    PyObject *number = PyLong_FromLong(value);
+    if (!number) return -1;
+    failed = PyList_Append(values, number);
+    Py_DECREF(number);
+    return failed;
+}
+
+static PyObject *walk(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t root, depth_limit, limit, max_dead;
+    PyObject *alphabet, *dfa;
+    if (!PyArg_ParseTuple(args, "y*nUOnnn", &view, &root, &alphabet, &dfa, &depth_limit, &limit, &max_dead)) return NULL;
+
+    PyObject *words = NULL, *sids = NULL, *step = NULL, *accept = NULL, *letters = NULL, *start_obj = NULL;
+    Py_UCS4 *codes = NULL, *word = NULL;
+    Frame *stack = NULL;
+    Tables t = {NULL, NULL, NULL, 0, 0};
+    DeadSet dead = {NULL, 0, 0, (size_t)(max_dead < 0 ? 0 : max_dead)};
+    PyObject *result = NULL;
+
+    const uint32_t *cells = (const uint32_t *)view.buf;
+    Py_ssize_t n = view.len / 4;
+    Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
+    if (width > 31) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
+    t.width = (int)(width ? width : 1);
+    if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
+
+    codes = PyUnicode_AsUCS4Copy(alphabet);
+    if (!codes) goto done;
+    letters = PyTuple_New(width);
+    if (!letters) goto done;
+    for (Py_ssize_t i = 0; i < width; i++) {
+        PyObject *one = PyUnicode_Substring(alphabet, i, i + 1);
+        if (!one) goto done;
+        PyTuple_SET_ITEM(letters, i, one);
+    }
+    step = PyObject_GetAttrString(dfa, "step");
+    accept = PyObject_GetAttrString(dfa, "accept");
+    start_obj = PyObject_GetAttrString(dfa, "start");
+    if (!step || !accept || !start_obj) goto done;
+    if (!PyList_Check(accept)) { PyErr_SetString(PyExc_TypeError, "dfa.accept must be a list"); goto done; }
+    long start_sid = PyLong_AsLong(start_obj);
+    if (start_sid == -1 && PyErr_Occurred()) goto done;
+    words = PyList_New(0);
+    sids = PyList_New(0);
+    word = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(Py_UCS4));
+    stack = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(Frame));
+    if (!words || !sids || !word || !stack) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    if (start_sid < 0 || limit == 0) goto finished;
+
+    if (root < 0 || root >= n) { damaged("the root points outside the file"); goto done; }
+    Py_ssize_t depth = 0;  /* letters in `word`; stack[depth] is the current frame */
+    Frame *f = &stack[0];
+    f->state = (uint32_t)root;
+    f->head = cells[root];
+    f->sid = (int32_t)start_sid;
+    f->pair = UINT64_MAX;
+    f->found = 0;
+    if (tables_reserve(&t, f->sid) < 0) goto done;
+    {
+        uint32_t below = f->head & LETTER_MASK;
+        if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
+        if (below & ~t.known[f->sid] && learn(&t, step, letters, f->sid, below & ~t.known[f->sid]) < 0) goto done;
+        f->bits = below & t.alive[f->sid];
+    }
+    Py_ssize_t emitted = 0;
+    for (;;) {
+        f = &stack[depth];
+        if (f->bits) {
+            uint32_t low = f->bits & (0u - f->bits);
+            f->bits ^= low;
+            int bit = __builtin_ctz(low);
+            int32_t nxt = t.table[(Py_ssize_t)f->sid * t.width + bit];
+            Py_ssize_t slot = (Py_ssize_t)f->state + 1 + __builtin_popcount(f->head & (low - 1));
+            if (slot >= n) { damaged("a transition points outside the file"); goto done; }
+            uint32_t child = cells[slot];
+            if ((Py_ssize_t)child >= n) { damaged("a transition points outside the file"); goto done; }
+            uint64_t pair = (uint64_t)nxt * (uint64_t)n + child;
+            if (dead_contains(&dead, pair)) continue;
+            uint32_t child_head = cells[child];
+            word[depth] = codes[bit];
+            int hit = 0;
+            if (nxt >= PyList_GET_SIZE(accept)) { PyErr_SetString(PyExc_RuntimeError, "query state without finality"); goto done; }
+            if ((child_head & FINAL_FLAG) && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
+                hit = 1;
+                if (append_match(words, word, depth + 1, sids, nxt) < 0) goto done;
+                if (++emitted == limit) goto finished;
+            }
+            uint32_t below = child_head & LETTER_MASK;
+            if (!below) {  /* a leaf: no frame needed */
+                if (hit) f->found = 1;
+                continue;
+            }
+            if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
+            if (depth + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done; }
+            depth++;
+            Frame *c = &stack[depth];
+            c->state = child;
+            c->head = child_head;
+            c->sid = nxt;
+            c->pair = pair;
+            c->found = hit;
+            if (tables_reserve(&t, nxt) < 0) goto done;
+            if (below & ~t.known[nxt] && learn(&t, step, letters, nxt, below & ~t.known[nxt]) < 0) goto done;
+            c->bits = below & t.alive[nxt];
+        } else {
+            if (depth == 0) break;
+            if (f->found) stack[depth - 1].found = 1;
+            else if (dead_add(&dead, f->pair) < 0) goto done;
+            depth--;
+        }
+    }
+finished:
+    result = PyTuple_Pack(2, words, sids);
+done:
+    PyBuffer_Release(&view);
+    Py_XDECREF(words);
+    Py_XDECREF(sids);
+    Py_XDECREF(step);
+    Py_XDECREF(accept);
+    Py_XDECREF(start_obj);
+    Py_XDECREF(letters);
+    PyMem_Free(codes);
+    PyMem_Free(word);
+    PyMem_Free(stack);
+    PyMem_Free(t.table);
+    PyMem_Free(t.known);
+    PyMem_Free(t.alive);
+    PyMem_Free(dead.slots);
+    return result;
+}
+
+/* ---- fuzzy: the Levenshtein walk -------------------------------------------------------
+ *
+ * fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) returns
+ * (words, distances) in byte order: the words within k edits of `word` (`prefix`: whose
+ * closest prefix is), at most `limit` (-1: all). Its Python twin is walk.py's
+ * fuzzy_native(kernel="python"): automata.Levenshtein through _walk_native, whose states
+ * are these rows. Here there is no query DFA: each depth of the walk keeps its row of the
+ * edit-distance table (entries capped at k + 1), computed from its parent's row when the
+ * walk goes down a letter (rows[d]: the row after d letters), which in C costs less than
+ * looking a transition up. A branch is abandoned when every entry of its row is over k (no
+ * longer word can come back within k), unless in `prefix` mode a prefix already matched
+ * (then every word below matches, at the best distance met, and no row is needed).
+ *
+ * Rows are needed only while some entry is at most k, i.e. to depth len(word) + k: they
+ * take (len(word) + k + 2) * (len(word) + 1) bytes. The file is checked as in walk().
+ */
+typedef struct {
+    uint32_t state, head, bits;
+    uint8_t best;   /* prefix mode: the smallest distance of a prefix so far */
+    uint8_t live;   /* rows[depth] holds a row with an entry <= k */
+} FuzzyFrame;
+
+static PyObject *fuzzy(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t root, k, depth_limit, limit;
+    PyObject *alphabet, *target;
+    int transpositions, prefix;
+    if (!PyArg_ParseTuple(args, "y*nUUnppnn", &view, &root, &alphabet, &target, &k, &transpositions, &prefix, &depth_limit, &limit))
+        return NULL;
+
+    PyObject *words = NULL, *distances = NULL, *result = NULL;
+    Py_UCS4 *codes = NULL, *w = NULL, *word = NULL;
+    uint8_t *rows = NULL;
+    FuzzyFrame *stack = NULL;
+
+    const uint32_t *cells = (const uint32_t *)view.buf;
+    Py_ssize_t n = view.len / 4;
+    Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
+    Py_ssize_t m = PyUnicode_GET_LENGTH(target);
+    if (width > 31) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
+    if (k < 0 || k > 200) { PyErr_SetString(PyExc_ValueError, "distance out of range (0 to 200)"); goto done; }
+    if (m > 1000) { PyErr_SetString(PyExc_ValueError, "word too long (at most 1,000 letters)"); goto done; }
+    if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
+    const uint8_t cap = (uint8_t)(k + 1);
+    const Py_ssize_t stride = m + 1, max_rows = m + k + 2;
+
+    codes = PyUnicode_AsUCS4Copy(alphabet);
+    w = PyUnicode_AsUCS4Copy(target);
+    if (!codes || !w) goto done;
+    words = PyList_New(0);
+    distances = PyList_New(0);
+    word = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(Py_UCS4));
+    stack = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(FuzzyFrame));
+    rows = PyMem_Malloc((size_t)max_rows * (size_t)stride);
+    if (!words || !distances || !word || !stack || !rows) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    if (limit == 0) goto finished;
+
+    if (root < 0 || root >= n) { damaged("the root points outside the file"); goto done; }
+    for (Py_ssize_t i = 0; i <= m; i++) rows[i] = (uint8_t)(i < cap ? i : cap);
+    Py_ssize_t depth = 0;
+    FuzzyFrame *f = &stack[0];
+    f->state = (uint32_t)root;
+    f->head = cells[root];
+    f->best = rows[m];
+    f->live = 1;
+    f->bits = f->head & LETTER_MASK;
+    if (f->bits >> width) { damaged("a letter outside the alphabet"); goto done; }
+    Py_ssize_t emitted = 0;
+    for (;;) {
+        f = &stack[depth];
+        if (!f->bits) {
+            if (depth == 0) break;
+            depth--;
+            continue;
+        }
+        uint32_t low = f->bits & (0u - f->bits);
+        f->bits ^= low;
+        int bit = __builtin_ctz(low);
+        Py_UCS4 c = codes[bit];
+        uint8_t live = 0, best = f->best, dist = cap;
+        if (f->live) {
+            /* depth < m + k + 1 here: a live row has an entry <= k, so depth <= m + k. */
+            const uint8_t *row = rows + depth * stride;
+            uint8_t *next = rows + (depth + 1) * stride;
+            const uint8_t *before = depth > 0 ? rows + (depth - 1) * stride : NULL;
+            Py_UCS4 last = depth > 0 ? word[depth - 1] : 0;
+            uint8_t smallest = next[0] = (uint8_t)(row[0] + 1 < cap ? row[0] + 1 : cap);
+            for (Py_ssize_t i = 1; i <= m; i++) {
+                unsigned cost = row[i - 1] + (w[i - 1] != c);
+                if (row[i] + 1u < cost) cost = row[i] + 1u;
+                if (next[i - 1] + 1u < cost) cost = next[i - 1] + 1u;
+                if (transpositions && i > 1 && before && w[i - 1] == last && w[i - 2] == c && before[i - 2] + 1u < cost)
+                    cost = before[i - 2] + 1u;
+                next[i] = (uint8_t)(cost < cap ? cost : cap);
+                if (next[i] < smallest) smallest = next[i];
+            }
+            live = smallest <= k;
+            dist = next[m];
+            if (dist < best) best = dist;
+        }
+        if (!live && !(prefix && best <= k)) continue;  /* nothing below can match */
+        Py_ssize_t slot = (Py_ssize_t)f->state + 1 + __builtin_popcount(f->head & (low - 1));
+        if (slot >= n) { damaged("a transition points outside the file"); goto done; }
+        uint32_t child = cells[slot];
+        if ((Py_ssize_t)child >= n) { damaged("a transition points outside the file"); goto done; }
+        uint32_t child_head = cells[child];
+        word[depth] = c;
+        uint8_t found = prefix ? best : dist;
+        if ((child_head & FINAL_FLAG) && found <= k) {
+            if (append_match(words, word, depth + 1, distances, found) < 0) goto done;
+            if (++emitted == limit) goto finished;
+        }
+        uint32_t below = child_head & LETTER_MASK;
+        if (!below) continue;
+        if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
+        if (depth + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done; }
+        depth++;
+        FuzzyFrame *c_frame = &stack[depth];
+        c_frame->state = child;
+        c_frame->head = child_head;
+        c_frame->bits = below;
+        c_frame->best = best;
+        c_frame->live = live;
+    }
+finished:
+    result = PyTuple_Pack(2, words, distances);
+done:
+    PyBuffer_Release(&view);
+    Py_XDECREF(words);
+    Py_XDECREF(distances);
+    PyMem_Free(codes);
+    PyMem_Free(w);
+    PyMem_Free(word);
+    PyMem_Free(stack);
+    PyMem_Free(rows);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"walk", walk, METH_VARARGS, "walk(cells, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states)"},
+    {"fuzzy", fuzzy, METH_VARARGS,
+     "fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) -> (words, distances)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_walk", "Compiled twin of the native query walk.", -1, methods};
+
+PyMODINIT_FUNC PyInit__walk(void) { return PyModule_Create(&module); }

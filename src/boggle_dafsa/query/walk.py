@@ -1,0 +1,300 @@
+"""One search for every query: the dictionary's automaton and the query's, walked in step.
+
+The walk is depth-first over the dictionary's ``children`` (in letter order, so words come
+out in byte order), stepping the query's :class:`~.automata.LazyDFA` with each letter and
+never entering a branch where the query cannot match. Two things keep it fast in Python:
+
+- the query automaton is a lazily built DFA of integer states, so a step is a dict lookup;
+- a minimal dictionary shares the ends of words between many prefixes, so the same
+  (dictionary state, query state) pair is met again and again: a pair found to hold no
+  match is remembered and skipped the next time (a pattern like ``*ING`` visits each pair
+  once instead of every prefix of the list).
+
+On a native file the walk reads the mapped cells itself (a bit test and a popcount per
+letter, as the solver does); any other dictionary is walked through its ``children``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from itertools import islice
+from typing import Any
+
+from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.query.automata import Automaton, LazyDFA, Levenshtein
+
+#: Set to 1 to use the Python twin of every compiled kernel.
+PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
+#: Deepest walk on a format that does not say how long its longest word is (a damaged
+#: file could otherwise send the walk round a cycle for ever).
+DEFAULT_MAX_DEPTH = 4096
+#: Most (dictionary state, query state) pairs remembered as dead; past it the walk goes on
+#: without remembering more (slower, same results): memory stays bounded.
+MAX_DEAD_PAIRS = 4_000_000
+
+
+def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None, kernel: str = "auto") -> Iterator[str]:
+    """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
+    if native_layout(dictionary) and select_kernel(kernel) == "compiled":
+        # The compiled walk returns its words in one list: iterate it without a Python frame per word.
+        dfa = LazyDFA(automaton)
+        if limit == 0 or dfa.start < 0:
+            return iter(())
+        return iter(_compiled_lists(dictionary, dfa, limit)[0])
+    return (word for word, _ in search_states(dictionary, automaton, limit, kernel))
+
+
+def search_states(
+    dictionary: Any, automaton: Automaton[Any] | LazyDFA, limit: int | None = None, kernel: str = "auto"
+) -> Iterator[tuple[str, Any]]:
+    """Like :func:`search`, with the automaton's state at each word (a distance, blanks...).
+
+    ``kernel``: on a native file, "compiled" (the C walk), "python" (its twin) or "auto"
+    (compiled if built and ``BOGGLE_DAFSA_PURE`` is not set); other formats always use the
+    generic walk.
+    """
+    dfa = automaton if isinstance(automaton, LazyDFA) else LazyDFA(automaton)
+    if limit == 0 or dfa.start < 0:
+        return
+    states = dfa.states
+    if not native_layout(dictionary):
+        pairs: Iterator[tuple[str, int]] = _walk_generic(dictionary, dfa)
+    elif select_kernel(kernel) == "compiled":
+        pairs = _walk_compiled(dictionary, dfa, limit)
+    else:
+        pairs = _walk_native(dictionary, dfa)
+    for count, (word, sid) in enumerate(pairs, 1):
+        yield word, states[sid]
+        if count == limit:
+            return
+
+
+def available_kernels() -> list[str]:
+    """The native-walk kernels this installation has: "python", plus "compiled" if built."""
+    return ["python", "compiled"] if _compiled_walk() is not None else ["python"]
+
+
+def select_kernel(kernel: str = "auto") -> str:
+    """The kernel ``kernel`` stands for ("auto": compiled unless missing or BOGGLE_DAFSA_PURE=1)."""
+    if kernel == "auto":
+        return "compiled" if _compiled_walk() is not None and not os.environ.get(PURE_VARIABLE) else "python"
+    if kernel not in ("python", "compiled"):
+        raise ValueError(f"unknown kernel {kernel!r} (known: auto, python, compiled)")
+    if kernel == "compiled" and _compiled_walk() is None:
+        raise ValueError("the compiled query kernel is not built in this installation")
+    return kernel
+
+
+def _compiled_walk() -> Any:
+    try:
+        from boggle_dafsa.query._walk import walk as compiled
+    except ImportError:
+        return None
+    return compiled
+
+
+def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[list[str], list[int]]:
+    # _walk_native in C (_walk.c): one call returns every match (up to `limit`) at once.
+    try:
+        return _compiled_walk()(  # type: ignore[no-any-return]
+            dictionary.cells, dictionary.root, dictionary.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit, MAX_DEAD_PAIRS
+        )
+    except ValueError as error:
+        raise _damaged(dictionary, error) from None
+
+
+def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator[tuple[str, int]]:
+    words, sids = _compiled_lists(dictionary, dfa, limit)
+    return zip(words, sids)
+
+
+def native_layout(dictionary: Any) -> bool:
+    """True if ``dictionary`` is a native file the fast walks can read (one-cell state headers)."""
+    return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "header_cells", 0) == 1
+
+
+def max_depth(dictionary: Any) -> int:
+    """The longest word the dictionary can hold, as far as it says (else a safe bound)."""
+    header = getattr(dictionary, "header", None)
+    if header is not None and getattr(header, "longest_word", None) is not None:
+        return int(header.longest_word)
+    sidecar = getattr(dictionary, "sidecar", None)
+    if sidecar is not None and getattr(sidecar, "longest_word", None):
+        return int(sidecar.longest_word)
+    return DEFAULT_MAX_DEPTH
+
+
+def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
+    children = dictionary.children
+    is_word = dictionary.is_word
+    trans, accept, step = dfa.trans, dfa.accept, dfa.step
+    depth_limit = max_depth(dictionary)
+    root = dictionary.root
+    # Pairs are remembered only where states are shared: a marisa state is its prefix, unique.
+    remember = isinstance(root, int)
+    dead: set[tuple[Any, int]] = set()
+    letters: list[str] = []
+    # A frame: [children iterator, query state, (dictionary state, query state), found a word below?]
+    stack: list[list[Any]] = [[iter(children(root)), dfa.start, None, False]]
+    while stack:
+        frame = stack[-1]
+        sid = frame[1]
+        for letter, child in frame[0]:
+            nxt = trans[sid].get(letter)
+            if nxt is None:
+                nxt = step(sid, letter)
+            if nxt < 0:
+                continue
+            key = (child, nxt)
+            if remember and key in dead:
+                continue
+            letters.append(letter)
+            if len(letters) > depth_limit:
+                raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (a path longer than its longest word)")
+            found = False
+            if accept[nxt] and is_word(child):
+                found = True
+                yield "".join(letters), nxt
+            stack.append([iter(children(child)), nxt, key, found])
+            break
+        else:
+            stack.pop()
+            if frame[2] is None:
+                continue
+            letters.pop()
+            if frame[3]:
+                stack[-1][3] = True
+            elif remember and len(dead) < MAX_DEAD_PAIRS:
+                dead.add(frame[2])
+
+
+def fuzzy_native(
+    dictionary: Any, word: str, k: int, transpositions: bool = False, prefix: bool = False, limit: int | None = None, kernel: str = "auto"
+) -> list[tuple[str, int]]:
+    """(word, distance) for the words of the native ``dictionary`` within ``k`` edits of
+    ``word`` (``prefix``: whose closest prefix is), in byte order, at most ``limit``.
+
+    The compiled kernel (``fuzzy`` in ``_walk.c``) keeps a row of the edit-distance table
+    per depth of the walk, computed from its parent's row, with no query DFA: in C a row
+    costs less than a table lookup. Its Python twin is the :class:`~.automata.Levenshtein`
+    automaton through :func:`_walk_native`, without the dead-pair memo (the C walk has
+    none, and on a damaged file the memo could skip a branch that C finds damaged).
+    """
+    if select_kernel(kernel) == "python":
+        automaton = Levenshtein(word, k, transpositions, prefix)
+        dfa = LazyDFA(automaton)
+        found = islice(_walk_native(dictionary, dfa, max_dead=0), limit)
+        return [(hit, automaton.distance(dfa.states[sid])) for hit, sid in found]
+    from boggle_dafsa.query._walk import fuzzy
+
+    try:
+        words, distances = fuzzy(
+            dictionary.cells, dictionary.root, dictionary.alphabet, word, k, transpositions, prefix, max_depth(dictionary), -1 if limit is None else limit
+        )
+    except ValueError as error:
+        raise _damaged(dictionary, error) from None
+    return list(zip(words, distances))
+
+
+def _damaged(dictionary: Any, error: ValueError) -> Exception:
+    # The compiled walks' ValueError("damaged: what") as the library's error; others as they are.
+    if not str(error).startswith("damaged: "):
+        return error
+    return DictionaryError(f"{dictionary.path}: damaged dictionary ({str(error)[9:]})")
+
+
+def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) -> Iterator[tuple[str, int]]:
+    # _walk_generic on the mapped cells, with the hot loop kept in local variables. A state is
+    # the index of its header cell: bit i says letter i of the alphabet follows, the top bit
+    # says final, and the children's indices follow in letter order (see docs/format.md), so
+    # the child of letter bit `low` sits popcount(head & (low - 1)) cells after the header.
+    # Query transitions are kept per query state as a list indexed by letter bit, with two
+    # masks: the bits already computed, and the bits that lead somewhere. A node's letters
+    # are then filtered with one AND: dead letters cost nothing.
+    cells = dictionary.cells
+    alphabet = dictionary.alphabet
+    width = len(alphabet)
+    final_flag = 1 << 31
+    letter_mask = final_flag - 1
+    accept = dfa.accept
+    depth_limit = max_depth(dictionary)
+    size = len(cells)
+    table: list[list[int]] = []
+    known: list[int] = []
+    alive: list[int] = []
+
+    def learn(sid: int, unknown: int) -> None:
+        while len(table) < len(dfa.states):
+            table.append([-1] * width)
+            known.append(0)
+            alive.append(0)
+        row = table[sid]
+        live = alive[sid]
+        rest = unknown
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            bit = low.bit_length() - 1
+            nxt = dfa.step(sid, alphabet[bit])
+            row[bit] = nxt
+            if nxt >= 0:
+                live |= low
+        while len(table) < len(dfa.states):  # step() may have met new states
+            table.append([-1] * width)
+            known.append(0)
+            alive.append(0)
+        alive[sid] = live
+        known[sid] |= unknown
+
+    dead: set[int] = set()
+    letters: list[str] = []
+    stack: list[tuple[int, int, int, int, int, bool]] = []
+    state = dictionary.root
+    sid = dfa.start
+    key = -1
+    found = False
+    try:
+        head = cells[state]
+        learn(sid, head & letter_mask)
+        bits = head & alive[sid]
+        while True:
+            if bits:
+                low = bits & -bits
+                bits ^= low
+                nxt = table[sid][low.bit_length() - 1]
+                child = cells[state + 1 + (head & (low - 1)).bit_count()]
+                pair = nxt * size + child
+                if pair in dead:
+                    continue
+                child_head = cells[child]
+                letters.append(alphabet[low.bit_length() - 1])
+                hit = False
+                if child_head & final_flag and accept[nxt]:
+                    hit = True
+                    yield "".join(letters), nxt
+                below = child_head & letter_mask
+                if not below:  # a leaf: no frame needed
+                    letters.pop()
+                    if hit:
+                        found = True
+                    continue
+                if len(letters) > depth_limit:
+                    raise DictionaryError(f"{dictionary.path}: damaged dictionary (a path longer than its longest word)")
+                stack.append((state, head, bits, sid, key, found))
+                state, head, sid, key, found = child, child_head, nxt, pair, hit
+                if below & ~known[sid]:
+                    learn(sid, below & ~known[sid])
+                bits = below & alive[sid]
+            else:
+                if not stack:
+                    return
+                letters.pop()
+                below_found = found
+                if not found and len(dead) < max_dead:
+                    dead.add(key)
+                state, head, bits, sid, key, found = stack.pop()
+                if below_found:
+                    found = True
+    except IndexError:
+        raise DictionaryError(f"{dictionary.path}: damaged dictionary (a transition points outside the file): rebuild it") from None

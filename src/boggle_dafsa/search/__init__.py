@@ -1,0 +1,1 @@
+"""Searching boards: the best-board search (hill climb, anneal) and its Dask runner."""

@@ -1,0 +1,160 @@
+"""Running searches and batches on a Dask distributed cluster (extra ``[dask]``).
+
+Tasks are coarse: a whole search run, or a chunk of at least :data:`BATCH_CHUNK` grids
+of a batch. Workers open the dictionary themselves; a dictionary file is sent once to
+each worker with the tasks, and used only by a worker that cannot see the same file
+(same SHA-256) at the same path. Workers need the same version of boggle-dafsa.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boggle_dafsa.errors import BoggleError
+
+if TYPE_CHECKING:
+    from boggle_dafsa.dictionary import Dictionary
+
+#: Grids per batch task: enough that a task outweighs its messages many times.
+BATCH_CHUNK = 1000
+#: Seconds to wait for the scheduler before giving up.
+CONNECT_TIMEOUT = 10
+
+
+def connect(address: str) -> Any:
+    """A client of the Dask scheduler at ``address`` (raises :class:`BoggleError` if it cannot)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BoggleError("running on a Dask cluster needs the [dask] extra: pip install 'boggle-dafsa[dask]'") from None
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise BoggleError(f"cannot reach the Dask scheduler at {address} ({error})") from None
+
+
+def file_digest(path: str | Path) -> str:
+    """The SHA-256 of the file at ``path``."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def open_shipped(spec: str, digest: str | None, data: bytes | None) -> Dictionary:
+    """Open dictionary ``spec`` on a worker: the file named if it is the one meant (``digest``), else a copy of ``data``.
+
+    Without a digest (an embedded name) the spec is opened as it is.
+    """
+    from boggle_dafsa.resolve import open_dictionary
+
+    if digest is None:
+        return open_dictionary(spec)
+    path = Path(spec)
+    if path.is_file() and file_digest(path) == digest:
+        return open_dictionary(spec)
+    if data is None:
+        raise BoggleError(f"{spec}: not on this machine, or not the file the search was started with")
+    # Written once per digest, under a temporary name first: never a half-written copy.
+    folder = Path(tempfile.gettempdir()) / "boggle-dafsa-shipped"
+    folder.mkdir(exist_ok=True)
+    copy = folder / f"{digest}{path.suffix}"
+    if not copy.is_file():
+        partial = folder / f".{digest}.{os.getpid()}"
+        partial.write_bytes(data)
+        os.replace(partial, copy)
+    return open_dictionary(str(copy))
+
+
+def _ship(client: Any, path: str | None) -> Any:
+    # The file's bytes, on every worker once (None when the dictionary is an embedded name).
+    if path is None:
+        return None
+    return client.scatter(Path(path).read_bytes(), broadcast=True)
+
+
+def dask_as_completed(
+    address: str,
+    function: Any,
+    calls: Iterable[tuple[Any, ...]],
+    dictionary_path: str | None,
+    *,
+    on_event: Callable[[Any], None] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Iterator[Any]:
+    """``function(*call, data, **options)`` for each call on the cluster at ``address``, each result as it finishes.
+
+    ``data`` is the bytes of the dictionary file at ``dictionary_path``, shipped once to
+    each worker (None for an embedded dictionary). With ``on_event``, ``function`` also
+    gets ``report=``, a callable whose arguments reach ``on_event`` in this process (as
+    a list, from the client's thread) while the task runs: Dask events on a topic of
+    this call's own. A task's events arrive before its result.
+    """
+    from distributed import as_completed
+
+    client = connect(address)
+    try:
+        data = _ship(client, dictionary_path)
+        topic = None
+        if on_event is not None:
+            topic = f"boggle-dafsa-{uuid.uuid4().hex}"
+            client.subscribe_topic(topic, lambda event: on_event(event[1]))
+        futures = [
+            client.submit(_with_events, function, topic, *call, data, pure=False, **(options or {}))
+            for call in calls
+        ]
+        for future in as_completed(futures, loop=client.loop):
+            yield future.result()
+    finally:
+        client.close()
+
+
+def _with_events(function: Any, topic: str | None, *args: Any, **options: Any) -> Any:
+    # On a worker: the task's reports become events of `topic` (same worker stream as its
+    # result, sent first, so the client hears them before it sees the task done).
+    if topic is None:
+        return function(*args, **options)
+    from distributed import get_worker
+
+    worker = get_worker()
+
+    def report(*message: Any) -> None:
+        worker.log_event(topic, list(message))
+
+    return function(*args, report=report, **options)
+
+
+def dask_map_chunks(
+    address: str,
+    function: Any,
+    chunks: Iterable[list[Any]],
+    shared: tuple[Any, ...],
+    dictionary_path: str | None,
+    *,
+    window: int = 64,
+) -> Iterator[list[Any]]:
+    """``function(chunk, data, *shared)`` for each chunk on the cluster, results in input order.
+
+    At most ``window`` chunks are in flight, so a batch larger than memory streams
+    through. ``data`` is the dictionary file's bytes shipped once (None for an
+    embedded dictionary).
+    """
+    client = connect(address)
+    try:
+        data = _ship(client, dictionary_path)
+        pending: list[Any] = []
+        for chunk in chunks:
+            pending.append(client.submit(function, chunk, data, *shared, pure=False))
+            if len(pending) >= window:
+                yield pending.pop(0).result()
+        while pending:
+            yield pending.pop(0).result()
+    finally:
+        client.close()

@@ -1,0 +1,252 @@
+"""Multiplayer rooms: one grid, one server-owned clock, several players, the table at the end.
+
+A room is pure state driven by the app's event loop (no locks: one thread touches it).
+Each player has a :class:`~boggle_dafsa.game.rounds.Game` of their own, so a word gets the same
+verdict as at the console; at the end :func:`~boggle_dafsa.game.rounds.score_players` scores every
+player's words together, and a word found by two players or more scores 0 for everyone.
+A player is known by a secret token the page keeps, so a reloaded page takes its place back.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.web.settings import Limits
+
+if TYPE_CHECKING:
+    from boggle_dafsa.board.dice import DiceSet
+    from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.game.rounds import Game, Judge, Verdict
+
+
+class RoomError(BoggleError):
+    """Something a player asked that the room cannot do (full, name taken, game over...)."""
+
+    #: The HTTP status of the error, when an API call meets it.
+    status = 400
+
+
+class NoSuchRoom(RoomError):
+    """No open room has that id."""
+
+    status = 404
+
+
+class TooManyRooms(RoomError):
+    """The server has as many rooms open as it allows."""
+
+    status = 503
+
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+@dataclass
+class RoomPlayer:
+    """A player of a room: their name, their secret token, their game, their open pages."""
+
+    name: str
+    token: str
+    game: Game
+    #: Every word submitted, as typed, in order: what the final scoring reads.
+    submitted: list[str] = field(default_factory=list)
+    #: The player's open connections (a page in two tabs is two connections).
+    connections: set[Any] = field(default_factory=set)
+
+
+class Room:
+    """One room: the grid and rules, the players, the clock."""
+
+    def __init__(
+        self,
+        room_id: str,
+        dice_set: DiceSet,
+        seed: int,
+        dictionary_name: str,
+        dictionary: Dictionary,
+        seconds: int,
+        limits: Limits,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """A waiting room on the grid ``seed`` rolls from ``dice_set``, played for ``seconds``."""
+        from boggle_dafsa.game.rounds import Judge
+
+        self.id = room_id
+        self.dice_set = dice_set
+        self.seed = seed
+        self.dictionary_name = dictionary_name
+        self.dictionary = dictionary
+        self.seconds = seconds
+        self.limits = limits
+        self.clock = clock
+        from boggle_dafsa.board.dice import SplitMix64, roll_grid
+
+        self.judge: Judge = Judge(roll_grid(dice_set, SplitMix64(seed)), dictionary, dice_set.scoring, dice_set.min_length)
+        self.status = WAITING
+        self.ends_at: float | None = None
+        self.players: dict[str, RoomPlayer] = {}
+        self.last_activity = clock()
+        #: The final result, computed once when the clock runs out.
+        self.result: dict[str, Any] | None = None
+        #: The task that ends the game (kept so that it is not garbage-collected).
+        self.timer: Any = None
+
+    # -- players -------------------------------------------------------------------------
+
+    def join(self, name: object, token: object) -> RoomPlayer:
+        """The player ``name``, new or back (with the ``token`` their page kept).
+
+        Raises :class:`RoomError` for a bad or taken name, a full room, or a newcomer
+        once the game is over.
+        """
+        from boggle_dafsa.game.rounds import Game
+
+        if not isinstance(name, str) or not name.strip():
+            raise RoomError("give a name to join the room")
+        name = " ".join(name.split())
+        if len(name) > self.limits.name_chars:
+            raise RoomError(f"a name has at most {self.limits.name_chars} characters")
+        self.touch()
+        player = self.players.get(name)
+        if player is not None:
+            if not isinstance(token, str) or not secrets.compare_digest(token, player.token):
+                raise RoomError(f"the name {name!r} is taken in this room: choose another")
+            if len(player.connections) >= self.limits.pages_per_player:
+                raise RoomError(f"{name!r} has {self.limits.pages_per_player} pages open in this room already")
+            return player
+        if self.status == OVER:
+            raise RoomError("this game is over: create a new room to play")
+        if len(self.players) >= self.limits.players_per_room:
+            raise RoomError(f"this room is full ({self.limits.players_per_room} players)")
+        game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
+        player = RoomPlayer(name, secrets.token_urlsafe(16), game)
+        self.players[name] = player
+        return player
+
+    def touch(self) -> None:
+        """Note that somebody used the room (rooms idle for long are closed)."""
+        self.last_activity = self.clock()
+
+    # -- the game ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the clock (any player may; starting a started game does nothing)."""
+        self.touch()
+        if self.status == WAITING:
+            self.status = PLAYING
+            self.ends_at = self.clock() + self.seconds
+
+    def remaining(self) -> float | None:
+        """Seconds left while playing, else None."""
+        if self.status != PLAYING or self.ends_at is None:
+            return None
+        return max(self.ends_at - self.clock(), 0.0)
+
+    def submit(self, player: RoomPlayer, raw: object) -> Verdict:
+        """Judge a word of ``player``: the verdict they would get alone (shared words only
+        lose their points in the final table). Raises :class:`RoomError` out of play."""
+        self.touch()
+        if self.status != PLAYING:
+            raise RoomError("the game has not started" if self.status == WAITING else "the game is over")
+        remaining = self.remaining()
+        if remaining is not None and remaining <= 0:
+            raise RoomError("time is up")
+        if not isinstance(raw, str) or not raw.strip():
+            raise RoomError("send a word")
+        if len(raw) > self.limits.word_chars:
+            raise RoomError(f"a word has at most {self.limits.word_chars} characters")
+        if len(player.submitted) >= self.limits.words_per_game:
+            raise RoomError(f"at most {self.limits.words_per_game} words a game")
+        player.submitted.append(raw.strip())
+        return player.game.submit(raw)
+
+    def finish(self) -> dict[str, Any]:
+        """End the game (once) and return the result: the score sheet and the solution."""
+        from boggle_dafsa.game.rounds import score_players
+
+        if self.result is None:
+            self.status = OVER
+            sheet = score_players(self.judge, {name: player.submitted for name, player in self.players.items()})
+            from boggle_dafsa.web.payloads import score_sheet_payload, solution_payload
+
+            self.result = {
+                "sheet": score_sheet_payload(sheet),
+                "solution": solution_payload(self.judge.grid, self.judge.hits),
+            }
+        return self.result
+
+    # -- what players see ----------------------------------------------------------------
+
+    def state(self, player: RoomPlayer | None = None) -> dict[str, Any]:
+        """The room as a page shows it; the grid only once the game has started."""
+        grid = self.judge.grid
+        state: dict[str, Any] = {
+            "type": "state",
+            "room": self.id,
+            "status": self.status,
+            "dice": self.dice_set.name,
+            "title": self.dice_set.title,
+            "dictionary": self.dictionary_name,
+            "scoring": self.dice_set.scoring.name,
+            "min_length": self.dice_set.min_length,
+            "seconds": self.seconds,
+            "remaining": self.remaining(),
+            "shape": list(grid.shape),
+            "grid": str(grid) if self.status != WAITING else None,
+            "faces": list(grid.faces) if self.status != WAITING else None,
+            "players": [
+                {"name": p.name, "connected": bool(p.connections), "words": len(p.game.found)}
+                for p in self.players.values()
+            ],
+        }
+        if player is not None:
+            from boggle_dafsa.web.payloads import found_payload
+
+            state["you"] = {
+                "name": player.name,
+                "score": player.game.score,
+                "found": [found_payload(player.game, word) for word in player.game.found],
+            }
+        return state
+
+
+class RoomRegistry:
+    """The open rooms, bounded in number; idle ones are closed when room is needed."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.rooms: dict[str, Room] = {}
+
+    def get(self, room_id: str) -> Room:
+        """The room ``room_id``; raises :class:`RoomError` if there is none."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise NoSuchRoom(f"no room {room_id[:32]!r} (it may have been closed after an hour unused)")
+        return room
+
+    def make_room(self, create: Callable[[str], Room]) -> Room:
+        """A new room built by ``create(room_id)``; raises :class:`RoomError` when too many are open."""
+        self._close_idle()
+        if len(self.rooms) >= self.limits.rooms:
+            raise TooManyRooms(f"too many rooms open ({self.limits.rooms}): try again later")
+        room_id = secrets.token_urlsafe(6)
+        while room_id in self.rooms:
+            room_id = secrets.token_urlsafe(6)
+        room = create(room_id)
+        self.rooms[room_id] = room
+        return room
+
+    def _close_idle(self) -> None:
+        now = self.clock()
+        for room_id, room in list(self.rooms.items()):
+            idle = now - room.last_activity > self.limits.room_idle_seconds
+            if idle and room.status != PLAYING and not any(p.connections for p in room.players.values()):
+                if room.timer is not None:
+                    room.timer.cancel()
+                del self.rooms[room_id]

@@ -1,0 +1,121 @@
+"""What a server offers and how far it goes: its dictionaries, by name, and its limits."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from boggle_dafsa.errors import BoggleError
+
+if TYPE_CHECKING:
+    from boggle_dafsa.dictionary import Dictionary
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every bound the server enforces; a request past one gets a clear error, never a crash."""
+
+    #: Characters of a grid as typed (``IDXT/MHEI/...``).
+    grid_chars: int = 2000
+    #: Cells of a grid: a 20x20 grid solves in about 0.1 s with the French list.
+    cells: int = 400
+    #: Characters of a submitted word, of a player's name.
+    word_chars: int = 64
+    name_chars: int = 24
+    #: Words submitted in one game (solo, or by one player of a room).
+    words_per_game: int = 1000
+    #: Bytes of a request body, of a query string, of a WebSocket message.
+    body_bytes: int = 64 * 1024
+    query_bytes: int = 4096
+    message_bytes: int = 4096
+    #: Rooms open at once, players in one room.
+    rooms: int = 100
+    players_per_room: int = 16
+    #: Length of a game, in seconds (a room's, or the Play page's).
+    min_seconds: int = 1
+    max_seconds: int = 3600
+    #: A room nobody touched for this long is closed when a new one is needed.
+    room_idle_seconds: int = 3600
+    #: Open connections (HTTP and WebSocket) the server accepts at once (uvicorn answers 503 past it).
+    connections: int = 512
+    #: Pages open at once for one player (a phone and a laptop, a few tabs).
+    pages_per_player: int = 4
+    #: A WebSocket that has not joined its room after this long is closed.
+    join_seconds: int = 120
+
+
+class DictionaryCatalog:
+    """The dictionaries a server offers, by name: the embedded ones and those given with ``-d``.
+
+    Clients choose among these names; nothing a client sends is ever taken as a path.
+    Files given with ``-d`` are opened at once (so a bad file stops the server before it
+    starts); embedded lists are opened on first use (compiling one takes about a second).
+    """
+
+    def __init__(self, specs: list[str] | tuple[str, ...] = ()) -> None:
+        """Offer the embedded dictionaries and ``specs`` (files or embedded names, as ``-d`` takes them)."""
+        from boggle_dafsa.resolve import EMBEDDED, open_dictionary
+
+        #: name -> (spec, description, kind); insertion order is the order clients see.
+        self._entries: dict[str, tuple[str, str, str]] = {}
+        self._opened: dict[str, Dictionary] = {}
+        self._lock = threading.Lock()
+        given: list[str] = []
+        for spec in specs:
+            if spec in EMBEDDED:
+                given.append(spec)
+                continue
+            dictionary = open_dictionary(spec)  # raises DictionaryError: the server does not start
+            name = self._unique_name(Path(spec).stem or "dictionary", EMBEDDED)
+            self._entries[name] = (spec, f"{Path(spec).name} ({len(dictionary):,} words)", "file")
+            self._opened[name] = dictionary
+            given.append(name)
+        for name, description in EMBEDDED.items():
+            self._entries[name] = (name, description, "embedded")
+        #: The dictionary used when a client names none: the first ``-d``, else French.
+        self.default = given[0] if given else "fr"
+
+    def _unique_name(self, stem: str, taken: object) -> str:
+        name, number = stem, 2
+        while name in self._entries or name in taken:  # type: ignore[operator]
+            name, number = f"{stem}-{number}", number + 1
+        return name
+
+    def names(self) -> list[str]:
+        """Every name a client may ask for."""
+        return list(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def describe(self) -> list[dict[str, object]]:
+        """The list ``/api/dictionaries`` returns (names and descriptions, never server paths)."""
+        return [
+            {"name": name, "description": description, "kind": kind, "default": name == self.default}
+            for name, (_spec, description, kind) in self._entries.items()
+        ]
+
+    def get(self, name: str | None) -> tuple[str, Dictionary]:
+        """(name, dictionary) for ``name`` (None: the default); raises :class:`BoggleError` for an unknown name."""
+        from boggle_dafsa.resolve import open_dictionary
+
+        name = name or self.default
+        if name not in self._entries:
+            raise BoggleError(f"unknown dictionary {name!r} (this server has: {', '.join(self._entries)})")
+        with self._lock:  # two first requests must not compile the same list twice
+            if name not in self._opened:
+                self._opened[name] = open_dictionary(self._entries[name][0])
+            return name, self._opened[name]
+
+    def is_open(self, name: str | None) -> bool:
+        """True if ``name`` (None: the default) is open already, so that :meth:`get` returns at once."""
+        return (name or self.default) in self._opened
+
+    def for_language(self, name: str | None, language: str | None) -> tuple[str, Dictionary]:
+        """The dictionary to play a dice set with: ``name`` if given, else the set's
+        language if the server has it, else the default."""
+        if not name and language in self._entries:
+            name = language
+        return self.get(name)

@@ -1,0 +1,1 @@
+"""Text in: bytes to text (decoding), normalization policies, word-list parsing."""
