@@ -19,7 +19,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 EXTENSIONS = [
-    # The compiled twin of src/boggle_dafsa/solver/native.py (its searches in _native_search.h).
+    # The compiled twin of src/boggle_dafsa/solver/python.py (its searches in _native_search.h).
     Extension(
         "boggle_dafsa.solver._native",
         ["src/boggle_dafsa/solver/_native.c"],

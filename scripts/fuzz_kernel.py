@@ -43,7 +43,7 @@ from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.board.grid import neighbours  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
 from boggle_dafsa.solver import Hit  # noqa: E402
-from boggle_dafsa.solver.native import Solver as PythonSolver  # noqa: E402
+from boggle_dafsa.solver.python import Solver as PythonSolver  # noqa: E402
 from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
 
 ALPHABET = "ABCDEIKLNOQRSTU"

@@ -52,7 +52,7 @@ def load_compiled(path: str | None) -> None:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules["boggle_dafsa.query._walk"] = module
-    if "compiled" not in walk.available_kernels():
+    if "c" not in walk.available_kernels():
         raise SystemExit("the compiled query walk is not built: nothing to fuzz")
     print(f"compiled query walk: {sys.modules['boggle_dafsa.query._walk'].__file__}", flush=True)
 
@@ -103,7 +103,7 @@ def fuzz(rounds: int, seed: int, module: str | None) -> int:
             path = opened.path
             dictionary: Any = Cells(opened) if round_number % 2 else opened
             for name, run in queries(rng):
-                compiled = outcome(lambda: run(dictionary, "compiled"))
+                compiled = outcome(lambda: run(dictionary, "c"))
                 python = outcome(lambda: run(dictionary, "python"))
                 if compiled != python:
                     print(f"round {round_number}: the kernels disagree on {name} over {path} (seed {seed})", file=sys.stderr)

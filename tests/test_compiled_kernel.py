@@ -23,7 +23,8 @@ from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
-from boggle_dafsa.solver import Hit, PreparedSolver, available_kernels, native, solve, sort_key
+from boggle_dafsa.solver import Hit, PreparedSolver, available_kernels, solve, sort_key
+from boggle_dafsa.solver import python as native
 from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy, normalize
 
@@ -204,7 +205,7 @@ def test_any_order_of_the_neighbour_table_gives_the_twins_paths(tmp_path: Path) 
 
     from boggle_dafsa.solver._native import Solver as Compiled
 
-    from boggle_dafsa.solver.native import Solver as Twin
+    from boggle_dafsa.solver.python import Solver as Twin
 
     rng = random.Random(4)
     words = sorted({"".join(rng.choice("AEBSQU") for _ in range(rng.randint(2, 7))) for _ in range(400)})

@@ -29,7 +29,7 @@ from boggle_dafsa.query import automata, setops, walk
 from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy
 
-if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "compiled" not in walk.available_kernels():  # pragma: no cover - CI guard
+if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "c" not in walk.available_kernels():  # pragma: no cover - CI guard
     raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled query walk (query/_walk.c) is not built")
 
 LETTERS = "ABCDE"
@@ -54,7 +54,7 @@ def every_format(words: list[str], policy: Policy = Policy.FOLD) -> Iterator[lis
 
 @contextmanager
 def kernel(name: str) -> Iterator[None]:
-    """Run the native walk with kernel ``name`` ("python" or "compiled")."""
+    """Run the native walk with kernel ``name`` ("python" or "c")."""
     saved = os.environ.pop(walk.PURE_VARIABLE, None)
     if name == "python":
         os.environ[walk.PURE_VARIABLE] = "1"
@@ -192,7 +192,7 @@ def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
             assert walk.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name) == expected[:limit]
 
 
-@pytest.mark.skipif("compiled" not in walk.available_kernels(), reason="the compiled query walk is not built")
+@pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
 def test_compiled_fuzzy_refuses_out_of_range_arguments(tmp_path: Path) -> None:
     from boggle_dafsa.query._walk import fuzzy  # type: ignore[attr-defined]
 
@@ -390,7 +390,7 @@ class _CellsOverride:
         return getattr(self._d, name)
 
 
-@pytest.mark.skipif("compiled" not in walk.available_kernels(), reason="the compiled query walk is not built")
+@pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
 def test_fuzz_of_damaged_files_finds_the_kernels_agreeing(capsys: pytest.CaptureFixture[str]) -> None:
     # A short run of scripts/fuzz_query.py (CI runs a longer one; --asan the sanitized one).
     import importlib.util

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.errors import GridError
-from boggle_dafsa.solver.native import ROWS_JSON, ROWS_PATHS, ROWS_SCORES_PATHS
+from boggle_dafsa.solver.python import ROWS_JSON, ROWS_PATHS, ROWS_SCORES_PATHS
 
 if TYPE_CHECKING:
     from boggle_dafsa.solver.prepared import PreparedSolver

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, BinaryIO
 
-from boggle_dafsa import limits
+from boggle_dafsa import compiled, limits
 from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, UnsortedInputError
 from boggle_dafsa.automaton.fileformat import _LITTLE_ENDIAN, atomic_file, body_cells, header_size_for, pack_header
 from boggle_dafsa.words.normalize import Policy
@@ -44,7 +44,7 @@ BLOCK_BYTES = 1 << 20
 #: text): 16 MB keeps a 10-million-word build near 100 MB at no cost in speed.
 RUN_BYTES = 16 << 20
 
-PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
+PURE_VARIABLE = compiled.PURE_VARIABLE
 #: The most states a native file can number (cells are 32-bit), as in ``_builder.c``.
 _HARD_MAX_STATES = 0xFFFFFFFE
 
@@ -150,9 +150,8 @@ PYTHON_KERNEL = SimpleNamespace(name="python", Builder=PythonBuilder, sort_lines
 def kernels() -> dict[str, Any]:
     """Every kernel available here, by name: always "python", "c" when the extension is built."""
     found: dict[str, Any] = {"python": PYTHON_KERNEL}
-    try:
-        from boggle_dafsa.automaton import _builder  # type: ignore[attr-defined]
-    except ImportError:
+    _builder = compiled.built("builder")
+    if _builder is None:
         return found
     found["c"] = SimpleNamespace(name="c", Builder=_builder.Builder, sort_lines=_builder.sort_lines,
                                  merge_runs=_builder.merge_runs)
@@ -160,19 +159,14 @@ def kernels() -> dict[str, Any]:
 
 
 def default_kernel() -> Any:
-    """The C kernel if built and not disabled by ``BOGGLE_DAFSA_PURE=1``, else Python."""
-    if os.environ.get(PURE_VARIABLE, "").strip() not in ("", "0"):
-        return PYTHON_KERNEL
-    available = kernels()
-    return available.get("c", PYTHON_KERNEL)
+    """The C kernel if built and not disabled by ``BOGGLE_DAFSA_PURE``, else Python."""
+    return kernels()["c"] if compiled.choose("builder") == compiled.C else PYTHON_KERNEL
 
 
 def kernel_status() -> str:
     """Which kernel builds, and why: ``c (compiled)``, ``python (BOGGLE_DAFSA_PURE=1)`` or
     ``python (the C extension is not built)``."""
-    if os.environ.get(PURE_VARIABLE, "").strip() not in ("", "0"):
-        return f"python ({PURE_VARIABLE}=1)"
-    return "c (compiled)" if "c" in kernels() else "python (the C extension is not built)"
+    return compiled.status("builder")
 
 
 # -- writing a native file from sorted blocks ----------------------------------------------

@@ -79,6 +79,13 @@ def main() -> None:
     # "Performance"). Here, not at import: a program that imports the app is left alone.
     gc.freeze()
     args = sys.argv[1:]
+    from boggle_dafsa.compiled import KernelSettingError, pure
+
+    try:
+        pure()  # a malformed BOGGLE_DAFSA_PURE is one line, before any kernel is loaded
+    except KernelSettingError as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        sys.exit(2)
     if args == ["--version"]:
         print(version_text())
         sys.exit(0)
@@ -114,18 +121,17 @@ def main() -> None:
 
 
 def version_text() -> str:
-    """``boggle-dafsa 0.1.0 (solver kernel: c (compiled); builder kernel: c (compiled))``:
-    the version and the kernels in use."""
+    """``boggle-dafsa 0.1.0 (solver kernel: c (compiled); builder kernel: c (compiled); query walk
+    kernel: c (compiled))``: the version and the kernel that runs each compiled part."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from boggle_dafsa.automaton.stream import kernel_status as builder_status
-    from boggle_dafsa.solver import kernel_status
+    from boggle_dafsa.compiled import version_parts
 
     try:
         number = version("boggle-dafsa")
     except PackageNotFoundError:  # run from a source tree that was never installed
         number = "unknown version"
-    return f"{PROGRAM} {number} (solver kernel: {kernel_status()}; builder kernel: {builder_status()})"
+    return f"{PROGRAM} {number} ({version_parts()})"
 
 
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EPIPE}

@@ -45,7 +45,7 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         raise BoggleError(f"--timeout must be a positive number of seconds, not {seconds}")
     import signal
 
-    from boggle_dafsa.solver import native
+    from boggle_dafsa.solver import python as native
     from boggle_dafsa.solver import time_limit as search_limit
 
     message = f"{what}: gave up after the time limit of {seconds:g} s (--timeout)"

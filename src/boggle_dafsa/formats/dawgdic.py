@@ -85,18 +85,11 @@ def build_dawg(keys: Sequence[bytes], kernel: str | None = None) -> Dawg:
 
 def _compiled(kernel: str | None, name: str) -> Any:
     # The compiled stage `name` of _builder.c, or None for the Python one.
-    if kernel == "python":
-        return None
-    from boggle_dafsa.automaton.stream import default_kernel, kernels
+    from boggle_dafsa import compiled
 
-    chosen = kernels().get("c") if kernel == "c" else default_kernel()
-    if chosen is None or chosen.name != "c":
-        if kernel == "c":
-            raise RuntimeError("the compiled kernel is not built here")
+    if compiled.choose("builder", kernel or "auto") == compiled.PYTHON:
         return None
-    from boggle_dafsa.automaton import _builder  # type: ignore[attr-defined]
-
-    return getattr(_builder, name)
+    return getattr(compiled.built("builder"), name)
 
 
 def _build_dawg_python(keys: Sequence[bytes]) -> Dawg:

@@ -16,16 +16,16 @@ letter, as the solver does); any other dictionary is walked through its ``childr
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
+from boggle_dafsa import compiled
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.query.automata import Automaton, LazyDFA, Levenshtein
 
-#: Set to 1 to use the Python twin of every compiled kernel.
-PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
+#: Set to 1 to use the Python twin of every compiled kernel (read by :mod:`boggle_dafsa.compiled`).
+PURE_VARIABLE = compiled.PURE_VARIABLE
 #: Deepest walk on a format that does not say how long its longest word is (a damaged
 #: file could otherwise send the walk round a cycle for ever).
 DEFAULT_MAX_DEPTH = 4096
@@ -36,7 +36,7 @@ MAX_DEAD_PAIRS = 4_000_000
 
 def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None, kernel: str = "auto") -> Iterator[str]:
     """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
-    if native_layout(dictionary) and select_kernel(kernel) == "compiled":
+    if native_layout(dictionary) and select_kernel(kernel) == compiled.C:
         # The compiled walk returns its words in one list: iterate it without a Python frame per word.
         dfa = LazyDFA(automaton)
         if limit == 0 or dfa.start < 0:
@@ -50,7 +50,7 @@ def search_states(
 ) -> Iterator[tuple[str, Any]]:
     """Like :func:`search`, with the automaton's state at each word (a distance, blanks...).
 
-    ``kernel``: on a native file, "compiled" (the C walk), "python" (its twin) or "auto"
+    ``kernel``: on a native file, "c" (the C walk), "python" (its twin) or "auto"
     (compiled if built and ``BOGGLE_DAFSA_PURE`` is not set); other formats always use the
     generic walk.
     """
@@ -60,7 +60,7 @@ def search_states(
     states = dfa.states
     if not native_layout(dictionary):
         pairs: Iterator[tuple[str, int]] = _walk_generic(dictionary, dfa)
-    elif select_kernel(kernel) == "compiled":
+    elif select_kernel(kernel) == compiled.C:
         pairs = _walk_compiled(dictionary, dfa, limit)
     else:
         pairs = _walk_native(dictionary, dfa)
@@ -71,27 +71,21 @@ def search_states(
 
 
 def available_kernels() -> list[str]:
-    """The native-walk kernels this installation has: "python", plus "compiled" if built."""
-    return ["python", "compiled"] if _compiled_walk() is not None else ["python"]
+    """The native-walk kernels this installation has: "python", plus "c" if built."""
+    return list(reversed(compiled.available("query walk")))
 
 
 def select_kernel(kernel: str = "auto") -> str:
-    """The kernel ``kernel`` stands for ("auto": compiled unless missing or BOGGLE_DAFSA_PURE=1)."""
-    if kernel == "auto":
-        return "compiled" if _compiled_walk() is not None and not os.environ.get(PURE_VARIABLE) else "python"
-    if kernel not in ("python", "compiled"):
-        raise ValueError(f"unknown kernel {kernel!r} (known: auto, python, compiled)")
-    if kernel == "compiled" and _compiled_walk() is None:
-        raise ValueError("the compiled query kernel is not built in this installation")
-    return kernel
+    """The kernel ``kernel`` stands for ("auto": "c" unless not built or ``BOGGLE_DAFSA_PURE`` is set)."""
+    try:
+        return compiled.choose("query walk", kernel)
+    except compiled.KernelSettingError as error:
+        raise ValueError(str(error)) from None
 
 
 def _compiled_walk() -> Any:
-    try:
-        from boggle_dafsa.query._walk import walk as compiled
-    except ImportError:
-        return None
-    return compiled
+    module = compiled.built("query walk")
+    return None if module is None else module.walk
 
 
 def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[list[str], list[int]]:
@@ -186,7 +180,7 @@ def fuzzy_native(
         dfa = LazyDFA(automaton)
         found = islice(_walk_native(dictionary, dfa, max_dead=0), limit)
         return [(hit, automaton.distance(dfa.states[sid])) for hit, sid in found]
-    from boggle_dafsa.query._walk import fuzzy
+    fuzzy = compiled.built("query walk").fuzzy  # type: ignore[union-attr]
 
     try:
         words, distances = fuzzy(

@@ -1,4 +1,4 @@
-/* The compiled twin of the pure-Python native kernel (src/boggle_dafsa/solver/native.py,
+/* The compiled twin of the pure-Python native kernel (src/boggle_dafsa/solver/python.py,
  * whose Solver class has the same constructor, methods and results).
  *
  * A Solver is prepared once per (dictionary cells, shape's neighbour table, minimum
@@ -1774,7 +1774,7 @@ static PyTypeObject SolverType = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_native",
-    .m_doc = "The compiled native solver kernel (see src/boggle_dafsa/solver/native.py for its twin).",
+    .m_doc = "The compiled native solver kernel (see src/boggle_dafsa/solver/python.py for its twin).",
     .m_size = -1,
 };
 

@@ -16,10 +16,10 @@ needs a function ``search(layout, faces, table, min_length)`` and :class:`Layout
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from boggle_dafsa import compiled as seam
 from boggle_dafsa.errors import DictionaryError
 
 #: Word → first path: what every kernel returns.
@@ -32,11 +32,6 @@ if TYPE_CHECKING:
     #: The signature of a kernel over the native layout (Python twin and compiled alike);
     #: for the type checker only (a string in a Callable is compiled at import).
     LayoutSearch = Callable[[NativeLayout, tuple[str, ...], tuple[tuple[int, ...], ...], int], Found]
-
-
-def pure() -> bool:
-    """True when ``BOGGLE_DAFSA_PURE=1``: no compiled kernel is loaded."""
-    return os.environ.get("BOGGLE_DAFSA_PURE") == "1"
 
 
 class Kernel(Protocol):
@@ -184,28 +179,22 @@ def _generic_search(
 
 
 def _register_builtin() -> None:
-    from boggle_dafsa.solver import native
+    from boggle_dafsa.solver import python as native
 
-    register(LayoutKernel("python", native.search, max_depth=native.MAX_DEPTH, solver_class=native.Solver))
+    register(LayoutKernel(seam.PYTHON, native.search, max_depth=native.MAX_DEPTH, solver_class=native.Solver))
     register(CursorKernel("generic", _generic_search))
 
 
-#: Why the compiled kernel is not in use, or None when it is.
-_compiled_missing: str | None = None
+#: Why the compiled kernel is not in use, or None when it is (read once, at import, from the seam).
+_compiled_missing: str | None = seam.missing("solver")
 
 
 def _register_compiled() -> None:
-    # The C twin of `native.search`, when it was built: same arguments, same result.
-    global _compiled_missing
-    if pure():
-        _compiled_missing = "BOGGLE_DAFSA_PURE=1"
-        return
-    try:
-        from boggle_dafsa.solver import compiled
-    except ImportError:
-        _compiled_missing = "the C extension is not built"
-        return
-    register(LayoutKernel("c", compiled.search, compiled=True, solver_class=compiled.Solver))
+    # The C twin of `python.search`, when it was built and not forced off: same arguments, same result.
+    if _compiled_missing is None:
+        from boggle_dafsa.solver import c
+
+        register(LayoutKernel(seam.C, c.search, compiled=True, solver_class=c.Solver))
 
 
 def kernel_for(dictionary: Dictionary[Any]) -> str:
@@ -221,9 +210,7 @@ def kernel_for(dictionary: Dictionary[Any]) -> str:
 def kernel_status() -> str:
     """Which kernel searches native dictionaries, and why: ``c (compiled)``, or
     ``python (the C extension is not built)`` / ``python (BOGGLE_DAFSA_PURE=1)``."""
-    if _compiled_missing is None:
-        return "c (compiled)"
-    return f"python ({_compiled_missing})"
+    return "c (compiled)" if _compiled_missing is None else f"python ({_compiled_missing})"
 
 
 _register_builtin()

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from boggle_dafsa.board.grid import Grid, format_shape, neighbours
 from boggle_dafsa.board.scoring import CLASSIC, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
-from boggle_dafsa.solver import native
+from boggle_dafsa.solver import python as native
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import _native  # type: ignore[attr-defined]
-from boggle_dafsa.solver.native import FOUND, FaceCodes, TooManyFaces, twin_result
+from boggle_dafsa.solver.python import FOUND, FaceCodes, TooManyFaces, twin_result
 
 if TYPE_CHECKING:
     from boggle_dafsa.automaton.fileformat import NativeLayout
