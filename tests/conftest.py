@@ -32,6 +32,15 @@ os.environ["BOGGLE_DAFSA_CACHE"] = str(TEST_CACHE)
 os.environ.pop("BOGGLE_DAFSA_DICT", None)
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which copy of the package the suite tests: the src layout means always the installed one."""
+    import boggle_dafsa
+
+    where = Path(boggle_dafsa.__file__).resolve().parent
+    kind = "this checkout's src/ (editable install)" if where == ROOT / "src" / "boggle_dafsa" else "an installed copy"
+    return f"boggle_dafsa under test: {where} ({kind})"
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(TEST_CACHE, ignore_errors=True)
 
