@@ -18,17 +18,20 @@ import tempfile
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+# The one C definition of the native file format, included by every extension below.
+FORMAT_HEADER = "src/boggle_dafsa/automaton/_format.h"
+
 EXTENSIONS = [
     # The compiled twin of src/boggle_dafsa/solver/python.py (its searches in _native_search.h).
     Extension(
         "boggle_dafsa.solver._native",
         ["src/boggle_dafsa/solver/_native.c"],
-        depends=["src/boggle_dafsa/solver/_native_search.h"],
+        depends=["src/boggle_dafsa/solver/_native_search.h", FORMAT_HEADER],
     ),
     # The compiled twin of the streaming builder (src/boggle_dafsa/automaton/stream.py).
-    Extension("boggle_dafsa.automaton._builder", ["src/boggle_dafsa/automaton/_builder.c"]),
+    Extension("boggle_dafsa.automaton._builder", ["src/boggle_dafsa/automaton/_builder.c"], depends=[FORMAT_HEADER]),
     # The compiled twin of the native query walk (src/boggle_dafsa/query/walk.py's _walk_native).
-    Extension("boggle_dafsa.query._walk", ["src/boggle_dafsa/query/_walk.c"]),
+    Extension("boggle_dafsa.query._walk", ["src/boggle_dafsa/query/_walk.c"], depends=[FORMAT_HEADER]),
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"

@@ -71,7 +71,7 @@ def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: in
     if kind >= 6:
         # A state at the very end whose letters' children lie past the last cell, and
         # transitions leading to it: the boundary a missing check would cross.
-        letters = (1 << 31) | (2**len(ALPHABET) - 1) if kind == 6 else rng.getrandbits(32)
+        letters = fileformat.FINAL_FLAG | (2**len(ALPHABET) - 1) if kind == 6 else rng.getrandbits(32)
         struct.pack_into("<I", data, body + 4 * (cell_count - 1), letters)
         for _ in range(rng.randint(1, 12)):
             struct.pack_into("<I", data, body + 4 * rng.randrange(cell_count), cell_count - rng.randint(1, 2))
@@ -88,7 +88,7 @@ def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: in
         elif kind == 3:  # just past the end, or far outside
             value = rng.choice([cell_count, cell_count + 1, 2**31, 2**32 - 1])
         elif kind == 4:  # a header with every letter (children read past the state)
-            value = (1 << 31) | (2**len(ALPHABET) - 1)
+            value = fileformat.FINAL_FLAG | (2**len(ALPHABET) - 1)
         else:  # zero: a state with no letters, or the first cell
             value = 0
         struct.pack_into("<I", data, at, value)

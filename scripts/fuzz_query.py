@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fuzz_kernel import ALPHABET, damaged_dictionary, run_under_asan  # noqa: E402
 
+from boggle_dafsa.automaton.fileformat import NativeLayout  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
 from boggle_dafsa.query import automata, parse, walk  # noqa: E402
@@ -63,6 +64,11 @@ class Cells:
     def __init__(self, dictionary: NativeDictionary) -> None:
         self._dictionary = dictionary
         self.cells = array("I", dictionary.cells)
+        # Every walk reads the cells through the layout (the format's one definition).
+        self.states = NativeLayout.of(self.cells, dictionary.root, dictionary.alphabet, dictionary.header.longest_word, dictionary.path)
+
+    def layout(self) -> NativeLayout:
+        return self.states
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._dictionary, name)

@@ -132,3 +132,51 @@ def test_header_fields(tmp_path: Path, good_bytes: bytes) -> None:
     assert info["policy"] == "fold"
     assert info["bytes"] == len(good_bytes) == os.path.getsize(tmp_path / "d.dafsa")
     assert good_bytes[:8] == MAGIC
+
+
+# -- the one definition of the format, in C and in Python ----------------------------------
+
+FORMAT_HEADER = Path(fileformat.__file__).with_name("_format.h")
+C_SOURCES = [
+    Path(fileformat.__file__).parent.parent / relative
+    for relative in ("solver/_native.c", "solver/_native_search.h", "query/_walk.c", "automaton/_builder.c")
+]
+
+
+def test_the_c_header_and_the_python_module_define_the_same_format() -> None:
+    import re
+
+    defines = dict(re.findall(r"^#define (\w+) (\S+)", FORMAT_HEADER.read_text(), flags=re.MULTILINE))
+    assert int(defines["FINAL_FLAG"].rstrip("u"), 16) == fileformat.FINAL_FLAG
+    assert int(defines["LETTER_MASK"].rstrip("u"), 16) == fileformat.LETTER_MASK
+    assert int(defines["FORMAT_ONE_CELL_LETTERS"]) == fileformat.ONE_CELL_LETTERS
+    assert int(defines["FORMAT_VERSION"]) == fileformat.VERSION
+
+
+@pytest.mark.parametrize("source", C_SOURCES, ids=lambda path: path.name)
+def test_no_c_file_defines_a_bit_of_the_format_itself(source: Path) -> None:
+    import re
+
+    text = source.read_text()
+    if source.suffix == ".c":
+        assert '_format.h"' in text
+    assert not re.search(r"#define (FINAL_FLAG|LETTER_MASK)\b", text)
+    assert "0x80000000" not in text or source.name == "_builder.c"  # the builder's own record flag
+    assert "__builtin_popcount(" not in text  # popcount32 and format_child_slot come from the header
+
+
+def test_the_layout_reads_every_state_as_the_cursor_does(tmp_path: Path, good_bytes: bytes) -> None:
+    d = open_bytes(tmp_path, good_bytes)
+    layout = d.states
+    words = []
+    stack = [(layout.root, "")]
+    while stack:
+        state, prefix = stack.pop()
+        if layout.is_final(state):
+            words.append(prefix)
+        for bit, child in layout.children(state):
+            assert layout.child(state, bit) == child
+            assert layout.step(state, d.alphabet[bit]) == child
+            stack.append((child, prefix + d.alphabet[bit]))
+    assert sorted(words) == WORDS
+    d.close()

@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import query
+from boggle_dafsa.automaton.fileformat import NativeLayout
 from boggle_dafsa.errors import DictionaryError, QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.query import automata, setops, walk
@@ -385,6 +386,11 @@ class _CellsOverride:
     def __init__(self, d: Any, changes: dict[int, int]) -> None:
         self._d = d
         self.cells = array("I", [changes.get(i, c) for i, c in enumerate(d.cells)])
+        # Every walk reads the cells through the layout (the format's one definition).
+        self.states = NativeLayout.of(self.cells, d.root, d.alphabet, d.header.longest_word, d.path)
+
+    def layout(self) -> NativeLayout:
+        return self.states
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._d, name)

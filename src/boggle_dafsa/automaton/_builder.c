@@ -26,8 +26,11 @@
 #include <unistd.h>
 
 #define MAX_CODE_POINT 0x10FFFF
-#define FINAL_FLAG 0x80000000u
-#define CELL_MAX 0xFFFFFFFFull
+/* The format's constants and bit helpers (FINAL_FLAG, format_header_cells...). */
+#include "_format.h"
+
+/* A registered state's record: its pair count, and this bit when it is final (not the file's flag). */
+#define STATE_FINAL 0x80000000u
 #define SIGNAL_EVERY 0xFFFF
 /* The default cap on states, limits.MAX_STATES (a test checks they agree): beyond it,
  * add_lines and finish raise ValueError("too many states", cap, words), as the Python
@@ -111,7 +114,7 @@ typedef struct {
     PyObject_HEAD
     /* Registered states: transitions [first[s], first[s] + 2 * size(s)) of `trans`. */
     uint64_t *first;
-    uint32_t *info;    /* pair count | FINAL_FLAG */
+    uint32_t *info;    /* pair count | STATE_FINAL */
     size_t states, states_capacity;
     uint32_t *trans;
     size_t trans_used, trans_capacity;
@@ -163,7 +166,7 @@ static int table_grow(Builder *self) {
     for (size_t i = 0; i < old_size; i++) {
         if (old[i]) {
             uint32_t s = old[i] - 1;
-            table_insert(self, hash_state(!!(self->info[s] & FINAL_FLAG), self->trans + self->first[s], self->info[s] & ~FINAL_FLAG), s);
+            table_insert(self, hash_state(!!(self->info[s] & STATE_FINAL), self->trans + self->first[s], self->info[s] & ~STATE_FINAL), s);
         }
     }
     free(old);
@@ -172,9 +175,9 @@ static int table_grow(Builder *self) {
 
 /* The registered state equal to (final, edges), registering it if there is none; -1 on error. */
 static int64_t intern_state(Builder *self, int final, const uint32_t *edges, size_t pairs) {
-    if (pairs >= FINAL_FLAG) { PyErr_SetString(PyExc_OverflowError, "state with too many transitions"); return -1; }
+    if (pairs >= STATE_FINAL) { PyErr_SetString(PyExc_OverflowError, "state with too many transitions"); return -1; }
     uint64_t hash = hash_state(final, edges, pairs);
-    uint32_t wanted = (uint32_t)pairs | (final ? FINAL_FLAG : 0);
+    uint32_t wanted = (uint32_t)pairs | (final ? STATE_FINAL : 0);
     if (self->table_size) {
         size_t mask = self->table_size - 1;
         size_t slot = (size_t)hash & mask;
@@ -411,7 +414,7 @@ static PyObject *Builder_write_body(Builder *self, PyObject *arg) {
     if (!self->finished) { PyErr_SetString(PyExc_RuntimeError, "finish() the builder first"); return NULL; }
     PyObject *write = PyObject_GetAttrString(arg, "write");
     if (!write) return NULL;
-    size_t n = self->states, width = self->alphabet_size / 32 + 1;
+    size_t n = self->states, width = format_header_cells(self->alphabet_size);
     uint32_t *order = malloc((n ? n : 1) * sizeof(uint32_t));
     uint32_t *position = malloc((n ? n : 1) * sizeof(uint32_t));
     uint32_t *bits = calloc(width, sizeof(uint32_t));
@@ -425,31 +428,31 @@ static PyObject *Builder_write_body(Builder *self, PyObject *arg) {
     if (self->root >= n) { PyErr_SetString(PyExc_AssertionError, "root out of range"); goto done; }
     order[tail++] = self->root;
     position[self->root] = 0;
-    cursor = width + (self->info[self->root] & ~FINAL_FLAG);
+    cursor = width + (self->info[self->root] & ~STATE_FINAL);
     while (head < tail) {
         uint32_t s = order[head++];
-        size_t pairs = self->info[s] & ~FINAL_FLAG;
+        size_t pairs = self->info[s] & ~STATE_FINAL;
         const uint32_t *edges = self->trans + self->first[s];
         for (size_t i = 0; i < pairs; i++) {
             uint32_t child = edges[2 * i + 1];
             if (child >= n) { PyErr_SetString(PyExc_AssertionError, "child out of range"); goto done; }
             if (position[child] != UINT32_MAX) continue;
-            if (cursor > CELL_MAX) {
+            if (cursor > FORMAT_CELL_MAX) {
                 PyErr_SetString(PyExc_OverflowError, "automaton too large for the native format (more than 2**32 cells)");
                 goto done;
             }
             position[child] = (uint32_t)cursor;
             order[tail++] = child;
-            cursor += width + (self->info[child] & ~FINAL_FLAG);
+            cursor += width + (self->info[child] & ~STATE_FINAL);
         }
     }
-    if (cursor > CELL_MAX) {
+    if (cursor > FORMAT_CELL_MAX) {
         PyErr_SetString(PyExc_OverflowError, "automaton too large for the native format (more than 2**32 cells)");
         goto done;
     }
     for (size_t k = 0; k < tail; k++) {
         uint32_t s = order[k];
-        size_t pairs = self->info[s] & ~FINAL_FLAG;
+        size_t pairs = self->info[s] & ~STATE_FINAL;
         const uint32_t *edges = self->trans + self->first[s];
         memset(bits, 0, width * sizeof(uint32_t));
         for (size_t i = 0; i < pairs; i++) {
@@ -457,7 +460,7 @@ static PyObject *Builder_write_body(Builder *self, PyObject *arg) {
             if (bit >= self->alphabet_size) { PyErr_SetString(PyExc_AssertionError, "letter out of range"); goto done; }
             bits[bit / 32] |= 1u << (bit % 32);
         }
-        if (self->info[s] & FINAL_FLAG) bits[width - 1] |= 0x80000000u;
+        if (self->info[s] & STATE_FINAL) bits[width - 1] |= FINAL_FLAG;
         for (size_t i = 0; i < width; i++)
             if (output_cell(&out, bits[i]) < 0) goto done;
         for (size_t i = 0; i < pairs; i++)

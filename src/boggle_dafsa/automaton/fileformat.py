@@ -42,7 +42,12 @@ _POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1}
 _POLICY_BY_CODE = {code: policy for policy, code in _POLICY_CODES.items()}
 _CELL_MAX = 0xFFFFFFFF
 #: The final flag of a one-cell state header (alphabets of up to 31 letters): its top bit.
+#: The C twin of this and of everything in :class:`NativeLayout` is ``_format.h``.
 FINAL_FLAG = 1 << 31
+#: The letter bits of a one-cell state header.
+LETTER_MASK = FINAL_FLAG - 1
+#: The most letters a one-cell state header holds (the fast kernels read only such files).
+ONE_CELL_LETTERS = 31
 
 
 def header_cells_for(alphabet_size: int) -> int:
@@ -87,20 +92,26 @@ class Header:
 
 
 class NativeLayout:
-    """Everything a solver kernel needs to walk a native file's cells itself.
+    """The one Python definition of how a native file's states are read: every reader goes through it.
 
-    Only one-cell state headers (alphabets of up to 31 letters) have this layout: a
-    state ``s`` is the cell ``cells[s]``, a bitset of its letters (letter ``i`` at bit
-    ``i``) with :attr:`final_flag` set when its prefix is a word, followed by the index
-    of each child, in letter order. The child by letter bit ``b`` is
-    ``cells[s + 1 + popcount(cells[s] & ((1 << b) - 1))]``. Nothing is checked: a
-    damaged file can point anywhere, so a kernel bounds-checks every index against
-    ``len(cells)`` (the Python twin lets ``IndexError`` rise).
+    A state ``s`` is a cell index. Its header is ``header_cells`` cells, a bitset of its
+    letters (letter ``i`` of the alphabet at bit ``i``) with the final flag at the top bit
+    of the last header cell; the index of each child follows, in letter order. With
+    one-cell headers (alphabets of up to :data:`ONE_CELL_LETTERS` letters, the only files
+    the fast kernels walk) the header is ``cells[s]``, :attr:`final_flag` marks a word,
+    and the child by letter bit ``b`` is ``cells[s + 1 + popcount(cells[s] & ((1 << b) - 1))]``.
+
+    The methods below are that arithmetic for any header width; a hot loop (a kernel's
+    Python twin) may inline it for one-cell headers, but with this object's
+    :attr:`final_flag`, :attr:`letter_mask` and :attr:`header_cells`, never constants of
+    its own. Nothing is checked: a damaged file can point anywhere, so a reader
+    bounds-checks every index against ``len(cells)`` (here ``IndexError`` rises).
 
     Plain data, so that a compiled kernel takes the same arguments as its Python twin.
     """
 
-    __slots__ = ("cells", "root", "letter_bits", "alphabet", "header_cells", "longest_word", "final_flag", "source")
+    __slots__ = ("cells", "root", "letter_bits", "alphabet", "header_cells", "longest_word", "final_flag",
+                 "letter_mask", "source")
 
     def __init__(
         self, cells: memoryview | array[int], root: int, letter_bits: Mapping[str, int], alphabet: str,
@@ -115,22 +126,77 @@ class NativeLayout:
         self.letter_bits = letter_bits
         #: The letters, in bit order.
         self.alphabet = alphabet
-        #: Cells per state header: always 1 in this layout, kept so that a kernel can check.
+        #: Cells per state header (1 for alphabets of up to 31 letters): a state's first
+        #: child index is this many cells after it.
         self.header_cells = header_cells
         #: Letters in the longest word: bounds the depth of any walk.
         self.longest_word = longest_word
-        #: The bit of a state header that marks a word (:data:`FINAL_FLAG`).
+        #: The bit of a (one-cell) state header that marks a word (:data:`FINAL_FLAG`).
         self.final_flag = final_flag
+        #: The letter bits of a (one-cell) state header.
+        self.letter_mask = final_flag - 1
         #: Where the cells come from, for error messages.
         self.source = source
 
+    @classmethod
+    def of(cls, cells: memoryview | array[int], root: int, alphabet: str, longest_word: int, source: str) -> NativeLayout:
+        """The layout of a body over ``alphabet`` (its header width follows from the alphabet's size)."""
+        width = header_cells_for(len(alphabet))
+        letter_bits = {letter: bit for bit, letter in enumerate(alphabet)}
+        return cls(cells, root, letter_bits, alphabet, width, longest_word, 1 << (32 * width - 1), source)
 
-def layout_of(header: Header, cells: memoryview | array[int], source: str) -> NativeLayout | None:
-    """The :class:`NativeLayout` of a file with ``header`` and ``cells``; None for wide headers."""
-    if header.header_cells != 1:
-        return None
-    letter_bits = {letter: bit for bit, letter in enumerate(header.alphabet)}
-    return NativeLayout(cells, header.root, letter_bits, header.alphabet, 1, header.longest_word, FINAL_FLAG, source)
+    def head(self, state: int) -> int:
+        """The header bitset of ``state``: its letters' bits and, at bit ``32 * header_cells - 1``, the final flag."""
+        if self.header_cells == 1:
+            return int(self.cells[state])
+        head = 0
+        for i in range(self.header_cells):
+            head |= self.cells[state + i] << (32 * i)
+        return head
+
+    def is_final(self, state: int) -> bool:
+        """True if the prefix that leads to ``state`` is a word."""
+        return bool(self.head(state) & self.final_flag)
+
+    def letters(self, state: int) -> int:
+        """The letter bits of ``state`` (bit ``i``: letter ``i`` of the alphabet follows)."""
+        return self.head(state) & self.letter_mask
+
+    def child(self, state: int, bit: int) -> int | None:
+        """The child of ``state`` by letter bit ``bit`` (an index), None if there is none."""
+        head = self.head(state)
+        if not head >> bit & 1 or bit >= len(self.alphabet):
+            return None
+        return int(self.cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()])
+
+    def step(self, state: int, letters: str) -> int | None:
+        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
+        letter_bits = self.letter_bits
+        for letter in letters:
+            bit = letter_bits.get(letter)
+            if bit is None:
+                return None
+            child = self.child(state, bit)
+            if child is None:
+                return None
+            state = child
+        return state
+
+    def children(self, state: int) -> Iterator[tuple[int, int]]:
+        """The (letter bit, child) pairs of ``state``, in letter order."""
+        letters = self.letters(state)
+        slot = state + self.header_cells
+        cells = self.cells
+        while letters:
+            low = letters & -letters
+            yield low.bit_length() - 1, int(cells[slot])
+            slot += 1
+            letters ^= low
+
+
+def layout_of(header: Header, cells: memoryview | array[int], source: str) -> NativeLayout:
+    """The :class:`NativeLayout` of a file with ``header`` and ``cells``."""
+    return NativeLayout.of(cells, header.root, header.alphabet, header.longest_word, source)
 
 
 def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:

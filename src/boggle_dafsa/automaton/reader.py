@@ -10,7 +10,7 @@ from __future__ import annotations
 import mmap
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +60,10 @@ class NativeDictionary(DictionaryBase[int]):
             self.cells = swapped
         self.policy: Policy = self.header.policy
         self.header_cells: int = self.header.header_cells
+        #: How the states are read (the format's one Python definition), whatever the header width.
+        self.states: NativeLayout = layout_of(self.header, self.cells, self.path)
         #: Bit index of each letter in a state header.
-        self.letter_bits: dict[str, int] = {letter: bit for bit, letter in enumerate(self.header.alphabet)}
-        self._final_bit = 32 * self.header_cells - 1
-
-        self._layout = layout_of(self.header, self.cells, self.path)
+        self.letter_bits: Mapping[str, int] = self.states.letter_bits
 
     @property
     def alphabet(self) -> str:
@@ -72,8 +71,8 @@ class NativeDictionary(DictionaryBase[int]):
         return self.header.alphabet
 
     def layout(self) -> NativeLayout | None:
-        """The cells as a solver kernel reads them; None when the states have wide headers."""
-        return self._layout
+        """The cells as the fast kernels read them; None when the states have wide headers (over 31 letters)."""
+        return self.states if self.header_cells == 1 else None
 
     # -- the cursor ---------------------------------------------------------------------
 
@@ -84,42 +83,17 @@ class NativeDictionary(DictionaryBase[int]):
 
     def step(self, state: int, letters: str) -> int | None:
         """Follow each character of ``letters`` from ``state``; None if no word continues so."""
-        cells = self.cells
-        bits = self.letter_bits
         try:  # free in CPython 3.11 unless raised
-            for letter in letters:
-                bit = bits.get(letter)
-                if bit is None:
-                    return None
-                if self.header_cells == 1:
-                    head = cells[state]
-                    if not head >> bit & 1:
-                        return None
-                    state = cells[state + 1 + (head & ((1 << bit) - 1)).bit_count()]
-                else:
-                    head = self._head(state)
-                    if not head >> bit & 1:
-                        return None
-                    state = cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()]
+            return self.states.step(state, letters)
         except IndexError:
             raise self._outside() from None
-        return state
 
     def is_word(self, state: int) -> bool:
         """True if the prefix that led to ``state`` is a word."""
         try:
-            if self.header_cells == 1:
-                return bool(self.cells[state] & FINAL_FLAG)
-            return bool(self._head(state) >> self._final_bit & 1)
+            return self.states.is_final(state)
         except IndexError:
             raise self._outside() from None
-
-    def _head(self, state: int) -> int:
-        # The header bitset of a state, whatever its width.
-        head = 0
-        for i in range(self.header_cells):
-            head |= self.cells[state + i] << (32 * i)
-        return head
 
     def _outside(self) -> DictionaryError:
         # Checksums only catch accidents: a file can be consistent yet point outside itself.
@@ -127,16 +101,10 @@ class NativeDictionary(DictionaryBase[int]):
 
     def children(self, state: int) -> Iterator[tuple[str, int]]:
         """The (letter, child) pairs of ``state``, in letter order."""
+        alphabet = self.alphabet
         try:
-            head = self._head(state)
-            child = state + self.header_cells
-            letters = head & ~(1 << self._final_bit)
-            alphabet = self.alphabet
-            while letters:
-                low = letters & -letters
-                yield alphabet[low.bit_length() - 1], self.cells[child]
-                child += 1
-                letters ^= low
+            for bit, child in self.states.children(state):
+                yield alphabet[bit], child
         except IndexError:
             raise self._outside() from None
 

@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define FINAL_FLAG 0x80000000u
-#define LETTER_MASK 0x7FFFFFFFu
+/* The format's constants and bit helpers (FINAL_FLAG, format_child_slot...). */
+#include "../automaton/_format.h"
 
 typedef struct {
     int32_t *table;   /* capacity * width transitions, -2: unknown, -1: dead */
@@ -70,7 +70,7 @@ static int learn(Tables *t, PyObject *step, PyObject *letters, int32_t sid, uint
     if (tables_reserve(t, sid) < 0) return -1;
     uint32_t rest = unknown;
     while (rest) {
-        int bit = __builtin_ctz(rest);
+        int bit = (int)lowest_bit32(rest);
         rest &= rest - 1;
         PyObject *letter = PyTuple_GET_ITEM(letters, bit);
         PyObject *result = PyObject_CallFunction(step, "iO", (int)sid, letter);
@@ -162,7 +162,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     const uint32_t *cells = (const uint32_t *)view.buf;
     Py_ssize_t n = view.len / 4;
     Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
-    if (width > 31) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
+    if (width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
     t.width = (int)(width ? width : 1);
     if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
 
@@ -199,7 +199,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     f->found = 0;
     if (tables_reserve(&t, f->sid) < 0) goto done;
     {
-        uint32_t below = f->head & LETTER_MASK;
+        uint32_t below = format_letters(f->head);
         if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
         if (below & ~t.known[f->sid] && learn(&t, step, letters, f->sid, below & ~t.known[f->sid]) < 0) goto done;
         f->bits = below & t.alive[f->sid];
@@ -210,9 +210,9 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         if (f->bits) {
             uint32_t low = f->bits & (0u - f->bits);
             f->bits ^= low;
-            int bit = __builtin_ctz(low);
+            int bit = (int)lowest_bit32(low);
             int32_t nxt = t.table[(Py_ssize_t)f->sid * t.width + bit];
-            Py_ssize_t slot = (Py_ssize_t)f->state + 1 + __builtin_popcount(f->head & (low - 1));
+            Py_ssize_t slot = (Py_ssize_t)format_child_slot(f->state, f->head, low);
             if (slot >= n) { damaged("a transition points outside the file"); goto done; }
             uint32_t child = cells[slot];
             if ((Py_ssize_t)child >= n) { damaged("a transition points outside the file"); goto done; }
@@ -222,12 +222,12 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             word[depth] = codes[bit];
             int hit = 0;
             if (nxt >= PyList_GET_SIZE(accept)) { PyErr_SetString(PyExc_RuntimeError, "query state without finality"); goto done; }
-            if ((child_head & FINAL_FLAG) && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
+            if (format_is_final(child_head) && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
                 hit = 1;
                 if (append_match(words, word, depth + 1, sids, nxt) < 0) goto done;
                 if (++emitted == limit) goto finished;
             }
-            uint32_t below = child_head & LETTER_MASK;
+            uint32_t below = format_letters(child_head);
             if (!below) {  /* a leaf: no frame needed */
                 if (hit) f->found = 1;
                 continue;
@@ -310,7 +310,7 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
     Py_ssize_t n = view.len / 4;
     Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
     Py_ssize_t m = PyUnicode_GET_LENGTH(target);
-    if (width > 31) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
+    if (width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
     if (k < 0 || k > 200) { PyErr_SetString(PyExc_ValueError, "distance out of range (0 to 200)"); goto done; }
     if (m > 1000) { PyErr_SetString(PyExc_ValueError, "word too long (at most 1,000 letters)"); goto done; }
     if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
@@ -336,7 +336,7 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
     f->head = cells[root];
     f->best = rows[m];
     f->live = 1;
-    f->bits = f->head & LETTER_MASK;
+    f->bits = format_letters(f->head);
     if (f->bits >> width) { damaged("a letter outside the alphabet"); goto done; }
     Py_ssize_t emitted = 0;
     for (;;) {
@@ -348,7 +348,7 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
         }
         uint32_t low = f->bits & (0u - f->bits);
         f->bits ^= low;
-        int bit = __builtin_ctz(low);
+        int bit = (int)lowest_bit32(low);
         Py_UCS4 c = codes[bit];
         uint8_t live = 0, best = f->best, dist = cap;
         if (f->live) {
@@ -372,18 +372,18 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
             if (dist < best) best = dist;
         }
         if (!live && !(prefix && best <= k)) continue;  /* nothing below can match */
-        Py_ssize_t slot = (Py_ssize_t)f->state + 1 + __builtin_popcount(f->head & (low - 1));
+        Py_ssize_t slot = (Py_ssize_t)format_child_slot(f->state, f->head, low);
         if (slot >= n) { damaged("a transition points outside the file"); goto done; }
         uint32_t child = cells[slot];
         if ((Py_ssize_t)child >= n) { damaged("a transition points outside the file"); goto done; }
         uint32_t child_head = cells[child];
         word[depth] = c;
         uint8_t found = prefix ? best : dist;
-        if ((child_head & FINAL_FLAG) && found <= k) {
+        if (format_is_final(child_head) && found <= k) {
             if (append_match(words, word, depth + 1, distances, found) < 0) goto done;
             if (++emitted == limit) goto finished;
         }
-        uint32_t below = child_head & LETTER_MASK;
+        uint32_t below = format_letters(child_head);
         if (!below) continue;
         if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
         if (depth + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done; }

@@ -91,8 +91,9 @@ def _compiled_walk() -> Any:
 def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[list[str], list[int]]:
     # _walk_native in C (_walk.c): one call returns every match (up to `limit`) at once.
     try:
+        layout = dictionary.layout()
         return _compiled_walk()(  # type: ignore[no-any-return]
-            dictionary.cells, dictionary.root, dictionary.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit, MAX_DEAD_PAIRS
+            layout.cells, layout.root, layout.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit, MAX_DEAD_PAIRS
         )
     except ValueError as error:
         raise _damaged(dictionary, error) from None
@@ -105,7 +106,7 @@ def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator
 
 def native_layout(dictionary: Any) -> bool:
     """True if ``dictionary`` is a native file the fast walks can read (one-cell state headers)."""
-    return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "header_cells", 0) == 1
+    return getattr(dictionary, "format_name", None) == "native" and dictionary.layout() is not None
 
 
 def max_depth(dictionary: Any) -> int:
@@ -183,8 +184,9 @@ def fuzzy_native(
     fuzzy = compiled.built("query walk").fuzzy  # type: ignore[union-attr]
 
     try:
+        layout = dictionary.layout()
         words, distances = fuzzy(
-            dictionary.cells, dictionary.root, dictionary.alphabet, word, k, transpositions, prefix, max_depth(dictionary), -1 if limit is None else limit
+            layout.cells, layout.root, layout.alphabet, word, k, transpositions, prefix, max_depth(dictionary), -1 if limit is None else limit
         )
     except ValueError as error:
         raise _damaged(dictionary, error) from None
@@ -206,11 +208,14 @@ def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) 
     # Query transitions are kept per query state as a list indexed by letter bit, with two
     # masks: the bits already computed, and the bits that lead somewhere. A node's letters
     # are then filtered with one AND: dead letters cost nothing.
-    cells = dictionary.cells
-    alphabet = dictionary.alphabet
+    # The state arithmetic of NativeLayout (the format's one definition), inlined.
+    layout = dictionary.layout()
+    cells = layout.cells
+    alphabet = layout.alphabet
     width = len(alphabet)
-    final_flag = 1 << 31
-    letter_mask = final_flag - 1
+    final_flag = layout.final_flag
+    letter_mask = layout.letter_mask
+    first = layout.header_cells
     accept = dfa.accept
     depth_limit = max_depth(dictionary)
     size = len(cells)
@@ -244,7 +249,7 @@ def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) 
     dead: set[int] = set()
     letters: list[str] = []
     stack: list[tuple[int, int, int, int, int, bool]] = []
-    state = dictionary.root
+    state = layout.root
     sid = dfa.start
     key = -1
     found = False
@@ -257,7 +262,7 @@ def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) 
                 low = bits & -bits
                 bits ^= low
                 nxt = table[sid][low.bit_length() - 1]
-                child = cells[state + 1 + (head & (low - 1)).bit_count()]
+                child = cells[state + first + (head & (low - 1)).bit_count()]
                 pair = nxt * size + child
                 if pair in dead:
                     continue

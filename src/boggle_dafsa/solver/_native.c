@@ -25,28 +25,19 @@
 #include <windows.h>
 #endif
 
-#define FINAL_FLAG 0x80000000u
+/* The format's constants and bit helpers (FINAL_FLAG, popcount32, format_child_slot...). */
+#include "../automaton/_format.h"
+
 #define DEAD_CODE 31
 #define FIRST_LONG_CODE 32
 #define MAX_FACE_LETTERS 3
-#define MAX_LETTERS 31
+#define MAX_LETTERS FORMAT_ONE_CELL_LETTERS
 
 #if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ALWAYS_INLINE inline
 #endif
-
-/* The bit count of a 32-bit word (the compiler turns this into popcnt when allowed). */
-static inline unsigned popcount32(uint32_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_popcount(x);
-#else
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-#endif
-}
 
 /* -- results of one grid ------------------------------------------------------------ */
 
@@ -379,7 +370,7 @@ static inline uint32_t follow_rest(const Solver *solver, const uint32_t *cells, 
         uint32_t head = cells[state];
         uint32_t bit = 1u << solver->face_letters[code][i];
         if (!(head & bit)) return UINT32_MAX;
-        uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
+        uint64_t slot = format_child_slot(state, head, bit);
         if (slot >= count) {
             *damaged = 1;
             return UINT32_MAX;
@@ -519,7 +510,7 @@ static ALWAYS_INLINE int search_core(const Solver *solver, const uint32_t *cells
         uint32_t state = solver->root;
         uint32_t head = cells[state];
         if (!(head & bit)) continue;
-        uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
+        uint64_t slot = format_child_slot(state, head, bit);
         if (slot >= count) return SEARCH_DAMAGED;
         uint32_t index = numbered ? offset[slot] : 0;
         state = cells[slot];
@@ -580,7 +571,7 @@ static ALWAYS_INLINE int search_core(const Solver *solver, const uint32_t *cells
             }
             int32_t other = step.cell;
             if (used[other]) continue;
-            slot = (uint64_t)state + 1 + popcount32(head & (step.bit - 1));
+            slot = format_child_slot(state, head, step.bit);
             if (slot >= count) return SEARCH_DAMAGED;
             uint32_t child = cells[slot];
             uint32_t child_index = index; /* gains offset[slot] only when needed: a load less */
@@ -822,7 +813,7 @@ static void number_words(Solver *self) {
     while (top) {
         Visit *v = &stack[top - 1];
         uint32_t s = v->state, head = cells[s];
-        uint32_t children = popcount32(head & ~FINAL_FLAG);
+        uint32_t children = popcount32(format_letters(head));
         if ((uint64_t)s + children >= count) goto fail;
         if (v->next < children) {
             uint32_t child = cells[(uint64_t)s + 1 + v->next];

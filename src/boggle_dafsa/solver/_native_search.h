@@ -24,7 +24,7 @@ SEARCH_TARGET static ALWAYS_INLINE int SEARCH_NAME(letter_enter)(const Totals *t
     const Solver *solver = t->solver;
     uint32_t bit = t->first[other];
     if (!(head & bit)) return SEARCH_OK;
-    uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
+    uint64_t slot = format_child_slot(state, head, bit);
     if (slot >= t->count) return SEARCH_DAMAGED;
     uint32_t child = t->cells[slot];
     index += t->offset[slot];
@@ -70,7 +70,7 @@ SEARCH_TARGET static ALWAYS_INLINE int SEARCH_NAME(letter_walk)(const Totals *t,
         letters &= letters - 1;
         uint64_t next = t->letter_cells[letter] & near;
         if (!next) continue;
-        uint64_t slot = (uint64_t)state + 1 + popcount32(head & ((1u << letter) - 1));
+        uint64_t slot = format_child_slot(state, head, 1u << letter);
         if (slot >= t->count) return SEARCH_DAMAGED;
         uint32_t child = t->cells[slot];
         if (child >= t->count) return SEARCH_DAMAGED;
@@ -89,7 +89,7 @@ SEARCH_TARGET static ALWAYS_INLINE int SEARCH_NAME(letter_walk)(const Totals *t,
                 } while (each);
             }
         }
-        if (!(child_head & ~FINAL_FLAG)) continue; /* no word goes on */
+        if (!format_letters(child_head)) continue; /* no word goes on */
         do {
             int32_t other = (int32_t)lowest_bit64(next);
             next &= next - 1;

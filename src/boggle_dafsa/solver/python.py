@@ -46,7 +46,9 @@ def search(
     """
     cells = layout.cells
     letter_bits = layout.letter_bits
+    # NativeLayout's state arithmetic (the format's one definition), inlined in the loop.
     final = layout.final_flag
+    first = layout.header_cells
 
     # What stepping onto each cell takes: (the cell, its bit in the `used` mask, its
     # first letter's bit in a state header, its face) for a one-letter face, with the
@@ -108,7 +110,7 @@ def search(
             if head & letter and not used & bit:
                 # The child's index follows the header, after those of the smaller
                 # letters: as many as the header has bits below this letter's.
-                child = cells[state + 1 + (head & (letter - 1)).bit_count()]
+                child = cells[state + first + (head & (letter - 1)).bit_count()]
                 child_head = cells[child]
                 longer = word + face
                 if child_head & final and len(longer) >= min_length and longer not in found:
@@ -118,7 +120,7 @@ def search(
         if long_steps[cell]:
             for other, bit, letter, later, face in long_steps[cell]:
                 if head & letter and not used & bit:
-                    after = _follow(cells, cells[state + 1 + (head & (letter - 1)).bit_count()], later)
+                    after = _follow(layout, cells[state + first + (head & (letter - 1)).bit_count()], later)
                     if after is None:
                         continue
                     child_head = cells[after]
@@ -134,7 +136,7 @@ def search(
         if entry is None:
             continue
         face = entry[-1]
-        state = _follow(cells, layout.root, (entry[2].bit_length() - 1, *(entry[3] if len(entry) == 5 else ())))
+        state = _follow(layout, layout.root, (entry[2].bit_length() - 1, *(entry[3] if len(entry) == 5 else ())))
         if state is None:
             continue
         head = cells[state]
@@ -145,13 +147,13 @@ def search(
     return found
 
 
-def _follow(cells: Any, state: int, bits: Iterable[int]) -> int | None:
+def _follow(layout: NativeLayout, state: int, bits: Iterable[int]) -> int | None:
     # Step from `state` by each letter bit in turn (the later letters of a face like QU).
     for bit in bits:
-        head = cells[state]
-        if not head >> bit & 1:
+        after = layout.child(state, bit)
+        if after is None:
             return None
-        state = cells[state + 1 + (head & ((1 << bit) - 1)).bit_count()]
+        state = after
     return state
 
 
@@ -201,10 +203,9 @@ class Solver:
             for other in row:
                 if not 0 <= other < len(self._table) or other == cell:
                     raise ValueError(f"neighbour {other} of cell {cell} is not another cell")
-        from boggle_dafsa.automaton.fileformat import FINAL_FLAG, NativeLayout
+        from boggle_dafsa.automaton.fileformat import NativeLayout
 
-        letter_bits = {letter: bit for bit, letter in enumerate(alphabet)}
-        self._layout = NativeLayout(cells, root, letter_bits, alphabet, 1, longest, FINAL_FLAG, source)
+        self._layout = NativeLayout.of(cells, root, alphabet, longest, source)
         self._alphabet = alphabet
         self._min_length = min_length
         self._points = tuple(points)
