@@ -1,4 +1,5 @@
-"""The README is true: its examples run word for word in sh, and its command table is the app's."""
+"""The README and docs/ are true: their examples run word for word in sh, their Python
+examples run, and docs/commands.md documents every command and option of the app."""
 
 from __future__ import annotations
 
@@ -9,44 +10,55 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
-README = (ROOT / "README.md").read_text("utf-8")
+README = ROOT / "README.md"
+#: The pages whose examples the tests run: the README, then every page of docs/.
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+COMMANDS_PAGE = ROOT / "docs" / "commands.md"
 
-#: README lines not run here, and why: the test runs on an installed package, in a temporary folder.
+#: Lines not run here, and why: the tests run on an installed package, in a temporary folder.
 NOT_RUN = {
     r"^pip install": "installs the package: done before the tests run",
     r"^python -m pytest": "the suite itself",
     r"^python scripts/": "benchmarks and data scripts, run by hand",
-    r"^(ruff|mypy)\b": "lint and type checks: .ci/run runs them with the [lint] extra",
+    r"^(ruff|mypy)\b": "lint and type checks: tests/test_lint.py runs them with the [lint] extra",
     r"boggle-dafsa serve": "a server that runs until Ctrl-C (tests/test_serve_cli.py starts it)",
     r"boggle-dafsa best (?!-d small\.dafsa)": "searches of minutes to hours (tests/test_search.py runs `best` on small lists)",
     r"^dask |--dask": "needs a Dask cluster (tests/test_search.py starts one on 127.0.0.1)",
 }
 
 
-def sh_blocks() -> list[str]:
-    return re.findall(r"^```sh\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL)
+def page_id(page: Path) -> str:
+    return str(page.relative_to(ROOT))
 
 
-def runnable_lines() -> list[str]:
+def sh_blocks(text: str) -> list[str]:
+    return re.findall(r"^```sh\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def runnable_lines(text: str) -> list[str]:
     lines = []
-    for block in sh_blocks():
+    for block in sh_blocks(text):
         for line in block.splitlines():
             if line.strip() and not line.lstrip().startswith("#") and not any(re.search(pattern, line) for pattern in NOT_RUN):
                 lines.append(line)
     return lines
 
 
-def test_the_readme_examples_run_in_sh_from_a_fresh_cache(tmp_path: Path) -> None:
-    """Every sh line of the README, in order, in one empty folder, with an empty cache and no
-    terminal: none may fail with a usage or input error (exit 2) or a traceback."""
-    lines = runnable_lines()
-    assert any(line.startswith("boggle-dafsa dump -d fr > francais.txt") for line in lines)
+def command_env(cache: Path) -> dict[str, str]:
     bin_folder = Path(sys.executable).parent  # the installed boggle-dafsa, beside this interpreter
-    env = {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}", "BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")}
-    work = tmp_path / "work"
-    work.mkdir()
+    return {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}", "BOGGLE_DAFSA_CACHE": str(cache)}
+
+
+def run_lines(lines: list[str], work: Path, env: dict[str, str]) -> None:
+    """Each line, in order, in one folder, with no terminal: none may fail with a usage or
+    input error (exit 2) or a traceback."""
     has_graphviz = shutil.which("dot") is not None
     for line in lines:
         if "dot -Tpng" in line and not has_graphviz:
@@ -57,33 +69,89 @@ def test_the_readme_examples_run_in_sh_from_a_fresh_cache(tmp_path: Path) -> Non
         assert "Traceback" not in result.stderr, f"{line}\n{result.stderr}"
         if result.returncode == 1:
             assert "lookup" in line or "find" in line, f"{line}\n{result.stderr}"
+
+
+def test_the_readme_examples_run_in_sh_from_a_fresh_cache(tmp_path: Path) -> None:
+    """Every sh line of the README, in order, in one empty folder, with an empty cache."""
+    lines = runnable_lines(README.read_text("utf-8"))
+    assert any(line.startswith("boggle-dafsa dump -d fr > francais.txt") for line in lines)
+    work = tmp_path / "work"
+    work.mkdir()
+    run_lines(lines, work, command_env(tmp_path / "cache"))
     assert (work / "build" / "dictionary.dafsa").is_file() and (work / "small.dafsa").is_file()
 
 
-def test_the_readme_python_examples_run(tmp_path: Path) -> None:
-    blocks = re.findall(r"^```python\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL)
-    assert len(blocks) >= 2  # the solver's and the queries'
-    for code in blocks:
+DOC_PAGES_WITH_EXAMPLES = [page for page in PAGES[1:] if runnable_lines(page.read_text("utf-8"))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", DOC_PAGES_WITH_EXAMPLES, ids=page_id)
+def test_the_docs_examples_run_in_sh(page: Path, tmp_path: Path) -> None:
+    """Each page of docs/ on its own: its sh lines, in order, in one empty folder (a page
+    makes the files its examples use). The suite's cache: the README's test shows a fresh one."""
+    work = tmp_path / "work"
+    work.mkdir()
+    run_lines(runnable_lines(page.read_text("utf-8")), work, command_env(Path(os.environ["BOGGLE_DAFSA_CACHE"])))
+
+
+def test_the_docs_have_examples_to_run() -> None:
+    # The pages of capabilities show commands; a regex that stopped finding them would pass silently.
+    names = {page.name for page in DOC_PAGES_WITH_EXAMPLES}
+    assert {"solve.md", "queries.md", "best.md", "game.md"} <= names, names
+
+
+@pytest.mark.parametrize("page", [page for page in PAGES if python_blocks(page.read_text("utf-8"))], ids=page_id)
+def test_the_python_examples_run(page: Path, tmp_path: Path) -> None:
+    for code in python_blocks(page.read_text("utf-8")):
         result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, f"{code}\n{result.stderr}"
 
 
-def test_the_score_example_prints_what_the_readme_shows(tmp_path: Path) -> None:
+def test_the_readme_and_docs_show_python_examples() -> None:
+    assert len(python_blocks(README.read_text("utf-8"))) >= 2  # the solver's and the queries'
+    assert python_blocks((ROOT / "docs" / "solve.md").read_text("utf-8"))
+    assert python_blocks((ROOT / "docs" / "queries.md").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("page", [README, ROOT / "docs" / "game.md"], ids=page_id)
+def test_the_score_example_prints_what_the_page_shows(page: Path, tmp_path: Path) -> None:
+    text = page.read_text("utf-8")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    setup = [line for line in runnable_lines() if line.startswith("printf") and ("alice" in line or "bob" in line or "chloé" in line)]
+    setup = [line for line in runnable_lines(text) if line.startswith("printf") and ("alice" in line or "bob" in line or "chloé" in line)]
+    assert len(setup) == 3
     for line in setup:
         subprocess.run(["sh", "-c", line], cwd=tmp_path, check=True, env=env)
-    [shown] = re.findall(r"^\$ (boggle-dafsa score .*?)\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL)
+    [shown] = re.findall(r"^\$ (boggle-dafsa score .*?)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
     result = subprocess.run(["sh", "-c", shown[0]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.stdout == shown[1]
 
 
-# -- the command table ---------------------------------------------------------------------
+def test_the_readme_is_a_front_door() -> None:
+    text = README.read_text("utf-8")
+    assert len(text.splitlines()) <= 300
+    # Every page it links to exists.
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert (ROOT / target).exists(), target
 
 
-def readme_commands() -> dict[str, str]:
-    """The command reference table: command name -> the usage written for it."""
-    section = README.split("## Command reference", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_links_lead_somewhere() -> None:
+    for page in PAGES[1:]:
+        for target, anchor in re.findall(r"\]\(([^)#:]*)(?:#([^)]*))?\)", page.read_text("utf-8")):
+            linked = (page.parent / target).resolve() if target else page
+            assert linked.exists(), f"{page_id(page)}: {target}"
+            if anchor and linked.suffix == ".md":
+                headings = re.findall(r"^#+ (.*)$", linked.read_text("utf-8"), flags=re.MULTILINE)
+                slugs = {re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-") for heading in headings}
+                assert anchor in slugs, f"{page_id(page)}: {target}#{anchor}"
+
+
+# -- the command reference -----------------------------------------------------------------
+
+
+def documented_commands() -> dict[str, str]:
+    """docs/commands.md's table: command name -> the usage written for it."""
+    section = COMMANDS_PAGE.read_text("utf-8").split("## Commands", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `([a-z-]+)([^`]*)` \|", section, flags=re.MULTILINE)
     return {name: usage.replace("\\|", "|") for name, usage in rows}
 
@@ -102,10 +170,12 @@ def app_commands() -> dict[str, str]:
     return helps
 
 
-def test_the_readme_command_table_is_the_apps() -> None:
-    documented = readme_commands()
+def test_every_command_is_documented_in_the_command_reference() -> None:
+    """sqlite-utils style: the reference's table is the app's, command for command, and every
+    option a row gives is one that `COMMAND --help` shows."""
+    documented = documented_commands()
     helps = app_commands()
-    assert sorted(documented) == sorted(helps)
+    assert sorted(documented) == sorted(helps), "docs/commands.md's table and `boggle-dafsa --help` differ"
     for name, usage in documented.items():
         for option in re.findall(r"--[a-z][a-z-]*", usage):
-            assert option in helps[name], f"README gives {name} {option}, which `{name} --help` does not show"
+            assert option in helps[name], f"docs/commands.md gives {name} {option}, which `{name} --help` does not show"
