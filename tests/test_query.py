@@ -302,7 +302,7 @@ def test_set_algebra_refuses_mixed_policies(tmp_path: Path) -> None:
         ("regex", "A{3,1}", "bad repetition {3,1}: 1 < 3 at column 2"),
         ("regex", "A{2", "unterminated repetition { at column 2"),
         ("regex", "A{1000}", "repetition {1000} over 100 at column 2"),
-        ("regex", "A\\d", "escapes are not supported (words hold letters only) at column 2"),
+        ("regex", "A\\d", "escape \\d is not supported (a backslash escapes punctuation only) at column 2"),
         ("regex", "A(?=B)", "unsupported group (? at column 2"),
         ("regex", "A$B", "$ only at the end at column 2"),
         ("regex", "A.7", "'7' is not a letter at column 3"),

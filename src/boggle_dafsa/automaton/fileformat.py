@@ -38,7 +38,7 @@ VERSION = 1
 _FIXED = struct.Struct("<8sHHI B3x I I I I I I I I I 32s I I")
 FIXED_SIZE = _FIXED.size  # 96
 _HEADER_CRC_OFFSET = FIXED_SIZE - 4
-_POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1}
+_POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1, Policy.RAW: 2}
 _POLICY_BY_CODE = {code: policy for policy, code in _POLICY_CODES.items()}
 _CELL_MAX = 0xFFFFFFFF
 #: The final flag of a one-cell state header (alphabets of up to 31 letters): its top bit.

@@ -60,7 +60,8 @@ def build(
     wordlist: Annotated[Path, typer.Argument(help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15, UTF-16/32 with a BOM); - for standard input.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path("build/dictionary.dafsa"),
     format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
-    exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them.")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them (--policy exact).")] = False,
+    policy: Annotated[str | None, typer.Option("--policy", help="fold (default: upper case, accents removed, letters only), exact (case and accents kept, letters only) or raw (any key: each line kept byte for byte, nothing split or dropped but empty lines).")] = None,
     encoding: EncodingOption = None,
     sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
     quiet: QuietOption = False,
@@ -81,13 +82,18 @@ def build(
 
     from boggle_dafsa.cli.progress import progress_bar
 
+    if policy is not None and policy not in {p.value for p in Policy}:
+        fail(f"unknown policy {policy!r} (known: {', '.join(p.value for p in Policy)})")
+    if policy is not None and exact and policy != Policy.EXACT.value:
+        fail(f"--exact and --policy {policy} disagree: give one of them")
+    chosen = Policy(policy) if policy is not None else Policy.EXACT if exact else Policy.FOLD
     source, data = _source_or_stdin(wordlist)
     with progress_bar("reading") if not quiet else nullcontext(None) as update:
         report = build_dictionary(
             source,
             output,
             data=data,
-            policy=Policy.EXACT if exact else Policy.FOLD,
+            policy=chosen,
             encoding=encoding,
             format=format,
             progress=_build_status(update) if update is not None else None,

@@ -43,7 +43,7 @@ def _emit(results: Iterable[Any], line: Any, as_json: bool, count: bool, json_it
 
 @app.command()
 def match(
-    pattern: Annotated[str, typer.Argument(help="? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant.")],
+    pattern: Annotated[str, typer.Argument(help="? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant, \\* a * (a backslash takes punctuation literally).")],
     dictionary: DictOption = None,
     min_length: Annotated[int, typer.Option("--min-length", "-m", min=0, help="Shortest word.")] = 0,
     max_length: Annotated[Optional[int], typer.Option("--max-length", "-M", min=0, help="Longest word.", show_default=False)] = None,

@@ -3,7 +3,8 @@
 Letters in a query go through the dictionary's normalization one by one (``normalize`` is
 the dictionary's): with the folding policy ``é`` is ``E``, ``ß`` is ``SS``, and a French
 query matches the folded words. Anything that cannot be a letter of a word is an error:
-words hold letters only, so a digit or an escape could never match.
+words hold letters only, so a digit could never match. A backslash takes the next character
+literally (``\\*``): what the keys of the raw policy, which hold any character, need.
 """
 
 from __future__ import annotations
@@ -66,6 +67,21 @@ class _Reader:
             raise self.error(f"{char!r} is not a letter", pos)
         return key
 
+    def escaped(self, start: int) -> str:
+        """The letters of the character after a backslash (at ``start``), taken literally.
+
+        What a key of the raw policy needs to hold ``*``, ``?``, ``[`` or a backslash; under
+        the other policies such a character is no letter, and the escape an error.
+        """
+        char = self.peek()
+        if char is None:
+            raise self.error("a backslash at the end escapes nothing", start)
+        if char.isalnum():
+            # \d, \w, \n...: classes and controls elsewhere, never a plain letter here.
+            raise self.error(f"escape \\{char} is not supported (a backslash escapes punctuation only)", start)
+        self.pos += 1
+        return self.letters(char, start)
+
     def bracket(self, negations: str) -> Letters:
         """A ``[...]`` class; the ``[`` is already read. ``negations``: the characters that negate."""
         opened = self.pos - 1
@@ -84,6 +100,9 @@ class _Reader:
                 self.pos += 1
                 break
             start = self.pos
+            if char == "\\":
+                char = self.escaped(start)  # a member, whatever it is
+                self.pos -= 1
             low = self.single(char, start)
             self.pos += 1
             if self.peek() == "-" and self.pos + 1 < len(self.text) and self.text[self.pos + 1] != "]":
@@ -131,6 +150,8 @@ def parse_pattern(text: str, normalize: Normalizer) -> Pattern:
             tokens.append(reader.bracket("^!"))
         elif char == "]":
             raise reader.error("unmatched ]", start)
+        elif char == "\\":
+            tokens.extend(Letters(letter) for letter in reader.escaped(start))
         else:
             tokens.extend(Letters(letter) for letter in reader.letters(char, start))
     return Pattern(tokens)
@@ -226,11 +247,9 @@ class _RegexParser(_Reader):
             raise self.error(f"nothing to repeat before {char}", start)
         if char == "]" or char == "}":
             raise self.error(f"unmatched {char}", start)
-        if char == "\\":
-            raise self.error("escapes are not supported (words hold letters only)", start)
         if char == "^":
             raise self.error("^ only at the start", start)
-        letters = self.letters(char, start)
+        letters = self.escaped(start) if char == "\\" else self.letters(char, start)
         if len(letters) == 1:
             return ("set", Letters(letters))
         return ("cat", [("set", Letters(letter)) for letter in letters])

@@ -19,6 +19,8 @@ class Policy(str, Enum):
     FOLD = "fold"
     #: Words kept exactly as given (case and accents kept, NFC-composed).
     EXACT = "exact"
+    #: Any key: each line kept byte for byte (no folding, no NFC, no stripping, any character).
+    RAW = "raw"
 
 
 # Ligatures that NFD does not decompose but that French and other word lists use.
@@ -39,13 +41,19 @@ def normalize(word: str, policy: Policy = Policy.FOLD) -> str | None:
     """Return the normalized form of ``word`` under ``policy``, or None if it must be dropped.
 
     A word is dropped when, after normalization, it is empty or holds anything but letters.
+    Under :attr:`Policy.RAW` a key is itself: only an empty one, or one that holds a line
+    break (a key is a line), is dropped.
     """
+    if policy is Policy.RAW:
+        return word if word and "\n" not in word else None
     key = _normalize_cached(word, policy)
     return key if key and key.isalpha() else None
 
 
 def rejection(word: str, policy: Policy = Policy.FOLD) -> Rejection | None:
     """Return why ``normalize`` drops ``word`` (None if it is kept or empty)."""
+    if policy is Policy.RAW:
+        return Rejection.OTHER if "\n" in word else None
     key = _normalize_cached(word, policy)
     if not key or key.isalpha():
         return None

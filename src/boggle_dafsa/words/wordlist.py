@@ -1,7 +1,7 @@
 """Reading word lists as people actually have them, and normalizing their words.
 
 Accepted: one word a line (LF, CRLF or CR), blank lines, words separated by semicolons or
-commas; UTF-8 or ISO-8859-15 (detected), UTF-16 and UTF-32 with a byte order mark;
+commas (under the raw policy, one key a line, LF or CRLF, nothing split); UTF-8 or ISO-8859-15 (detected), UTF-16 and UTF-32 with a byte order mark;
 unsorted, with duplicates. How bytes become text is :mod:`.decoding`'s (re-exported here).
 """
 
@@ -107,6 +107,8 @@ def read_bytes(path: str | Path, limit: int = MAX_READ_BYTES, *, stop_at_nul: bo
 
 def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>", encoding: str = "utf-8") -> WordList:
     """Split ``text`` into items and normalize them into a :class:`WordList`."""
+    if policy is Policy.RAW:
+        return _parse_raw(text, source, encoding)
     kept: list[str] = []
     dropped: Counter[str] = Counter()
     items = 0
@@ -125,6 +127,29 @@ def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>",
     kept.sort()
     words = [word for word, following in zip(kept, kept[1:] + [""]) if word != following]
     return WordList(source=source, encoding=encoding, policy=policy, words=words, items=items, dropped=dropped)
+
+
+def raw_lines(text: str, source: str = "<text>") -> list[str]:
+    """The keys of ``text`` under :attr:`Policy.RAW`: its non-empty lines exactly as given.
+
+    Lines end at a line feed; the carriage return of a CRLF ending goes with it (a key
+    never ends in one). Nothing else is touched: spaces, ``,``, ``;``, digits, any character.
+    """
+    lines = text.split("\n")
+    keys = [line[:-1] if line.endswith("\r") else line for line in lines]
+    for key in keys:
+        if len(key) > MAX_WORD_CHARS:
+            check_word(key, WordListError, source)
+    return [key for key in keys if key]
+
+
+def _parse_raw(text: str, source: str, encoding: str) -> WordList:
+    # Policy.RAW: one key a line, nothing dropped but empty lines.
+    kept = raw_lines(text, source)
+    items = len(kept)
+    kept.sort()  # code point order is UTF-8 byte order
+    words = [word for word, following in zip(kept, kept[1:] + [""]) if word != following]
+    return WordList(source=source, encoding=encoding, policy=Policy.RAW, words=words, items=items)
 
 
 def split_items(text: str, source: str = "<text>") -> Iterator[str]:
@@ -213,6 +238,7 @@ class WordStream:
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
         carry_bytes, carry = b"", ""
         lines_before = 0
+        raw_keys = self.policy is Policy.RAW
         with opening(self.source, WordListError, "file"), self._open() as stream:
             first = True
             while True:
@@ -236,8 +262,9 @@ class WordStream:
                     raise WordListError(f"{self.source}:{line}: binary file (NUL byte), not a word list")
                 if bytewise:
                     data = carry_bytes + raw
-                    # Cut after the last line break: an item never spans two blocks.
-                    cut = len(data) if end else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+                    # Cut after the last line break: an item never spans two blocks (a raw
+                    # key is a line: only a line feed ends it).
+                    cut = len(data) if end else (data.rfind(b"\n") if raw_keys else max(data.rfind(b"\n"), data.rfind(b"\r"))) + 1
                     data, carry_bytes = data[:cut], data[cut:]
                     if len(carry_bytes) > MAX_LINE_BYTES:
                         raise _long_line(self.source, lines_before + data.count(b"\n") + 1)
@@ -262,7 +289,7 @@ class WordStream:
                     raise WordListError(f"{self.source}: cannot decode as {self.encoding} ({str(error)[:100]!r})") from None
                 lines_before += raw.count(b"\n")
                 if not end and not bytewise:
-                    cut = max(text.rfind("\n"), text.rfind("\r")) + 1
+                    cut = (text.rfind("\n") if raw_keys else max(text.rfind("\n"), text.rfind("\r"))) + 1
                     text, carry = text[:cut], text[cut:]
                     if len(carry) > MAX_LINE_BYTES:
                         raise _long_line(self.source, lines_before + 1)
@@ -279,6 +306,8 @@ class WordStream:
 
     def _ascii(self, data: bytes) -> bytes:
         # `_normalized` for an ASCII block, on bytes: folding ASCII is upper-casing it.
+        if self.policy is Policy.RAW:
+            return self._normalized(data.decode("ascii")).encode("ascii")
         if self.policy is Policy.FOLD:
             data = data.upper()
         lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
@@ -295,6 +324,11 @@ class WordStream:
 
     def _normalized(self, text: str) -> str:
         # The kept words of `text`, one a line, each ending in "\n"; counts updated.
+        if self.policy is Policy.RAW:
+            keys = raw_lines(text, self.source)
+            self.items += len(keys)
+            self.kept += len(keys)
+            return "".join(key + "\n" for key in keys)
         text = fold(text) if self.policy is Policy.FOLD else unicodedata.normalize("NFC", text)
         lines = text.replace("\r\n", "\n").replace("\r", "\n")
         if lines.replace("\n", "").isalpha():
