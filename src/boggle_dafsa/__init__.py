@@ -5,7 +5,7 @@ command line) stays fast::
 
     from boggle_dafsa import open_dictionary
     d = open_dictionary("fr")          # or a path to a .dafsa, marisa or dawg file
-    "ARBRE" in d, d.has_prefix("ARB"), list(d.complete("ARBR", limit=5))
+    "arbre" in d, d.has_prefix("arb"), list(d.complete("arbr", limit=5))  # normalized as -d fr does
 """
 
 from __future__ import annotations

@@ -23,9 +23,11 @@ _Self = TypeVar("_Self", bound="DictionaryBase[Any]")
 class Dictionary(Protocol[State]):
     """A read-only set of words with a letter-by-letter cursor.
 
-    Words given to ``in``, ``has_prefix`` and ``complete`` must already be
-    normalized (see :meth:`normalize`); iteration is in byte order of the
-    UTF-8 encoding (which is also code point order).
+    ``in``, ``has_prefix`` and ``complete`` normalize what they are given by the
+    dictionary's policy (see :meth:`normalize`), as the command line does:
+    ``"arbre" in d`` is ``"ARBRE" in d`` for a folding dictionary; text that is not
+    letters is in no dictionary. The cursor (``step``) takes normalized faces.
+    Iteration is in byte order of the UTF-8 encoding (which is also code point order).
     """
 
     #: Short name of the file format: "native", "marisa" or "dawg".
@@ -90,6 +92,8 @@ class DictionaryBase(Generic[State]):
 
     A subclass provides ``policy``, ``alphabet``, ``root``, ``step`` and ``is_word``
     (and ``info``); ``children`` steps by each letter of the alphabet unless overridden.
+    The public set methods normalize their input here, once, then call ``_has_key`` and
+    ``_complete_key``, which take normalized keys and which a format may override.
     """
 
     #: Where the dictionary was read from, for messages.
@@ -125,31 +129,54 @@ class DictionaryBase(Generic[State]):
         """Normalize ``text`` by this dictionary's policy (None if not letters)."""
         return normalize(text, self.policy)
 
+    def key(self, text: str) -> str | None:
+        """``text`` as this dictionary stores it (None if it is not a word of letters).
+
+        The fast path is for text already normalized (what the solver and games pass):
+        folding upper-case ASCII letters changes nothing.
+        """
+        if text.isascii() and text.isalpha() and (text.isupper() or self.policy is Policy.EXACT):
+            return text
+        return normalize(text, self.policy)
+
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:
             return False
-        state = self.step(self.root, word)
-        return state is not None and self.is_word(state)
+        key = self.key(word)
+        return key is not None and self._has_key(key)
 
     def has_prefix(self, prefix: str) -> bool:
-        """True if some word starts with ``prefix``."""
+        """True if some word starts with ``prefix`` (normalized by the dictionary's policy)."""
         if not prefix:
             return self.sample_word() is not None
+        key = self.key(prefix)
         # Every state a non-empty prefix reaches leads to a word.
-        return self.step(self.root, prefix) is not None
+        return key is not None and self.step(self.root, key) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return self.complete("")
+        return self._complete_key("", None)
 
     def sample_word(self) -> str | None:
         """Any one word, found quickly (None if there is none)."""
-        return next(iter(self.complete("", 1)), None)
+        return next(iter(self._complete_key("", 1)), None)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
     def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
-        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
+        """The words starting with ``prefix`` (normalized by the dictionary's policy) in
+        byte order, at most ``limit`` of them; none if ``prefix`` is not letters."""
+        key = self.key(prefix) if prefix else ""
+        return iter(()) if key is None else self._complete_key(key, limit)
+
+    # -- on normalized keys (a format overrides what it does faster) --------------------
+
+    def _has_key(self, key: str) -> bool:
+        state = self.step(self.root, key)
+        return state is not None and self.is_word(state)
+
+    def _complete_key(self, prefix: str, limit: int | None) -> Iterator[str]:
+        """The words starting with the normalized ``prefix`` in byte order, at most ``limit``."""
         start = self.step(self.root, prefix)
         if start is None or limit == 0:
             return

@@ -61,22 +61,32 @@ def open_dictionary(spec: str | None = None, *, progress: CompileProgress | None
     ``progress`` is called only when a list is compiled (about a second for 300,000 words).
     """
     spec, _ = resolve_spec(spec)
-    # An embedded name wins over a file or folder of that name in the current
-    # folder (write ./fr for such a file): `play` and `-d fr` must not depend on the cwd.
-    if spec in EMBEDDED:
+    # An embedded name (in any case: -d FR) wins over a file or folder of that name in the
+    # current folder (write ./fr for such a file): `play` and `-d fr` must not depend on the cwd.
+    name = embedded_name(spec)
+    if name is not None:
         return _open_cached(
-            embedded_path(spec, progress=progress), embedded_digest(spec),
-            lambda target: _compile_embedded(spec, target, progress),
+            embedded_path(name, progress=progress), embedded_digest(name),
+            lambda target: _compile_embedded(name, target, progress),
         )
     from boggle_dafsa.formats.detect import detect_format
 
     try:
         detect_format(spec)
     except DictionaryError as error:
+        if not os.path.lexists(spec):
+            # A mistyped name as often as a missing file: say which names there are.
+            raise DictionaryError(f"{error}, nor an embedded dictionary ({', '.join(EMBEDDED)})") from None
         if "not a dictionary" not in str(error):
-            raise  # missing, unreadable, empty, a pipe: nothing a word list would change
+            raise  # unreadable, empty, a pipe: nothing a word list would change
         return open_wordlist(spec, error, progress=progress)
     return open_path(spec)
+
+
+def embedded_name(spec: str) -> str | None:
+    """The embedded list ``spec`` names, whatever its case (``FR`` is ``fr``), else None."""
+    name = spec.lower()
+    return name if name in EMBEDDED else None
 
 
 def open_wordlist(

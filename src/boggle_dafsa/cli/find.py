@@ -54,7 +54,7 @@ def run_find(
     key = dictionary.normalize(word)
     if not key:
         raise BoggleError(f"{word!r} is not a word: letters only")
-    path = find(grid, key, adjacency=options.adjacency)
+    path = find(grid, key, adjacency=options.adjacency, policy=dictionary.policy)
     points = options.scoring.score(key) if key in dictionary else None
     if json_output:
         from boggle_dafsa.output.jsonable import dumps, find_json

@@ -142,14 +142,12 @@ class DawgDictionary(ForeignDictionary):
 
     # -- the set of words ---------------------------------------------------------------
 
-    def __contains__(self, word: object) -> bool:
-        if not isinstance(word, str) or not word:
-            return False
-        state = self._follow(self.root, word.encode("utf-8"))
+    def _has_key(self, key: str) -> bool:
+        state = self._follow(self.root, key.encode("utf-8"))
         return state is not None and self.is_word(state)
 
-    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
-        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
+    def _complete_key(self, prefix: str, limit: int | None) -> Iterator[str]:
+        """The words starting with the normalized ``prefix`` in byte order, at most ``limit``."""
         encoded = prefix.encode("utf-8")
         start = self._follow(self.root, encoded)
         if start is None or limit == 0 or not self.guide_count:

@@ -102,14 +102,14 @@ class MarisaDictionary(ForeignDictionary):
 
     # -- the set of words ---------------------------------------------------------------
 
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and bool(word) and word in self._trie
+    def _has_key(self, key: str) -> bool:
+        return key in self._trie
 
     def __len__(self) -> int:
         return len(self._trie)
 
-    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
-        """The words starting with ``prefix`` in byte order, at most ``limit`` of them."""
+    def _complete_key(self, prefix: str, limit: int | None) -> Iterator[str]:
+        """The words starting with the normalized ``prefix`` in byte order, at most ``limit``."""
         if limit == 0:
             return iter(())
         keys = self._trie.keys(prefix)

@@ -6,10 +6,17 @@ from collections import Counter
 from collections.abc import Iterator
 
 from boggle_dafsa.board.grid import Grid, neighbours
+from boggle_dafsa.words.normalize import Policy, fold, normalize
 
 
-def find(grid: Grid, word: str, *, adjacency: str = "king") -> tuple[int, ...] | None:
-    """One path tracing ``word`` (already normalized) on ``grid``, or None.
+def find(
+    grid: Grid, word: str, *, adjacency: str = "king", policy: Policy | None = None
+) -> tuple[int, ...] | None:
+    """One path tracing ``word`` on ``grid``, or None.
+
+    ``word`` is normalized as the grid's faces are: by ``policy`` (a dictionary's), else
+    folded (``"unité"`` is ``"UNITE"``) when every face is, as grids parsed with the
+    default normalization are, else only composed (NFC). None if it is not letters.
 
     Checks placement only, not the dictionary. Two counts come first and refuse most
     absent words without a search: a path uses each cell once, so the word may not need
@@ -27,8 +34,12 @@ def find(grid: Grid, word: str, *, adjacency: str = "king") -> tuple[int, ...] |
     grid of A with a B in two opposite corners, ``A*11 + "BAB" + A*11`` (the two Bs
     share no neighbour) takes some 40 seconds, while ``A*23 + "BB"`` is refused at once.
     """
-    if not word or not _enough_letters(grid.faces, word):
+    if policy is None:
+        policy = Policy.FOLD if all(fold(face) == face for face in grid.faces) else Policy.EXACT
+    key = normalize(word, policy) if word else None
+    if key is None or not _enough_letters(grid.faces, key):
         return None
+    word = key
     table = neighbours(grid.shape, adjacency)
     faces = grid.faces
     if not _pairs_present(faces, table, word):

@@ -56,7 +56,7 @@ class DictionaryCatalog:
 
     def __init__(self, specs: list[str] | tuple[str, ...] = ()) -> None:
         """Offer the embedded dictionaries and ``specs`` (files or embedded names, as ``-d`` takes them)."""
-        from boggle_dafsa.resolve import EMBEDDED, open_dictionary
+        from boggle_dafsa.resolve import EMBEDDED, embedded_name, open_dictionary
 
         #: name -> (spec, description, kind); insertion order is the order clients see.
         self._entries: dict[str, tuple[str, str, str]] = {}
@@ -64,8 +64,8 @@ class DictionaryCatalog:
         self._lock = threading.Lock()
         given: list[str] = []
         for spec in specs:
-            if spec in EMBEDDED:
-                given.append(spec)
+            if (name := embedded_name(spec)) is not None:
+                given.append(name)
                 continue
             dictionary = open_dictionary(spec)  # raises DictionaryError: the server does not start
             name = self._unique_name(Path(spec).stem or "dictionary", EMBEDDED)
