@@ -1,4 +1,4 @@
-"""Shared fixtures: small dictionaries built on the fly, and the shared ENABLE2K list."""
+"""Shared fixtures: small dictionaries built on the fly, and ENABLE2K as a plain word list."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-ENABLE2K = ROOT.parent / "shared" / "wordlists" / "enable2k.txt"
 #: The installed console script: beside this interpreter (a venv), else on PATH.
 COMMAND = shutil.which("boggle-dafsa", path=str(Path(sys.executable).parent)) or shutil.which("boggle-dafsa") or "boggle-dafsa"
 
@@ -53,11 +52,17 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session")
-def enable2k_path() -> Path:
-    """The ENABLE2K list from ../shared (skips if the shared folder is absent)."""
-    if not ENABLE2K.is_file():
-        pytest.skip("../shared/wordlists/enable2k.txt is not present")
-    return ENABLE2K
+def enable2k_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ENABLE2K as it is published (lower case, one word a line, LF), written from the copy the
+    package embeds: the tests read nothing outside the repository."""
+    import lzma
+
+    from boggle_dafsa.resolve import DATA_DIR
+
+    words = lzma.decompress((DATA_DIR / "enable2k.txt.xz").read_bytes()).decode("ascii")
+    path = tmp_path_factory.mktemp("enable2k") / "enable2k.txt"
+    path.write_text(words.lower(), encoding="ascii")
+    return path
 
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None):

@@ -42,6 +42,7 @@ def test_build_is_minimal(words: list[str]) -> None:
     assert automaton.word_count == len(unique)
 
 
+@pytest.mark.slow
 @given(small_words)
 def test_round_trip_through_the_file(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
     d = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
@@ -54,6 +55,7 @@ def test_round_trip_through_the_file(tmp_path_factory: pytest.TempPathFactory, w
     assert all(w + "Z" not in d for w in expected)
 
 
+@pytest.mark.slow
 @given(wide_words)
 def test_round_trip_with_a_wide_alphabet(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
     d = dictionary_from_words(words, tmp_path_factory.mktemp("d"), policy=Policy.EXACT)
@@ -63,6 +65,7 @@ def test_round_trip_with_a_wide_alphabet(tmp_path_factory: pytest.TempPathFactor
     assert d.header_cells == (2 if len(d.alphabet) > 31 else 1)
 
 
+@pytest.mark.slow
 @given(small_words, st.text(alphabet="ABCDE", max_size=3), st.integers(min_value=0, max_value=5))
 def test_complete_lists_words_with_the_prefix_in_order(tmp_path_factory: pytest.TempPathFactory, words: list[str], prefix: str, limit: int) -> None:
     d = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
@@ -111,6 +114,7 @@ def test_the_seed_example_automaton(tmp_path: Path) -> None:
     assert (automaton.state_count, automaton.transition_count) == minimal_counts(set(words))
 
 
+@pytest.mark.slow
 def test_enable2k_counts(enable2k_path: Path) -> None:
     wl = read_wordlist(enable2k_path)
     automaton = build_automaton(wl.words)

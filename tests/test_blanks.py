@@ -68,6 +68,7 @@ def spelled_words(grid: Grid, longest: int) -> dict[str, bool]:
     return spelled
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from([(2, 2), (2, 3), (3, 3), (1, 4)]).flatmap(
@@ -119,6 +120,7 @@ def test_blank_faces_in_every_dice_notation(tmp_path: Path) -> None:
         load_dice(str(path))
 
 
+@pytest.mark.slow
 def test_the_command_line_with_blanks(tmp_path: Path) -> None:
     spec = str(dictionary_from_words(["chat", "chien", "niche", "zoo"], tmp_path).path)
     words = run_cli("solve", "CHA./IE../T.NZ", "-d", spec, "-m", "3", "-q")

@@ -76,6 +76,7 @@ LETTERS_FOLD = "ABEQSU"
 LETTERS_EXACT = "aBeéQuß"
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(
     shape=shapes(),
@@ -135,6 +136,7 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
         assert all(b in table[a] for a, b in zip(hit.path, hit.path[1:]))
 
 
+@pytest.mark.slow
 @needs_c
 @settings(max_examples=25, deadline=None)
 @given(data=st.data(), threads=st.integers(1, 3))
@@ -162,6 +164,7 @@ def totals_shapes(draw: st.DrawFn) -> tuple[int, ...]:
     return draw(st.sampled_from([(1, 1), (2, 3), (4, 4), (5, 5), (7, 9), (8, 8), (4, 4, 4), (1, 64), (5, 13), (2, 2, 2, 2)]))
 
 
+@pytest.mark.slow
 @needs_c
 @settings(max_examples=40, deadline=None)
 @given(
@@ -286,6 +289,7 @@ def _dense(tmp_path: Path) -> tuple[NativeDictionary, Grid]:
     return dictionary_from_words(["A" * length for length in range(1, 15)], tmp_path), Grid((4, 4, 4), ("A",) * 64)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_time_limit_stops_a_dense_search(tmp_path: Path, variant: str) -> None:
     from boggle_dafsa.solver import time_limit
@@ -319,6 +323,7 @@ def test_a_time_limit_not_reached_changes_nothing(tmp_path: Path, variant: str) 
     assert unlimited[0] == PreparedSolver(dictionary, (2, 2), kernel="python").solve_many(grids)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pure", ["", "1"])
 def test_the_command_stops_a_dense_search_at_its_timeout(tmp_path: Path, pure: str) -> None:
     # Without the deadline inside the compiled kernel, this command would run for ages:
@@ -437,6 +442,7 @@ def test_the_environment_forces_the_python_kernel(tmp_path: Path) -> None:
         assert out.stdout.startswith(expected)
 
 
+@pytest.mark.slow
 @needs_c
 def test_both_copies_of_the_compiled_search_agree(tmp_path: Path) -> None:
     # On x86 the searches are compiled twice, for any CPU and for CPUs with popcnt, and
@@ -503,6 +509,7 @@ def test_foreign_dictionaries_use_the_generic_kernel(tmp_path: Path) -> None:
     assert prepared.solve(grid) == PreparedSolver(native, (2, 2), kernel="python").solve(grid)
 
 
+@pytest.mark.slow
 def test_version_and_inspect_name_the_kernel(tmp_path: Path) -> None:
     from conftest import COMMAND
 

@@ -329,10 +329,12 @@ def uniformity_problems(roller: Roller, draws: int, seed: int) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_every_face_of_every_die_and_every_cell_come_up_uniformly() -> None:
     assert uniformity_problems(roll, draws=60_000, seed=1) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("buggy", [five_faces_roller, naive_shuffle_roller])
 def test_the_statistical_check_catches_the_classic_bugs(buggy: Roller) -> None:
     assert uniformity_problems(buggy, draws=12_000, seed=1) != []
@@ -364,6 +366,7 @@ def test_generate_prints_grids_that_solve_reads() -> None:
     assert any("QU" in line for line in lines)  # the Qu face, written as a spaced face
 
 
+@pytest.mark.slow
 def test_generate_without_seed_prints_one_to_replay() -> None:
     first = run_cli("generate", "--dice", "big")
     assert first.returncode == 0, first.stderr
@@ -398,6 +401,7 @@ def test_min_score_gives_up_with_a_clear_message(small_dictionary) -> None:  # t
         list(generate_grids(fr, 3, quality=quality, max_attempts=50))
 
 
+@pytest.mark.slow
 def test_generate_cli_min_words(small_dictionary) -> None:  # type: ignore[no-untyped-def]
     path = str(small_dictionary.path)
     result = run_cli("generate", "--seed", "8", "-n", "3", "--min-words", "2", "-d", path)
@@ -423,6 +427,7 @@ def test_dice_lists_the_sets_and_shows_one() -> None:
     assert "HIMNU(Qu)" in shown.stdout and "source:" in shown.stdout
 
 
+@pytest.mark.slow
 def test_bad_dice_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = write(tmp_path, "shape: 4x4\n" + "ABCDEF\n" * 3)
     for args in (["generate", "--dice", "klingon"], ["generate", "--dice", bad], ["dice", bad], ["generate", "--count", "-1"]):
@@ -432,6 +437,7 @@ def test_bad_dice_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("boggle-dafsa: "), result.stderr
 
 
+@pytest.mark.slow
 def test_a_dice_file_can_come_from_standard_input(tmp_path: Path) -> None:
     text = "title: mine\nshape: 2x3\n" + "".join(f"{letter * 6}\n" for letter in "CHATSO")
     path = write(tmp_path, text)

@@ -96,6 +96,7 @@ def test_dot_draws_small_automata(built: Path) -> None:
     assert refused.exit_code == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -112,6 +113,7 @@ def test_bad_input_one_line_exit_2(args: list[str], message: str, wordlist: Path
     assert message in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_not_a_dictionary_and_truncated(tmp_path: Path, built: Path) -> None:
     binary = tmp_path / "image.png"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
@@ -122,6 +124,7 @@ def test_not_a_dictionary_and_truncated(tmp_path: Path, built: Path) -> None:
         assert result.returncode == 2 and re.search(message, result.stderr) and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_word_list_given_as_the_dictionary(tmp_path: Path) -> None:
     """-d words.txt: compiled on first use into the cache (keyed by its content), then reused."""
     text = tmp_path / "words.txt"
@@ -141,6 +144,7 @@ def test_failed_build_keeps_the_existing_dictionary(tmp_path: Path, built: Path)
     assert built.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_default_dictionary_order(tmp_path: Path, wordlist: Path) -> None:
     # build with no -o writes build/dictionary.dafsa, which later commands then use.
     assert run_cli("build", str(wordlist), "-q", cwd=tmp_path).returncode == 0
@@ -156,6 +160,7 @@ def test_default_dictionary_order(tmp_path: Path, wordlist: Path) -> None:
     assert run_cli("lookup", "ARBRE", cwd=elsewhere).returncode == 0
 
 
+@pytest.mark.slow
 def test_dump_sort_cmp_round_trip_on_the_embedded_french_list(tmp_path: Path) -> None:
     import lzma
 
@@ -170,11 +175,13 @@ def test_dump_sort_cmp_round_trip_on_the_embedded_french_list(tmp_path: Path) ->
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_dump_into_a_closed_pipe_is_quiet() -> None:
     result = subprocess.run(["bash", "-c", f"{COMMAND} dump -d en | head -1"], capture_output=True, text=True, timeout=120)
     assert result.stdout == "A\n" and result.stderr == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -197,6 +204,7 @@ def test_embedded_names_win_over_same_named_folders(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 def test_forced_utf16_list(tmp_path: Path) -> None:
     source = tmp_path / "utf16.txt"
     source.write_bytes("chat\nélève\n".encode("utf-16"))
@@ -211,6 +219,7 @@ def test_forced_utf16_list(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "binary file" in refused.stderr
 
 
+@pytest.mark.slow
 def test_closed_or_full_standard_streams(tmp_path: Path) -> None:
     import shlex
 
@@ -227,6 +236,7 @@ def test_closed_or_full_standard_streams(tmp_path: Path) -> None:
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_named_pipes_are_neither_read_as_dictionaries_nor_replaced(tmp_path: Path, wordlist: Path) -> None:
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
@@ -258,6 +268,7 @@ def test_build_replaces_a_symbolic_link_instead_of_writing_through_it(tmp_path: 
     assert runner.invoke(app, ["lookup", "CHAT", "-d", str(link)]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> None:
     # A file whose checksums hold but whose root points past the last cell.
     import struct
@@ -284,6 +295,7 @@ def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> 
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_a_latin_9_grid_on_standard_input(tmp_path: Path) -> None:
     import subprocess
 

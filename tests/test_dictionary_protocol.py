@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def walk(dictionary: Dictionary[Any], state: Any, spelled: str) -> Iterator[str]
         yield from walk(dictionary, child, spelled + letter)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(word_lists, st.text(alphabet=LETTERS, max_size=3))
 def test_every_format_answers_like_a_set(words: list[str], probe: str) -> None:

@@ -47,6 +47,7 @@ def test_french_keeps_ordinary_words(word: str) -> None:
     assert open_dictionary("fr").normalize(word) in open_dictionary("fr")
 
 
+@pytest.mark.slow
 def test_english_words_are_letters_only_and_unique() -> None:
     words = list(open_dictionary("en"))
     assert len(words) == len(set(words)) == 63_727

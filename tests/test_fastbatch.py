@@ -28,6 +28,7 @@ texts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(texts, st.booleans(), st.booleans(), st.sampled_from([None, (2, 2), (1, 4), (2, 2, 2), (4, 4)]))
 def test_quick_grids_read_what_grid_parse_reads(text: str, exact: bool, q_is_qu: bool, shape: tuple[int, ...] | None) -> None:
@@ -101,6 +102,7 @@ def test_solved_carries_the_mode_result(tmp_path: Path) -> None:
     assert item == Solved(5, "AB/DC", (2, 2), (2, ["ABCD", "ABC"]))
 
 
+@pytest.mark.slow
 def test_summary_from_the_command_line(tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -121,6 +123,7 @@ def test_summary_from_the_command_line(tmp_path: Path) -> None:
     assert threads.stdout == result.stdout
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.sampled_from([(2, 2), (3, 4), (4, 4), (2, 5)]),
@@ -158,6 +161,7 @@ batch_lines_text = st.one_of(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", KERNELS)
 @settings(max_examples=60, deadline=None)
 @given(raw=st.lists(batch_lines_text, min_size=0, max_size=14), chunk=st.integers(1, 6), q_is_qu=st.booleans(),
@@ -224,6 +228,7 @@ def test_summary_rows_check_their_arguments(tmp_path: Path, kernel: str) -> None
             solver.summary_rows(codes, letters, width, False)
 
 
+@pytest.mark.slow
 def test_a_summary_from_a_file_is_what_standard_input_gives(tmp_path: Path) -> None:
     # A file is read whole, standard input as a stream a chunk at a time (its line breaks,
     # CRLF here, dropped as a file's are); the kernel writes the chunks of both.

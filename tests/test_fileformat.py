@@ -29,6 +29,7 @@ def open_bytes(tmp_path: Path, data: bytes) -> NativeDictionary:
     return NativeDictionary(path)
 
 
+@pytest.mark.slow
 def test_every_single_changed_byte_is_detected(tmp_path: Path, good_bytes: bytes) -> None:
     for offset in range(len(good_bytes)):
         for flip in (0x01, 0x80, 0xFF):
@@ -40,6 +41,7 @@ def test_every_single_changed_byte_is_detected(tmp_path: Path, good_bytes: bytes
                 d.close()
 
 
+@pytest.mark.slow
 def test_every_truncation_is_refused(tmp_path: Path, good_bytes: bytes) -> None:
     for length in range(len(good_bytes)):
         with pytest.raises(DictionaryError, match="truncated|bad magic|damaged header"):
@@ -73,6 +75,7 @@ def test_genuinely_newer_version_is_not_called_damaged(tmp_path: Path, good_byte
     assert "damaged" not in str(refused.value)
 
 
+@pytest.mark.slow
 def test_same_list_same_bytes_across_processes(tmp_path: Path) -> None:
     # String hashing differs between processes (PYTHONHASHSEED): the file must not.
     import subprocess

@@ -49,6 +49,7 @@ def prefixes_of(words: list[str]) -> set[str]:
 # -- the dawgdic writer -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(word_lists)
 def test_dawg_python_reads_our_dawg_files(words: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
@@ -76,6 +77,7 @@ def test_dawg_files_are_byte_identical_to_dawg2(words: list[str]) -> None:
     assert completion_dawg_bytes(words) == dawg.CompletionDAWG(words).tobytes()
 
 
+@pytest.mark.slow
 def test_dawg_file_of_enable2k_is_byte_identical_to_dawg2(enable2k_path: Path) -> None:
     dawg = pytest.importorskip("dawg")
     words = sorted(enable2k_path.read_text().upper().split())
@@ -97,6 +99,7 @@ def test_dawg_writer_refuses_unsorted_input() -> None:
 # -- the readers --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(word_lists)
 def test_every_format_answers_like_the_word_list(words: list[str]) -> None:
     inside = prefixes_of(words)
@@ -136,6 +139,7 @@ def enable_sample(enable2k_path: Path, tmp_path_factory: pytest.TempPathFactory)
 faces = st.sampled_from(list("AAEEIOUSTRNLDCMPBGHQU") + ["QU"])
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(st.lists(faces, min_size=16, max_size=16))
 def test_the_solver_finds_the_same_words_on_every_format(enable_sample: dict[str, Path], grid_faces: list[str]) -> None:
@@ -149,6 +153,7 @@ def test_the_solver_finds_the_same_words_on_every_format(enable_sample: dict[str
         assert paths["marisa"] == paths["native"] and paths["dawg"] == paths["native"]
 
 
+@pytest.mark.slow
 def test_solver_on_a_known_grid(enable_sample: dict[str, Path]) -> None:
     grid = Grid((4, 4), tuple("PERSLATGSINETERS".replace("", " ").split()))
     counts = {format: len(solve(grid, open_path(path))) for format, path in enable_sample.items()}
@@ -173,6 +178,7 @@ def built(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [
@@ -203,6 +209,7 @@ def test_commands_give_identical_results_on_every_format(built: dict[str, Path],
     assert next(iter(outputs))[1]  # and they printed something
 
 
+@pytest.mark.slow
 def test_dump_sort_cmp_round_trip(built: dict[str, Path]) -> None:
     expected = sorted(["CHIEN", "CHAT", "NICHE", "NICHER", "ZOO", "ELEVE", "OEUVRE", "BOEUF", "NANDU"])
     for path in built.values():
@@ -210,6 +217,7 @@ def test_dump_sort_cmp_round_trip(built: dict[str, Path]) -> None:
         assert result.returncode == 0 and result.stdout == "".join(w + "\n" for w in expected)
 
 
+@pytest.mark.slow
 def test_inspect_names_the_format_and_where_the_policy_comes_from(built: dict[str, Path]) -> None:
     for format, path in built.items():
         info = json.loads(runner.invoke(app, ["inspect", "--json", "-d", str(path)]).output)
@@ -325,6 +333,7 @@ def small_dawg(enable2k_path: Path) -> bytes:
     return completion_dawg_bytes(sorted(enable2k_path.read_text().upper().split())[::60])
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(seed=st.integers(0, 2**32), flips=st.integers(1, 30))
 def test_damaged_dawg_without_sidecar_never_crashes(small_dawg: bytes, seed: int, flips: int) -> None:
@@ -350,6 +359,7 @@ def test_damaged_dawg_without_sidecar_never_crashes(small_dawg: bytes, seed: int
             assert "\n" not in str(error)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("keep", [16, 100, 5000])
 def test_truncated_marisa_without_sidecar_is_one_line(tmp_path: Path, enable_sample: dict[str, Path], keep: int) -> None:
     # A subprocess: marisa's C++ code is not ours to trust with damaged input.
@@ -439,6 +449,7 @@ def test_dawg_writer_kernels_write_the_same_bytes(words: list[str]) -> None:
     assert completion_dawg_bytes(words, "c") == completion_dawg_bytes(words, "python")
 
 
+@pytest.mark.slow
 def test_dawg_writer_kernels_agree_on_a_large_list() -> None:
     # Many blocks: exercises fixing blocks while others are still being filled.
     import lzma

@@ -246,6 +246,7 @@ def test_play_json_report(dictionary) -> None:  # type: ignore[no-untyped-def]
     assert "HALTE: +2" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_replay_hint_repeats_the_dice_and_dictionary_as_given(dictionary, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # A dice file whose name has an extension and a space: the hint must give it back whole.
     dice_file = tmp_path / "my dice.dice"
@@ -274,6 +275,7 @@ def test_the_replay_hint_leaves_out_a_dictionary_that_was_not_given(dictionary) 
     assert report_json(chosen)["dice"] == "./fr.txt"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

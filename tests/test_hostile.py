@@ -166,6 +166,7 @@ for command in ("dump", "complete AB", "inspect", "verify small.txt", "solve ABC
 ACCEPTED = {"build with idna", "build with punycode", "find with a word of 100,000 letters"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(LINES))
 def test_no_traceback_no_hang_bounded_memory(folder: Path, name: str) -> None:
     shell = LINES[name]
@@ -173,6 +174,7 @@ def test_no_traceback_no_hang_bounded_memory(folder: Path, name: str) -> None:
     assert not [entry for entry in os.listdir(folder) if entry.endswith(".tmp")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cycle.dafsa", "cycle-lying.dafsa", "combinatorial.dawg"])
 def test_walking_a_hostile_dictionary_is_refused_as_damaged(folder: Path, name: str) -> None:
     for command in ("dump", "complete A", "verify small.txt"):
@@ -182,12 +184,14 @@ def test_walking_a_hostile_dictionary_is_refused_as_damaged(folder: Path, name: 
         assert "damaged" in result.stderr, shell
 
 
+@pytest.mark.slow
 def test_the_checker_can_fail(folder: Path) -> None:
     crash = run("python3 -c 'raise ValueError(1)'", folder)
     with pytest.raises(AssertionError):
         assert_clean(crash, "crash")
 
 
+@pytest.mark.slow
 def test_timeout_ends_finds_worst_case_cleanly(folder: Path) -> None:
     # The worst case of `find` (see its docstring: some 40 s) given one second.
     word = "A" * 11 + "BAB" + "A" * 11
@@ -204,6 +208,7 @@ def test_timeout_ends_finds_worst_case_cleanly(folder: Path) -> None:
 SET_OPERATIONS = ("union", "intersect", "diff")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("operation", SET_OPERATIONS)
 def test_set_algebra_never_writes_through_a_link_nor_damages_its_output(folder: Path, operation: str) -> None:
     work = folder / f"set-{operation}"
@@ -258,6 +263,7 @@ def test_set_algebra_over_the_state_cap_is_one_line_and_leaves_the_output(
     assert list(open_path(good)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("operation", SET_OPERATIONS)
 def test_set_algebra_killed_at_any_step_leaves_the_previous_output(folder: Path, operation: str) -> None:
     from boggle_dafsa.automaton.fileformat import FAULT_VARIABLE

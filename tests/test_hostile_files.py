@@ -83,6 +83,7 @@ def _damaged_marisa(folder: Path, seed: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_damaged_marisa_files_without_sidecar_never_take_the_process_down(tmp_path: Path) -> None:
     # Some of these make marisa's C++ reader crash (SIGSEGV, SIGABRT) or loop: the probe
     # in a child process takes the blow, and the command says so in one line.

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import boggle_dafsa
 from boggle_dafsa.testing import dictionary_from_words
 
@@ -206,6 +208,7 @@ def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
 NOT_FOR_BATCH = ("boggle_dafsa.words.wordlist", "dataclasses", "string", "boggle_dafsa.cli.progress")
 
 
+@pytest.mark.slow
 def test_a_batch_summary_imports_only_what_it_needs(tmp_path: Path) -> None:
     batch = tmp_path / "grids.txt"
     batch.write_text("PERS/LATE/SIND\nSLAT\n", encoding="utf-8")
@@ -227,6 +230,7 @@ NAMED_TUPLES_PROBE = (
 )
 
 
+@pytest.mark.slow
 def test_solve_creates_no_named_tuple_class(tmp_path: Path) -> None:
     _, output = modules_after(solve_code(tmp_path) + NAMED_TUPLES_PROBE)
     assert "SLATE" in output

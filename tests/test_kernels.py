@@ -69,6 +69,7 @@ def boards(draw: st.DrawFn) -> Grid:
     return Grid(shape, tuple(draw(st.lists(faces, min_size=math.prod(shape), max_size=math.prod(shape)))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", KERNELS)
 @settings(max_examples=40, deadline=None)
 @given(
@@ -88,6 +89,7 @@ def test_each_kernel_finds_exactly_the_traceable_words(
         assert_path(grid, hit.word, hit.path, adjacency)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["perslatgsineters", "ligdrmanesietildsracsepes", "pers/late/sind"])
 def test_every_kernel_gives_the_same_hits_and_paths(text: str) -> None:
     enable2k = open_dictionary("enable2k")

@@ -19,6 +19,7 @@ def run_tool(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=900)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed (pip install -e '.[lint]')")
 def test_mypy_reports_no_issue() -> None:
     run = run_tool("mypy")  # configured in pyproject.toml: the whole package

@@ -37,6 +37,7 @@ def spawn_play(dictionary, *args: str) -> pexpect.spawn:  # type: ignore[no-unty
     )
 
 
+@pytest.mark.slow
 def test_the_countdown_moves_without_input_and_the_game_ends_cleanly(dictionary) -> None:  # type: ignore[no-untyped-def]
     child = spawn_play(dictionary, "--time", "6")
     child.expect(r"\[0:0[56]\]")
@@ -56,6 +57,7 @@ def test_the_countdown_moves_without_input_and_the_game_ends_cleanly(dictionary)
     assert "You found 1 of 6 words" in screen
 
 
+@pytest.mark.slow
 def test_the_grid_stays_on_screen_numbered_from_0(dictionary) -> None:  # type: ignore[no-untyped-def]
     child = spawn_play(dictionary, "--time", "0")
     child.logfile_read = io.StringIO()
@@ -78,6 +80,7 @@ def test_the_grid_stays_on_screen_numbered_from_0(dictionary) -> None:  # type: 
     assert re.search(r"0\s+1\s+2\s+3\s*\n\s*0\s+I\s+E\s+F\s+A\s*\n\s*1\s+A\s+E\s+F\s+E", final), final
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_game(dictionary) -> None:  # type: ignore[no-untyped-def]
     child = spawn_play(dictionary, "--time", "0")
     child.expect_exact("Ctrl-D ends the game")
@@ -90,6 +93,7 @@ def test_ctrl_c_ends_the_game(dictionary) -> None:  # type: ignore[no-untyped-de
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_a_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -121,6 +125,7 @@ def _on_a_terminal(tmp_path: Path, *args: str) -> str:
     return "\n".join(ESCAPES.sub("", frame) for frame in child.before.split("\r"))
 
 
+@pytest.mark.slow
 def test_every_long_operation_has_the_same_progress_bar(tmp_path: Path) -> None:
     # build (each format), verify and the set operations all draw one rich bar on a
     # terminal: the phase or verb, then the counts; erased at the end (its last frame is
@@ -139,6 +144,7 @@ def test_every_long_operation_has_the_same_progress_bar(tmp_path: Path) -> None:
     assert "verifying" in _on_a_terminal(tmp_path, "verify", str(words), "d.dawg")
 
 
+@pytest.mark.slow
 def test_set_operations_report_the_words_read_from_their_inputs(tmp_path: Path) -> None:
     from boggle_dafsa.query.setops import write_set
     from boggle_dafsa.testing import dictionary_from_words
@@ -153,6 +159,7 @@ def test_set_operations_report_the_words_read_from_their_inputs(tmp_path: Path) 
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
 
 
+@pytest.mark.slow
 def test_the_dictionary_in_use_is_named_when_no_d_chose_it(tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -177,6 +184,7 @@ def test_the_dictionary_in_use_is_named_when_no_d_chose_it(tmp_path: Path) -> No
     assert both.returncode == 2 and "two dictionaries given" in both.stderr
 
 
+@pytest.mark.slow
 def test_standard_input_help_and_completion(tmp_path: Path) -> None:
     from conftest import run_cli
 

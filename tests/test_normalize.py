@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def test_folding_a_whole_text_equals_folding_each_word(words: list[str]) -> None
     assert fold("\n".join(words)) == "\n".join(fold(w) for w in words)
 
 
+@pytest.mark.slow
 def test_fold_is_idempotent_over_every_code_point() -> None:
     # Folding is per character (the test above and the one below): folding every code
     # point joined by newlines folds each of them, and folding the result again must
@@ -53,6 +55,7 @@ def test_folding_one_code_point_alone_or_among_others_agrees(char: str) -> None:
     assert fold(f"A\n{char}\nB").split("\n")[1] == fold(char)
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_normalization_is_idempotent_on_any_text(text: str) -> None:
     assert fold(fold(text)) == fold(text)

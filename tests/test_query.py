@@ -89,6 +89,7 @@ pattern_tokens = st.sampled_from(["A", "B", "C", "?", "*", "@", "#", "[AB]", "[^
 REGEX_OF_TOKEN = {"?": ".", "*": ".*", "@": "[AEIOUY]", "#": "[^AEIOUY]", "[!CE]": "[^CE]"}
 
 
+@pytest.mark.slow
 @given(word_lists, st.lists(pattern_tokens, min_size=1, max_size=6), st.integers(0, 4), st.one_of(st.none(), st.integers(0, 6)))
 def test_match_is_a_regex_scan(words: list[str], tokens: list[str], low: int, high: int | None) -> None:
     pattern = "".join(tokens)
@@ -97,6 +98,7 @@ def test_match_is_a_regex_scan(words: list[str], tokens: list[str], low: int, hi
     assert same_on_every_format(words, lambda d: list(query.match(d, pattern, low, high))) == expected
 
 
+@pytest.mark.slow
 @given(word_lists, st.lists(pattern_tokens, min_size=1, max_size=5), st.integers(0, 5))
 def test_limit_is_a_prefix_of_the_full_answer(words: list[str], tokens: list[str], limit: int) -> None:
     pattern = "".join(tokens)
@@ -127,6 +129,7 @@ def brute_anagrams(words: list[str], rack: str, sub: bool) -> list[str]:
     return sorted(found, key=lambda w: (-len(w), w)) if sub else found
 
 
+@pytest.mark.slow
 @given(word_lists, st.text(LETTERS + "?", min_size=1, max_size=6), st.booleans())
 def test_anagram_is_a_sorted_letter_comparison(words: list[str], rack: str, sub: bool) -> None:
     hits = same_on_every_format(words, lambda d: query.anagram(d, rack, sub=sub))
@@ -159,6 +162,7 @@ def distance(a: str, b: str, transpositions: bool = False) -> int:
     return rows[-1][-1]
 
 
+@pytest.mark.slow
 @given(word_lists, st.text(LETTERS, min_size=1, max_size=6), st.integers(0, 3), st.booleans(), st.booleans())
 def test_fuzzy_is_a_plain_edit_distance(words: list[str], target: str, k: int, transpositions: bool, prefix: bool) -> None:
     expected = []
@@ -176,6 +180,7 @@ def test_fuzzy_is_a_plain_edit_distance(words: list[str], target: str, k: int, t
 long_words = st.lists(st.text("ABCDEÉ", min_size=1, max_size=14), min_size=1, max_size=40).map(lambda ws: sorted(set(ws)))
 
 
+@pytest.mark.slow
 @given(long_words, st.text("ABCDÉ", min_size=1, max_size=10), st.integers(0, 4), st.booleans(), st.booleans(), st.one_of(st.none(), st.integers(0, 6)))
 @settings(max_examples=60)
 def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
@@ -223,6 +228,7 @@ def regexes() -> st.SearchStrategy[str]:
     return st.recursive(atoms, extend, max_leaves=6)
 
 
+@pytest.mark.slow
 @given(word_lists, regexes())
 def test_grep_is_a_regex_scan(words: list[str], regex: str) -> None:
     scan = re.compile(regex)
@@ -233,12 +239,14 @@ def test_grep_is_a_regex_scan(words: list[str], regex: str) -> None:
 # -- range, prefixes, hooks -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(word_lists, st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)), st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)))
 def test_range_is_a_comparison(words: list[str], start: str | None, end: str | None) -> None:
     expected = [w for w in words if (start is None or start <= w) and (end is None or w < end)]
     assert same_on_every_format(words, lambda d: list(query.word_range(d, start, end))) == expected
 
 
+@pytest.mark.slow
 @given(word_lists, st.text(LETTERS, min_size=1, max_size=6))
 def test_prefixes_and_hooks(words: list[str], target: str) -> None:
     known = set(words)
@@ -252,6 +260,7 @@ def test_prefixes_and_hooks(words: list[str], target: str) -> None:
 # -- set algebra ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.lists(word_lists, min_size=2, max_size=3), st.sampled_from(setops.OPERATIONS), st.permutations(range(3)))
 @settings(max_examples=30)
 def test_set_algebra_is_python_sets(lists: list[list[str]], operation: str, order: list[int]) -> None:
@@ -288,6 +297,7 @@ def test_set_algebra_refuses_mixed_policies(tmp_path: Path) -> None:
 # -- errors and bounds ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "text", "message"),
     [
@@ -396,6 +406,7 @@ class _CellsOverride:
         return getattr(self._d, name)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
 def test_fuzz_of_damaged_files_finds_the_kernels_agreeing(capsys: pytest.CaptureFixture[str]) -> None:
     # A short run of scripts/fuzz_query.py (CI runs a longer one; --asan the sanitized one).

@@ -39,6 +39,7 @@ QUERIES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", QUERIES, ids=lambda a: " ".join(a))
 def test_every_query_gives_the_same_lines_on_every_format(files: dict[str, Path], args: list[str]) -> None:
     outputs = []
@@ -50,6 +51,7 @@ def test_every_query_gives_the_same_lines_on_every_format(files: dict[str, Path]
     assert outputs[0] and outputs.count(outputs[0]) == len(outputs)
 
 
+@pytest.mark.slow
 def test_outputs(files: dict[str, Path]) -> None:
     d = str(files["native"])
     assert run_cli("match", "C*", "-d", d).stdout.split() == ["CAT", "CHAT", "CHATS", "CHIEN"]
@@ -61,6 +63,7 @@ def test_outputs(files: dict[str, Path]) -> None:
     assert run_cli("range", "-s", "T", "-d", d).stdout == "TACT\nZOO\n"
 
 
+@pytest.mark.slow
 def test_limit_count_and_json(files: dict[str, Path]) -> None:
     d = str(files["dawg"])
     assert run_cli("match", "*", "-d", d, "--limit", "2").stdout == "CAT\nCHAT\n"
@@ -81,6 +84,7 @@ def test_nothing_found_exits_1(files: dict[str, Path]) -> None:
     assert (result.returncode, result.stdout) == (1, "0\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -97,6 +101,7 @@ def test_bad_queries_are_one_line_exit_2(files: dict[str, Path], args: list[str]
     assert (result.returncode, result.stdout, result.stderr) == (2, "", message)
 
 
+@pytest.mark.slow
 def test_set_algebra_commands(files: dict[str, Path], tmp_path: Path) -> None:
     other = tmp_path / "other.marisa"
     write_dictionary(normalized_words(["chat", "zèbre", "zoo"]), other, "marisa")

@@ -71,6 +71,7 @@ def run_lines(lines: list[str], work: Path, env: dict[str, str]) -> None:
             assert "lookup" in line or "find" in line, f"{line}\n{result.stderr}"
 
 
+@pytest.mark.slow
 def test_the_readme_examples_run_in_sh_from_a_fresh_cache(tmp_path: Path) -> None:
     """Every sh line of the README, in order, in one empty folder, with an empty cache."""
     lines = runnable_lines(README.read_text("utf-8"))
@@ -170,6 +171,7 @@ def app_commands() -> dict[str, str]:
     return helps
 
 
+@pytest.mark.slow
 def test_every_command_is_documented_in_the_command_reference() -> None:
     """sqlite-utils style: the reference's table is the app's, command for command, and every
     option a row gives is one that `COMMAND --help` shows."""

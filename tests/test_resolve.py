@@ -32,6 +32,7 @@ def test_embedded_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert d.info()["source_sha256"] == embedded_digest("en")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(resolve.EMBEDDED))
 def test_the_listed_digests_are_those_of_the_embedded_lists(name: str) -> None:
     words = lzma.decompress((resolve.DATA_DIR / f"{name}.txt.xz").read_bytes()).decode("utf-8").split()
@@ -143,6 +144,7 @@ def test_progress_is_reported_only_while_a_list_is_compiled(tmp_path: Path, monk
     assert reports and reports[-1][0] == reports[-1][1] == len(open_dictionary("en"))
 
 
+@pytest.mark.slow
 def test_a_long_first_compile_shows_a_bar_on_a_terminal_only(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     from conftest import COMMAND
@@ -196,6 +198,7 @@ def test_the_suite_uses_its_own_cache() -> None:
     assert TEST_CACHE != user_cache and user_cache not in TEST_CACHE.parents
 
 
+@pytest.mark.slow
 def test_fixtures_that_open_dictionaries_at_collection_never_touch_the_user_cache(tmp_path: Path) -> None:
     """A test module that opens a dictionary at import and in a module-scoped fixture, run
     under this conftest with a fake user cache: the fake cache is never created."""

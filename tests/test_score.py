@@ -169,6 +169,7 @@ def test_score_refuses_the_same_player_twice(dictionary, players: list[str]) -> 
     assert len(result.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("make", "message"),
     [
@@ -214,6 +215,7 @@ def test_the_grid_can_come_from_standard_input_as_for_solve(dictionary, players:
     assert piped.stdout == given.stdout
 
 
+@pytest.mark.slow
 def test_a_player_file_and_the_dice_file_can_come_from_standard_input(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
     alice = Path(players[0])
     d = ["-d", str(dictionary.path)]

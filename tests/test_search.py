@@ -340,6 +340,7 @@ def test_the_progress_display_counts_runs_under_way_and_ignores_late_reports() -
     assert progress._scored == 1_200
 
 
+@pytest.mark.slow
 def test_best_command_text_json_log_and_resume(small_dict: str, tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -366,6 +367,7 @@ def test_best_command_text_json_log_and_resume(small_dict: str, tmp_path: Path) 
     assert json.loads(fresh.stdout)["best"] == data["best"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -399,6 +401,7 @@ def cluster() -> object:
         yield local_cluster
 
 
+@pytest.mark.slow
 def test_dask_and_local_runs_give_the_same_boards(small_dict: str, cluster: object) -> None:
     spec = S.make_spec(small_dict, (3, 3), pool=6)
     local = S.search(spec, seed=21, runs=3, jobs=1)
@@ -407,6 +410,7 @@ def test_dask_and_local_runs_give_the_same_boards(small_dict: str, cluster: obje
     assert remote.best() == local.best()
 
 
+@pytest.mark.slow
 def test_dask_runs_report_their_progress_as_they_go(small_dict: str, cluster: object) -> None:
     spec = S.make_spec(small_dict, (3, 3), pool=6)
     heard: list[tuple[int, int, int]] = []
@@ -417,6 +421,7 @@ def test_dask_runs_report_their_progress_as_they_go(small_dict: str, cluster: ob
     assert [run.best for run in result.runs] == [run.best for run in S.search(spec, seed=4, runs=3).runs]
 
 
+@pytest.mark.slow
 def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_path: Path) -> None:
     # The search names a file that the workers see with other words (as on another
     # machine): they must use the copy they were sent, which the digest identifies.
@@ -435,6 +440,7 @@ def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_pa
     assert local[0].best[0].score > 0
 
 
+@pytest.mark.slow
 def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: object, tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -457,6 +463,7 @@ def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: obj
     assert bad.stdout.count("# ") == 1001
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
     spec = S.make_spec(small_dict, (3, 3), pool=4)

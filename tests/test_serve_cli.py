@@ -20,6 +20,7 @@ from conftest import run_cli
 from boggle_dafsa.web.harness import live_server
 
 
+@pytest.mark.slow
 def test_serve_answers_on_the_address_it_prints_and_stops_on_ctrl_c() -> None:
     command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--port", "0", "-d", "en"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -40,11 +41,13 @@ def test_serve_answers_on_the_address_it_prints_and_stops_on_ctrl_c() -> None:
     assert "Traceback" not in err and "stopped" in err
 
 
+@pytest.mark.slow
 def test_the_live_server_helper_serves_the_api() -> None:
     with live_server() as url, urllib.request.urlopen(url + "api/solve?grid=IDXT/MHEI/ERVN/TLLU", timeout=60) as response:
         assert json.load(response)["totals"] == {"words": 71, "points": 99}
 
 
+@pytest.mark.slow
 def test_a_bad_dictionary_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.dafsa"
     bad.write_bytes(b"\x00\x01 neither a dictionary nor a word list")
@@ -55,6 +58,7 @@ def test_a_bad_dictionary_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert result.returncode == 2 and "missing.dafsa" in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_busy_port_is_one_line_and_exit_2() -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -69,6 +73,7 @@ def test_a_busy_port_is_one_line_and_exit_2() -> None:
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "cannot listen" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_command_line_never_imports_the_web_framework_and_says_when_it_is_missing() -> None:
     code = "import sys; from boggle_dafsa.cli import app; print(sorted(m for m in ('fastapi', 'uvicorn', 'starlette') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)

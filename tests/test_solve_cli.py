@@ -94,6 +94,7 @@ def test_the_grid_from_standard_input(dictionary: str, args: list[str], input: s
     assert result.stdout.split()[:2] == ["STASE", "ESTE"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "input", "message"),
     [
@@ -126,6 +127,7 @@ def test_bad_input_is_one_line_and_exit_2(dictionary: str, args: list[str], inpu
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_find(dictionary: str) -> None:
     found = runner.invoke(app, ["find", "TAS/ESE", "stase", "-d", dictionary])
     assert found.exit_code == 0
@@ -189,6 +191,7 @@ def test_help_paragraphs_are_reflowed_whole() -> None:
     assert "once," not in lines and "a" not in lines
 
 
+@pytest.mark.slow
 def test_find_a_word_longer_than_the_recursion_limit(dictionary: str) -> None:
     rng = random.Random(5)
     faces = [[rng.choice("ABCDEFGH") for _ in range(60)] for _ in range(60)]
@@ -227,6 +230,7 @@ def test_batch_json_lines_from_standard_input(dictionary: str, batch_file: Path)
     assert lines[1]["words"][0]["word"] == "QUAI"
 
 
+@pytest.mark.slow
 def test_a_long_batch_shows_a_bar_when_only_standard_error_is_a_terminal(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     from conftest import COMMAND
@@ -299,6 +303,7 @@ def test_the_library_names_no_option() -> None:
 # -- real processes ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_jobs_give_the_same_output_as_one_process(dictionary: str, tmp_path: Path) -> None:
     grids = tmp_path / "many.txt"
     grids.write_text("\n".join(["TAS/ESE", "SAT", "ESTE", "QUAI", "TASE/SETA"] * 8) + "\n", encoding="utf-8")

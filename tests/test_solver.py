@@ -98,10 +98,12 @@ def enable2k() -> NativeDictionary:
     return open_dictionary("enable2k")  # type: ignore[return-value]
 
 
-def test_the_shared_enable2k_list_gives_the_embedded_dictionary(
+@pytest.mark.slow
+def test_the_enable2k_list_built_as_words_gives_the_embedded_dictionary(
     tmp_path: Path, enable2k_path: Path, enable2k: NativeDictionary
 ) -> None:
-    # Skipped without ../shared: the embedded copy must be that list, word for word.
+    # The published list (lower case), built by the builder from its words, is the embedded
+    # dictionary the cache compiled: the same words and the same best board.
     words = enable2k_path.read_text(encoding="utf-8").split()
     built = dictionary_from_words(words, tmp_path)
     assert len(built) == len(enable2k) == 173_528
@@ -174,6 +176,7 @@ def check_against_brute_force(
     return hits
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     boards(multi_letter=True),
@@ -199,6 +202,7 @@ def test_both_kernels_find_exactly_the_traceable_words(
         assert fast == generic
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(boards(), st.data())
 def test_every_word_traced_on_a_grid_is_found(tmp_path_factory: pytest.TempPathFactory, grid: Grid, data: st.DataObject) -> None:
@@ -231,6 +235,7 @@ def test_find_agrees_with_brute_force(grid: Grid, word: str, adjacency: str) -> 
         assert_valid(grid, Hit(word, 0, path), adjacency)
 
 
+@pytest.mark.slow
 def test_the_other_formats_plug_in(tmp_path: Path, french: NativeDictionary) -> None:
     from boggle_dafsa.formats import open_path, write_dictionary
 

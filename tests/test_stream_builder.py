@@ -64,6 +64,7 @@ def test_the_python_kernel_is_always_there() -> None:
     assert "python" in KERNELS
 
 
+@pytest.mark.slow
 @kernel_names
 @given(words=mixed_words, policy=st.sampled_from(Policy), cut=st.integers(min_value=1, max_value=7))
 def test_every_kernel_writes_the_reference_bytes(tmp_path_factory: pytest.TempPathFactory, kernel: str,
@@ -81,6 +82,7 @@ def test_every_kernel_writes_the_reference_bytes(tmp_path_factory: pytest.TempPa
     assert stats.digest == digest_words(unique)
 
 
+@pytest.mark.slow
 @given(words=mixed_words)
 def test_c_and_python_kernels_agree_byte_for_byte(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
     if "c" not in KERNELS:
@@ -95,6 +97,7 @@ def test_c_and_python_kernels_agree_byte_for_byte(tmp_path_factory: pytest.TempP
     assert list(NativeDictionary(folder / "c")) == unique
 
 
+@pytest.mark.slow
 @kernel_names
 @given(words=mixed_words, data=st.data())
 def test_kernels_refuse_the_first_word_out_of_order(kernel: str, words: list[str], data: st.DataObject) -> None:
@@ -115,6 +118,7 @@ def test_kernels_refuse_bytes_that_are_not_utf8(kernel: str) -> None:
         writer.add_block(b"ABC\n\xff\xfe\n")
 
 
+@pytest.mark.slow
 @kernel_names
 @given(lines=st.lists(st.text(alphabet="ABCÉ𝔸", max_size=5), max_size=80),
        run_bytes=st.integers(min_value=1, max_value=64), block_bytes=st.integers(min_value=1, max_value=32))
@@ -136,6 +140,7 @@ def test_external_sort_with_tiny_runs(tmp_path_factory: pytest.TempPathFactory, 
     assert list(folder.iterdir()) == []  # ...and are gone
 
 
+@pytest.mark.slow
 @kernel_names
 def test_build_with_runs_spilled_matches_the_in_memory_build(tmp_path: Path, kernel: str) -> None:
     import lzma
@@ -158,6 +163,7 @@ def test_build_with_runs_spilled_matches_the_in_memory_build(tmp_path: Path, ker
     assert list(temporary.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_sorted_flag_builds_the_same_file_and_stops_at_the_first_word_out_of_order(tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -181,6 +187,7 @@ def test_sorted_flag_builds_the_same_file_and_stops_at_the_first_word_out_of_ord
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
+@pytest.mark.slow
 def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     source = tmp_path / "list.txt"
@@ -211,6 +218,7 @@ def _runs_open(pid: int, folder: Path) -> int:
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="run files are unnamed only where /proc/self/fd exists")
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_an_interrupted_build_leaves_no_temporary_file(tmp_path: Path, how: signal.Signals) -> None:

@@ -85,6 +85,7 @@ def test_dice_lists_the_builtin_sets(client: TestClient) -> None:
     assert all(len(s["dice"]) == s["shape"][0] * s["shape"][1] for s in sets)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dice", BUILTIN_SETS)
 def test_roll_gives_the_grid_of_generate_seed(client: TestClient, dice: str) -> None:
     rolled = client.get("/api/roll", params={"dice": dice, "seed": 42}).json()
@@ -122,6 +123,7 @@ def test_roll_refuses_bad_input(client: TestClient, params: dict[str, Any], stat
 # -- solve -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "params, arguments",
     [
@@ -142,6 +144,7 @@ def test_solve_returns_what_solve_json_prints(client: TestClient, params: dict[s
     assert response.json() == json.loads(cli.stdout)
 
 
+@pytest.mark.slow
 @given(st.lists(st.sampled_from("AEILNORSTUCDMP"), min_size=16, max_size=16))
 def test_solve_matches_the_library_on_random_grids(faces: list[str]) -> None:
     client = TestClient(create_app())
@@ -350,6 +353,7 @@ def test_the_number_of_rooms_is_bounded() -> None:
     assert response.status_code == 503 and "too many rooms" in error_of(response)
 
 
+@pytest.mark.slow
 def test_a_room_game_from_join_to_the_final_table() -> None:
     client = fast_client()
     room = client.post("/api/rooms", json={"dice": "fr", "seed": 42, "seconds": 2}).json()
@@ -478,6 +482,7 @@ def test_unknown_rooms_close_the_socket() -> None:
             socket.receive_json()
 
 
+@pytest.mark.slow
 def test_newcomers_cannot_join_a_finished_game_but_players_see_the_table() -> None:
     client = fast_client()
     room = client.post("/api/rooms", json={"seed": 42, "seconds": 1}).json()
@@ -498,6 +503,7 @@ def test_newcomers_cannot_join_a_finished_game_but_players_see_the_table() -> No
         assert receive_until(socket, "over") == over
 
 
+@pytest.mark.slow
 def test_pages_per_player_are_bounded_and_idle_sockets_closed() -> None:
     from starlette.websockets import WebSocketDisconnect
 
@@ -526,6 +532,7 @@ JSON_VALUES = st.recursive(
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=120)
 
 
+@pytest.mark.slow
 @given(grid=TEXT, dictionary=st.none() | TEXT, scoring=st.none() | TEXT)
 def test_solve_answers_any_query_with_words_or_one_error_line(grid: str, dictionary: str | None, scoring: str | None) -> None:
     client = TestClient(create_app())
@@ -538,6 +545,7 @@ def test_solve_answers_any_query_with_words_or_one_error_line(grid: str, diction
         error_of(response)
 
 
+@pytest.mark.slow
 @given(body=JSON_VALUES)
 def test_play_answers_any_json_body(body: Any) -> None:
     client = TestClient(create_app())
@@ -547,6 +555,7 @@ def test_play_answers_any_json_body(body: Any) -> None:
         error_of(response)
 
 
+@pytest.mark.slow
 @given(messages=st.lists(JSON_VALUES | st.fixed_dictionaries({"type": st.sampled_from(["join", "start", "word", "ping"])}, optional={"name": JSON_VALUES, "word": JSON_VALUES, "token": JSON_VALUES}), max_size=6))
 def test_room_sockets_answer_any_messages(messages: list[Any]) -> None:
     client = fast_client()

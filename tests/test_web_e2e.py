@@ -77,6 +77,7 @@ def indices(path: list[list[int]], columns: int) -> list[tuple[int, int]]:
     return [(step + 1, row * columns + col) for step, (row, col) in enumerate(path)]
 
 
+@pytest.mark.slow
 def test_solve_page_highlights_exactly_the_path_of_the_word_pointed_at(server: str, browser: Any) -> None:
     grid = "IDXT/MHEI/ERVN/TLLU"
     expected = get_json(server + "api/solve?" + urllib.parse.urlencode({"grid": grid, "dict": "fr"}))
@@ -111,6 +112,7 @@ def test_solve_page_highlights_exactly_the_path_of_the_word_pointed_at(server: s
     assert errors == []
 
 
+@pytest.mark.slow
 def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     seed = 42
     solution = get_json(server + "api/solve?grid=IEFA/AEFE/MHAL/ETTE&dict=fr")
@@ -152,6 +154,7 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     assert errors == []
 
 
+@pytest.mark.slow
 def test_two_players_in_one_room_share_a_word_and_it_scores_zero(server: str, browser: Any) -> None:
     errors: list[str] = []
     alice = new_page(browser, errors)

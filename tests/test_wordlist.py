@@ -90,6 +90,7 @@ def test_parse_equals_normalizing_each_word(words: list[str], separator: str) ->
     assert wl.words == sorted({key for w in words if (key := normalize(w))})
 
 
+@pytest.mark.slow
 @given(st.lists(st.text(alphabet="abcçdeéèfœzÆ", min_size=1, max_size=8), min_size=1, max_size=20))
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
 def test_utf16_and_utf32_are_recognized_by_their_mark(tmp_path: Path, codec: str, words: list[str]) -> None:
@@ -111,6 +112,7 @@ def test_windows_1252_list_gets_a_hint(tmp_path: Path) -> None:
     assert fixed.words == ["ARBRE", "COEUR", "SOEUR"] and fixed.hint is None
 
 
+@pytest.mark.slow
 def test_verify_says_the_encoding_hint_as_build_does(tmp_path: Path) -> None:
     from conftest import run_cli
 

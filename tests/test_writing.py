@@ -85,6 +85,7 @@ class Interrupted(BaseException):
     pass
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("format", ["native", "marisa", "dawg"])
 def test_a_build_interrupted_at_any_step_leaves_the_previous_dictionary(
     tmp_path: Path, format: str, monkeypatch: pytest.MonkeyPatch
@@ -129,6 +130,7 @@ def _vanish(folder: Path) -> list[str]:
     return _temporaries(folder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("format", ["native", "dawg"])  # marisa: the same writer as dawg
 def test_a_build_killed_at_any_step_leaves_a_usable_dictionary(tmp_path: Path, format: str) -> None:
     # SIGKILL cannot be caught: whatever instant it strikes, the file and its sidecar
@@ -177,6 +179,7 @@ def test_the_reaper_removes_what_a_killed_process_listed_and_nothing_else(tmp_pa
     assert sorted(os.listdir(tmp_path)) == ["kept", "target"]
 
 
+@pytest.mark.slow
 def test_without_a_reaper_the_next_write_removes_a_dead_writers_temporary(tmp_path: Path) -> None:
     # Where no reaper can be started, a killed writer's temporary file stays until the
     # next write to the same path, which removes it (its process is gone).
