@@ -171,13 +171,41 @@ def app_commands() -> dict[str, str]:
     return helps
 
 
+#: Options every command has, or every command that reads a dictionary: documented once,
+#: above the table, not on each row.
+SHARED_OPTIONS = {"--help", "--dict", "--quiet"}
+
+
+def help_options(help_text: str) -> list[set[str]]:
+    """The options of a command's --help: each as the set of its names (long, aliases, short)."""
+    options = []
+    for line in help_text.splitlines():
+        match = re.match(r"^[│|]\s+(--[a-z][a-z-]*(?:,--[a-z][a-z-]*)*)(?:\s+(-[a-zA-Z]))?\s", line)
+        if match:
+            names = set(match.group(1).split(","))
+            if match.group(2):
+                names.add(match.group(2))
+            options.append(names)
+    return options
+
+
 @pytest.mark.slow
 def test_every_command_is_documented_in_the_command_reference() -> None:
-    """sqlite-utils style: the reference's table is the app's, command for command, and every
-    option a row gives is one that `COMMAND --help` shows."""
+    """sqlite-utils style: the reference's table is the app's, command for command; every option
+    of every command is on its row (by any of its names), and every option a row gives is one
+    that `COMMAND --help` shows."""
     documented = documented_commands()
     helps = app_commands()
     assert sorted(documented) == sorted(helps), "docs/commands.md's table and `boggle-dafsa --help` differ"
+    page = COMMANDS_PAGE.read_text("utf-8")
+    for option in SHARED_OPTIONS:
+        assert option in page
     for name, usage in documented.items():
         for option in re.findall(r"--[a-z][a-z-]*", usage):
             assert option in helps[name], f"docs/commands.md gives {name} {option}, which `{name} --help` does not show"
+        options = help_options(helps[name])
+        assert {"--help"} in [names & {"--help"} for names in options], helps[name]  # the parser reads the table
+        written = set(re.findall(r"(?<![\w-])--?[a-zA-Z][a-z-]*", usage))
+        for names in options:
+            if not names & SHARED_OPTIONS:
+                assert names & written, f"docs/commands.md's row for {name} lacks {sorted(names)}"

@@ -41,7 +41,7 @@ def best(
     adjacency: AdjacencyOption = "king",
     objective: Annotated[str, typer.Option("--objective", help="What to maximize: points or words.")] = "points",
     method: Annotated[str, typer.Option("--method", help="hillclimb (a pool hill climb) or anneal (simulated annealing).")] = "hillclimb",
-    pool: Annotated[Optional[int], typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see the README).", show_default=False)] = None,
+    pool: Annotated[Optional[int], typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see docs/best.md).", show_default=False)] = None,
     all_letters: Annotated[bool, typer.Option("--all-letters", help="Climb with every letter from the start (default: the letters of at least 8% of the words first, then all).")] = False,
     steps: Annotated[int, typer.Option("--steps", help="Moves of one annealing run.")] = 200_000,
     stall: Annotated[int, typer.Option("--stall", help="Annealing restarts from its best board after this many moves without a better one.")] = 20_000,
