@@ -42,6 +42,8 @@ from boggle_dafsa.automaton import fileformat  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.board.grid import neighbours  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
+from boggle_dafsa.output.jsonable import json_row  # noqa: E402
+from boggle_dafsa.output.rows import SCORED_PATH_ROW, SUMMARY_LINE  # noqa: E402
 from boggle_dafsa.solver import Hit  # noqa: E402
 from boggle_dafsa.solver.python import Solver as PythonSolver  # noqa: E402
 from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
@@ -137,11 +139,13 @@ def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, fac
     numbered = solver.number_words() if number else False
     cells = [f"<{cell}é>" for cell in range(len(table))]  # rows written in C: any cell text, UTF-8
     try:
-        rows = [solver.rows_many(codes, cells, style) for style in (1, 2)]
+        rows = [solver.rows_many(codes, cells, row.template, row.between, row.cell_separator) for row in (SCORED_PATH_ROW, json_row())]
         # Totals (mode 0) last: with the words numbered, a search of its own (totals_grid),
         # also behind the summary lines (any ASCII letters: they are only shown).
         letters = bytes(ord("A") + code % 26 if code % 7 else ord("Q") for code in codes)
-        summary = solver.summary_rows(codes, letters, len(table), True)
+        line = SUMMARY_LINE
+        summary = solver.summary_rows(codes, letters, len(table), True, line.template, line.between, line.row_separator,
+                                      line.face_separator)
         return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0), summary), numbered
     except DictionaryError:
         return ("error",), numbered

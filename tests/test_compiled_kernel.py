@@ -23,6 +23,8 @@ from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
+from boggle_dafsa.output.jsonable import json_row
+from boggle_dafsa.output.rows import PATH_ROW, SCORED_PATH_ROW
 from boggle_dafsa.solver import Hit, PreparedSolver, available_kernels, solve, sort_key
 from boggle_dafsa.solver import python as native
 from boggle_dafsa.testing import dictionary_from_words
@@ -112,8 +114,9 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
         found = prepared.found(grid)
         hits = prepared.solve(grid)
         cells = [f"<{cell}é>" for cell in range(len(faces))]  # any text, UTF-8 in C
-        rows = [prepared.rows_many([grid], cells, style) for style in range(3)]
-        assert rows == [[native.rows_result(hits, cells, style)] for style in range(3)]
+        formats = [PATH_ROW, SCORED_PATH_ROW, json_row()]
+        rows = [prepared.rows_many([grid], cells, row) for row in formats]
+        assert rows == [[native.rows_result(hits, cells, row.template, row.between, row.cell_separator)] for row in formats]
         results[variant] = (list(found.items()), hits, prepared.words_many([grid]), prepared.totals_many([grid]), rows)
         assert hits == solve(grid, dictionary, min_length=min_length, scoring=scoring, adjacency=adjacency, kernel=kernel)
     first = results[VARIANTS[0]]

@@ -15,6 +15,7 @@ from boggle_dafsa.errors import GridError
 from boggle_dafsa.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
 from boggle_dafsa.output.jsonable import result_json
 from boggle_dafsa.output.render import Rendering, format_totals, render_lines
+from boggle_dafsa.output.rows import GRID, PATH, POINTS, SUMMARY_LINE, WORD, WORDS, RowFormat, SummaryFormat
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
 from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy, normalize
@@ -221,11 +222,30 @@ def test_summary_rows_check_their_arguments(tmp_path: Path, kernel: str) -> None
     # The letters are shown as given (an exact dictionary's lower case: q reads qu).
     assert prepared.run_summary(codes, b"baseqase", 2, True) == ("ba/se\t1\t1\nqu a/s e\t0\t0", 1, 1)
     assert prepared.run_summary(b"", b"", 2, True) == ("", 0, 0)
+    # Any template the output module gives: the kernel fills the marks, whatever surrounds them.
+    own = SummaryFormat(f"[{WORDS}|{GRID}|{POINTS}]", " ; ", "//", "_")
+    assert prepared.run_summary(codes, b"BASEQASE", 2, True, summary=own) == ("[1|BA//SE|1] ; [0|QU_A//S_E|0]", 1, 1)
     solver = prepared._codes.solver  # type: ignore[union-attr]
+    line = (SUMMARY_LINE.template, SUMMARY_LINE.between, SUMMARY_LINE.row_separator, SUMMARY_LINE.face_separator)
     for letters, width, message in ((b"BASE", 2, "letters for"), (b"BASEQASE", 3, "do not divide"), (b"BASE\xe9ASE", 2, "ASCII"),
                                     (b"BASE\0ASE", 2, "ASCII")):
         with pytest.raises(ValueError, match=message):
-            solver.summary_rows(codes, letters, width, False)
+            solver.summary_rows(codes, letters, width, False, *line)
+    for template in (f"{GRID}{PATH}", GRID * 16):  # a field a summary has not; too many fields
+        with pytest.raises(ValueError, match="field"):
+            solver.summary_rows(codes, b"BASEQASE", 2, False, template, *line[1:])
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_rows_fill_any_template(tmp_path: Path, kernel: str) -> None:
+    dictionary = dictionary_from_words(["base", "bas", "sea"], tmp_path)
+    prepared = PreparedSolver(dictionary, (2, 2), kernel=kernel)
+    row = RowFormat(f"<{POINTS}:{WORD}:{PATH}:{WORD}>", "|", "-")
+    cells = ["a", "b", "c", "d"]
+    assert prepared.rows_many([("B", "A", "S", "E")], cells, row) == [(3, 3, "<1:BASE:a-b-c-d:BASE>|<1:BAS:a-b-c:BAS>|<1:SEA:c-d-b:SEA>")]
+    solver = prepared._codes.solver  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="field"):
+        solver.rows_many(prepared.encode(("B", "A", "S", "E")), cells, f"{WORD}{GRID}", "|", "-")
 
 
 @pytest.mark.slow

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.errors import GridError
-from boggle_dafsa.solver.python import ROWS_JSON, ROWS_PATHS, ROWS_SCORES_PATHS
+from boggle_dafsa.output.rows import GRID, POINTS, SUMMARY_LINE, WORDS, RowFormat, fill, row_format
 
 if TYPE_CHECKING:
     from boggle_dafsa.solver.prepared import PreparedSolver
@@ -193,8 +193,8 @@ class Solved(NamedTuple):
     result: Any
 
 
-#: For mode "rows": the cells' texts and the row style (see PreparedSolver.run_rows) of a shape.
-RowStyle = Callable[[tuple[int, ...]], tuple[Sequence[str], int]]
+#: For mode "rows": the cells' texts and the row format (see PreparedSolver.run_rows) of a shape.
+RowStyle = Callable[[tuple[int, ...]], tuple[Sequence[str], RowFormat]]
 
 
 def solve_texts(
@@ -370,14 +370,15 @@ class Renderer:
         self.scores, self.paths, self.as_json, self.summary = scores, paths, as_json, summary
         self._points = scoring_points
         self._totals_text = totals_text
-        self._cells: dict[tuple[int, ...], tuple[list[str], list[str]]] = {}
+        self._cells: dict[tuple[tuple[int, ...], bool], list[str]] = {}
+        self._json_parts: tuple[Callable[[str], str], str] | None = None
 
     def __call__(self, solved: Solved) -> tuple[str, int, int]:
         """(text, words, points) of one grid."""
         result = solved.result
         if self.summary:
             count, points = result
-            return f"{solved.text}\t{count}\t{points}", count, points
+            return fill(SUMMARY_LINE.template, {GRID: solved.text, WORDS: str(count), POINTS: str(points)}), count, points
         if self.as_json:
             return self._json(solved)
         if len(result) == 3:  # rows mode: (words, points, rows of hits with paths)
@@ -387,41 +388,37 @@ class Renderer:
             points, words = result
             count = len(words)
             if self.scores:
-                score = self._points
-                lines = [f"{score(word)}\t{word}" for word in words]
+                score, row = self._points, row_format(scores=True, paths=False)
+                lines = [row.fill(word, score(word)) for word in words]
             else:
                 lines = words
         header = f"# {solved.text}\t{self._totals_text(count, points)}"
         return "\n".join([header, *lines]) + "\n", count, points
 
-    def row_style(self, shape: tuple[int, ...]) -> tuple[list[str], int]:
-        """The cells' texts and the row style the kernel renders hits with (mode "rows")."""
-        text_cells, json_cells = self._coordinates(shape)
+    def row_style(self, shape: tuple[int, ...]) -> tuple[list[str], RowFormat]:
+        """The cells' texts and the row format the kernel fills for hits (mode "rows")."""
         if self.as_json:
-            return json_cells, ROWS_JSON
-        return text_cells, ROWS_SCORES_PATHS if self.scores else ROWS_PATHS
+            from boggle_dafsa.output.jsonable import json_row
+
+            row = json_row()
+        else:
+            row = row_format(scores=self.scores, paths=True)
+        return self._coordinates(shape, row), row
 
     def _json(self, solved: Solved) -> tuple[str, int, int]:
-        import json
-
-        # The kernel wrote the words' objects (words are letters: nothing to escape).
+        # The kernel filled the words' objects; the result's object around them is
+        # jsonable.result_object's, made once as a template.
         count, points, words = solved.result
-        shape = ", ".join(map(str, solved.shape))
-        text = (
-            f'{{"line": {solved.line}, "grid": {json.dumps(solved.text, ensure_ascii=False)}, "shape": [{shape}], "words": [{words}], '
-            f'"totals": {{"words": {count}, "points": {points}}}}}'
-        )
-        return text, count, points
+        if self._json_parts is None:
+            self._json_parts = _result_template()
+        dumps, template = self._json_parts
+        return template.format(solved.line, dumps(solved.text), ", ".join(map(str, solved.shape)), words, count, points), count, points
 
-    def _coordinates(self, shape: tuple[int, ...]) -> tuple[list[str], list[str]]:
-        # Each cell's coordinates as text ("(1,2)") and as JSON ("[1, 2]"), once per shape.
-        kept = self._cells.get(shape)
+    def _coordinates(self, shape: tuple[int, ...], row: RowFormat) -> list[str]:
+        # Each cell written as `row` writes a cell ("(1,2)", "[1, 2]"), once per shape and format.
+        kept = self._cells.get((shape, row.json))
         if kept is None:
-            points = [_coordinates(cell, shape) for cell in range(math.prod(shape))]
-            kept = self._cells[shape] = (
-                ["(" + ",".join(map(str, point)) + ")" for point in points],
-                ["[" + ", ".join(map(str, point)) + "]" for point in points],
-            )
+            kept = self._cells[shape, row.json] = [row.cell(_coordinates(cell, shape)) for cell in range(math.prod(shape))]
         return kept
 
 
@@ -432,3 +429,24 @@ def _coordinates(index: int, shape: tuple[int, ...]) -> tuple[int, ...]:
         index, coordinate = divmod(index, size)
         coordinates.append(coordinate)
     return tuple(reversed(coordinates))
+
+
+# The marks of the batch result's JSON template (private-use characters: never in a grid's JSON text).
+_LINE, _GRID, _SHAPE, _WORDS, _COUNT, _POINTS = "\ue001", "\ue002", "\ue003", "\ue004", "\ue005", "\ue006"
+
+
+def _result_template() -> tuple[Callable[[str], str], str]:
+    """(dumps, the JSON text of a batch result as a format string, ``{0}`` to ``{5}`` its line, grid, shape,
+    words, word count and points): one definition of the object, jsonable's."""
+    from boggle_dafsa.output.jsonable import dumps, result_object
+
+    numbers = {_LINE: -7_293_811_451, _COUNT: -7_293_811_452, _POINTS: -7_293_811_453}
+    text = dumps(result_object(_GRID, [_SHAPE], [_WORDS], numbers[_COUNT], numbers[_POINTS], line=numbers[_LINE]))
+    for mark, number in numbers.items():
+        text = text.replace(str(number), mark)
+    for mark in (_GRID, _SHAPE, _WORDS):
+        text = text.replace(dumps(mark), mark)
+    text = text.replace("{", "{{").replace("}", "}}")
+    for number, mark in enumerate((_LINE, _GRID, _SHAPE, _WORDS, _COUNT, _POINTS)):
+        text = text.replace(mark, "{" + str(number) + "}")
+    return dumps, text

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa.output.rows import PATH, POINTS, WORD, RowFormat
+
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
@@ -22,21 +24,32 @@ def path_json(grid: Grid, path: Iterable[int]) -> list[list[int]]:
     return [list(grid.coordinates(cell)) for cell in path]
 
 
+def word_json(word: str, points: int, path: list[Any]) -> dict[str, Any]:
+    """A found word's object: ``{"word", "points", "path"}`` (the batch path fills the same
+    object as a template, :data:`.rows.JSON_ROW`)."""
+    return {"word": word, "points": points, "path": path}
+
+
+def _json_row() -> RowFormat:
+    # The word's JSON object with marks for its fields: word_json is the one definition.
+    sentinel = -7_293_811_451  # a number no field holds, replaced by the POINTS mark
+    text = dumps(word_json(WORD, sentinel, [PATH]))
+    text = text.replace(str(sentinel), POINTS).replace(dumps(PATH), PATH).replace(dumps(WORD), '"' + WORD + '"')
+    return RowFormat(text, ", ", ", ", json=True)
+
+
 def result_json(grid: Grid, hits: list[Hit], **extra: Any) -> dict[str, Any]:
-    """The JSON object of a result: grid, shape, words (word, score, path) and totals."""
+    """The JSON object of a result: grid, shape, words (word, points, path) and totals."""
     from boggle_dafsa.solver import totals
 
     count, points = totals(hits)
-    return {
-        **extra,
-        "grid": str(grid),
-        "shape": list(grid.shape),
-        "words": [
-            {"word": hit.word, "points": hit.points, "path": path_json(grid, hit.path)}
-            for hit in hits
-        ],
-        "totals": {"words": count, "points": points},
-    }
+    words = [word_json(hit.word, hit.points, path_json(grid, hit.path)) for hit in hits]
+    return result_object(str(grid), list(grid.shape), words, count, points, **extra)
+
+
+def result_object(grid: str, shape: list[Any], words: list[Any], count: int, points: int, **extra: Any) -> dict[str, Any]:
+    """The result's object from its parts (``extra`` first: ``line`` in a batch)."""
+    return {**extra, "grid": grid, "shape": shape, "words": words, "totals": {"words": count, "points": points}}
 
 
 def dumps(value: Any, **options: Any) -> str:
@@ -45,6 +58,17 @@ def dumps(value: Any, **options: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, **options)
+
+
+_json_rows: list[RowFormat] = []
+
+
+def json_row() -> RowFormat:
+    """A word's JSON object as a row template, objects joined by ``, `` inside a result's
+    ``"words"`` (what the batch path's kernels fill); made on first use (json's import)."""
+    if not _json_rows:
+        _json_rows.append(_json_row())
+    return _json_rows[0]
 
 
 def find_json(grid: Grid, word: str, path: tuple[int, ...] | None, points: int | None) -> dict[str, Any]:

@@ -40,7 +40,9 @@ class Rendering:
 
 def format_path(grid: Grid, path: Iterable[int]) -> str:
     """A path as coordinates, e.g. ``(3,3) (2,3) (1,3)``."""
-    return " ".join("(" + ",".join(map(str, grid.coordinates(cell))) + ")" for cell in path)
+    from boggle_dafsa.output.rows import PATH_ROW
+
+    return PATH_ROW.cell_separator.join(PATH_ROW.cell(grid.coordinates(cell)) for cell in path)
 
 
 def format_totals(count: int, points: int) -> str:
@@ -50,11 +52,11 @@ def format_totals(count: int, points: int) -> str:
 
 def render_lines(grid: Grid, hits: Iterable[Hit], rendering: Rendering) -> Iterator[str]:
     """The text lines of a result: a word a line, with ``score<TAB>`` and ``<TAB>path`` on request."""
+    from boggle_dafsa.output.rows import row_format
+
+    row = row_format(scores=rendering.scores, paths=rendering.paths)
     for hit in hits:
-        line = f"{hit.points}\t{hit.word}" if rendering.scores else hit.word
-        if rendering.paths:
-            line += "\t" + format_path(grid, hit.path)
-        yield line
+        yield row.fill(hit.word, hit.points, [row.cell(grid.coordinates(cell)) for cell in hit.path] if rendering.paths else ())
 
 
 def render_block(grid: Grid, hits: list[Hit], rendering: Rendering) -> str:

@@ -1235,7 +1235,52 @@ static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs) {
 
 /* -- rows of text, for the batch renderers -------------------------------------------- */
 
-enum { ROWS_PATHS = 0, ROWS_SCORES_PATHS = 1, ROWS_JSON = 2 };
+/* The kernel writes no format of its own: the output module (boggle_dafsa/output/rows.py)
+ * gives a template, text with field marks (bytes 1 to 5), which is copied with each mark
+ * replaced by its field. */
+enum { FIELD_END = 0, FIELD_WORD = 1, FIELD_POINTS = 2, FIELD_PATH = 3, FIELD_GRID = 4, FIELD_WORDS = 5 };
+#define MAX_PIECES 16
+
+/* A template cut at its marks: each piece is literal text followed by a field (FIELD_END
+ * for the last piece). */
+typedef struct {
+    struct {
+        const char *text;
+        size_t length;
+        int field;
+    } piece[MAX_PIECES];
+    int count;
+    size_t literal; /* bytes of literal text in all */
+} Template;
+
+/* Cut the UTF-8 `text` at its marks; `allowed` has bit f set for each field f it may hold. */
+static int template_parse(PyObject *text, unsigned allowed, Template *out) {
+    Py_ssize_t length;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &length);
+    if (!s) return -1;
+    out->count = 0;
+    out->literal = 0;
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 0; i <= length; i++) {
+        unsigned char c = i < length ? (unsigned char)s[i] : 0;
+        if (i < length && (c == 0 || c > FIELD_WORDS)) continue;
+        if (i < length && !(allowed & (1u << c))) {
+            PyErr_Format(PyExc_ValueError, "the template holds field %d, which this output has not", (int)c);
+            return -1;
+        }
+        if (out->count == MAX_PIECES) {
+            PyErr_SetString(PyExc_ValueError, "the template holds too many fields");
+            return -1;
+        }
+        out->piece[out->count].text = s + start;
+        out->piece[out->count].length = (size_t)(i - start);
+        out->piece[out->count].field = i < length ? c : FIELD_END;
+        out->literal += (size_t)(i - start);
+        out->count++;
+        start = i + 1;
+    }
+    return 0;
+}
 
 /* A growing UTF-8 text. */
 typedef struct {
@@ -1250,52 +1295,52 @@ static int text_put(Text *t, const char *s, size_t n) {
     return 0;
 }
 
-/* What the rows are made of: each letter and each cell's coordinates in UTF-8. */
+/* What the rows are made of: each letter and each cell in UTF-8, the template, the separators. */
 typedef struct {
     char letter[MAX_LETTERS][4];
     uint8_t letter_length[MAX_LETTERS];
     const char **cell;
     Py_ssize_t *cell_length;
-    int style;
+    Template row;
+    const char *between, *cell_separator;
+    Py_ssize_t between_length, cell_separator_length;
 } RowParts;
 
-/* The ranked words of `r` as rows of `style` (the batch renderers' lines, see
- * fastbatch.py): (words, points, text). */
+/* The ranked words of `r` as rows (the batch renderers' lines, see fastbatch.py):
+ * (words, points, text). */
 static PyObject *rows_object(const Solver *solver, const Results *r, const RowParts *parts) {
     Ranked *ranked = rank_results(solver, r);
     if (!ranked) return PyErr_NoMemory();
     Text t = {NULL, 0, 0};
-    int json = parts->style == ROWS_JSON, failed = 0;
-    const char *row_sep = json ? ", " : "\n", *cell_sep = json ? ", " : " ";
-    size_t cell_sep_length = json ? 2 : 1;
+    int failed = 0;
     char number[32];
     for (size_t i = 0; i < r->found_used && !failed; i++) {
         const Found *f = ranked[i].found;
         int n = snprintf(number, sizeof(number), "%lld", (long long)f->points);
-        if (i) failed |= text_put(&t, row_sep, json ? 2 : 1);
-        if (json)
-            failed |= text_put(&t, "{\"word\": \"", 10);
-        else if (parts->style == ROWS_SCORES_PATHS) {
-            failed |= text_put(&t, number, (size_t)n);
-            failed |= text_put(&t, "\t", 1);
+        if (i) failed |= text_put(&t, parts->between, (size_t)parts->between_length);
+        for (int k = 0; k < parts->row.count; k++) {
+            failed |= text_put(&t, parts->row.piece[k].text, parts->row.piece[k].length);
+            switch (parts->row.piece[k].field) {
+            case FIELD_WORD:
+                for (uint32_t j = 0; j < f->length; j++) {
+                    uint8_t letter = ranked[i].letters[j];
+                    failed |= text_put(&t, parts->letter[letter], parts->letter_length[letter]);
+                }
+                break;
+            case FIELD_POINTS:
+                failed |= text_put(&t, number, (size_t)n);
+                break;
+            case FIELD_PATH:
+                for (uint32_t j = 0; j < f->cells; j++) {
+                    int32_t cell = r->cells[f->path + j];
+                    if (j) failed |= text_put(&t, parts->cell_separator, (size_t)parts->cell_separator_length);
+                    failed |= text_put(&t, parts->cell[cell], (size_t)parts->cell_length[cell]);
+                }
+                break;
+            default:
+                break;
+            }
         }
-        for (uint32_t j = 0; j < f->length; j++) {
-            uint8_t letter = ranked[i].letters[j];
-            failed |= text_put(&t, parts->letter[letter], parts->letter_length[letter]);
-        }
-        if (json) {
-            /* Sequenced one by one: the operands of | are evaluated in any order. */
-            failed |= text_put(&t, "\", \"points\": ", 13);
-            failed |= text_put(&t, number, (size_t)n);
-            failed |= text_put(&t, ", \"path\": [", 11);
-        } else
-            failed |= text_put(&t, "\t", 1);
-        for (uint32_t j = 0; j < f->cells; j++) {
-            int32_t cell = r->cells[f->path + j];
-            if (j) failed |= text_put(&t, cell_sep, cell_sep_length);
-            failed |= text_put(&t, parts->cell[cell], (size_t)parts->cell_length[cell]);
-        }
-        if (json) failed |= text_put(&t, "]}", 2);
     }
     free(ranked);
     PyObject *text = failed ? PyErr_NoMemory() : PyUnicode_DecodeUTF8(t.data ? t.data : "", (Py_ssize_t)t.used, NULL);
@@ -1305,28 +1350,28 @@ static PyObject *rows_object(const Solver *solver, const Results *r, const RowPa
 }
 
 PyDoc_STRVAR(rows_many_doc,
-"rows_many(codes, cells, style, timeout=0.0) -> list\n\n"
+"rows_many(codes, cells, template, between, cell_separator, timeout=0.0) -> list\n\n"
 "Search each grid of ``codes`` as solve_many does and give (words, points, text) per grid:\n"
-"its hits ranked, as rows of ``style`` (0: 'word<TAB>path', 1: 'score<TAB>word<TAB>path',\n"
-"rows joined by newlines, cells by spaces; 2: JSON objects {\"word\", \"points\", \"path\"}\n"
-"joined by ', ', cells by ', '), each cell written as ``cells[cell]``.");
+"its hits ranked, each written as ``template`` with its marks filled (\\x01 the word, \\x02\n"
+"its points, \\x03 its path: ``cells[cell]`` for each cell, joined by ``cell_separator``),\n"
+"rows joined by ``between`` (see boggle_dafsa/output/rows.py, which owns the formats).");
 
 static PyObject *Solver_rows_many(Solver *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"codes", "cells", "style", "timeout", NULL};
+    static char *keywords[] = {"codes", "cells", "template", "between", "cell_separator", "timeout", NULL};
     Py_buffer codes;
-    PyObject *cells;
-    int style;
+    PyObject *cells, *template, *between, *cell_separator;
     double timeout = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*Oi|d", keywords, &codes, &cells, &style, &timeout)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*OUUU|d", keywords, &codes, &cells, &template, &between,
+                                     &cell_separator, &timeout))
+        return NULL;
     Py_ssize_t grids = 0;
     PyObject *out = NULL, *texts = NULL;
     Results *results = NULL;
     RowParts parts;
     memset(&parts, 0, sizeof(parts));
-    if (style < ROWS_PATHS || style > ROWS_JSON) {
-        PyErr_SetString(PyExc_ValueError, "style must be 0, 1 or 2");
-        goto done;
-    }
+    if (template_parse(template, (1u << FIELD_WORD) | (1u << FIELD_POINTS) | (1u << FIELD_PATH), &parts.row) < 0) goto done;
+    if (!(parts.between = PyUnicode_AsUTF8AndSize(between, &parts.between_length))) goto done;
+    if (!(parts.cell_separator = PyUnicode_AsUTF8AndSize(cell_separator, &parts.cell_separator_length))) goto done;
     if (check_codes(self, &codes, &grids) < 0) goto done;
     texts = PySequence_Fast(cells, "cells must be a sequence of str");
     if (!texts) goto done;
@@ -1334,7 +1379,6 @@ static PyObject *Solver_rows_many(Solver *self, PyObject *args, PyObject *kwargs
         PyErr_Format(PyExc_ValueError, "%zd cell texts for %zd cells", PySequence_Fast_GET_SIZE(texts), self->cell_count);
         goto done;
     }
-    parts.style = style;
     parts.cell = PyMem_Calloc(self->cell_count, sizeof(char *));
     parts.cell_length = PyMem_Calloc(self->cell_count, sizeof(Py_ssize_t));
     if (!parts.cell || !parts.cell_length) {
@@ -1419,20 +1463,25 @@ static size_t write_decimal(char *out, int64_t value) {
 }
 
 PyDoc_STRVAR(summary_rows_doc,
-"summary_rows(codes, letters, width, q_is_qu, timeout=0.0) -> (str, int, int)\n\n"
+"summary_rows(codes, letters, width, q_is_qu, template, between, row_separator, face_separator, timeout=0.0)\n"
+"-> (str, int, int)\n\n"
 "Search each grid of ``codes`` for its totals, as solve_many(codes, 0) does, and give\n"
-"(text, words, points): a line 'GRID<TAB>words<TAB>points' per grid, joined by newlines,\n"
-"and the sums. GRID is the grid's ``letters`` (one ASCII byte per cell, as ``codes``) in\n"
-"rows of ``width`` joined by '/'; with ``q_is_qu``, Q and q read QU and qu and the faces\n"
-"of such a grid are spaced out ('QU A B C/D E F G'): what ``solve --batch --summary`` prints.");
+"(text, words, points): ``template`` per grid with its marks filled (\\x04 the grid, \\x05 its\n"
+"words, \\x02 its points), lines joined by ``between``, and the sums. The grid is written from\n"
+"its ``letters`` (one ASCII byte per cell, as ``codes``), rows of ``width`` joined by\n"
+"``row_separator``; with ``q_is_qu``, Q and q read QU and qu and the faces of such a grid are\n"
+"joined by ``face_separator`` (see boggle_dafsa/output/rows.py, which owns the formats).");
 
 static PyObject *Solver_summary_rows(Solver *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"codes", "letters", "width", "q_is_qu", "timeout", NULL};
+    static char *keywords[] = {"codes", "letters", "width", "q_is_qu", "template", "between", "row_separator",
+                               "face_separator", "timeout", NULL};
     Py_buffer codes, letters;
     Py_ssize_t width;
     int q_is_qu;
+    PyObject *template_text, *between_text, *row_text, *face_text;
     double timeout = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*np|d", keywords, &codes, &letters, &width, &q_is_qu, &timeout))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*npUUUU|d", keywords, &codes, &letters, &width, &q_is_qu,
+                                     &template_text, &between_text, &row_text, &face_text, &timeout))
         return NULL;
     Py_ssize_t grids = 0, n = self->cell_count;
     PyObject *out = NULL;
@@ -1440,6 +1489,14 @@ static PyObject *Solver_summary_rows(Solver *self, PyObject *args, PyObject *kwa
     memset(&results, 0, sizeof(results));
     int64_t *totals = NULL;
     char *text = NULL;
+    Template line;
+    const char *between, *row_separator, *face_separator;
+    Py_ssize_t between_length, row_length, face_length;
+    if (template_parse(template_text, (1u << FIELD_GRID) | (1u << FIELD_WORDS) | (1u << FIELD_POINTS), &line) < 0)
+        goto done;
+    if (!(between = PyUnicode_AsUTF8AndSize(between_text, &between_length))) goto done;
+    if (!(row_separator = PyUnicode_AsUTF8AndSize(row_text, &row_length))) goto done;
+    if (!(face_separator = PyUnicode_AsUTF8AndSize(face_text, &face_length))) goto done;
     if (check_codes(self, &codes, &grids) < 0) goto done;
     if (letters.len != codes.len) {
         PyErr_Format(PyExc_ValueError, "%zd letters for %zd face codes", letters.len, codes.len);
@@ -1462,9 +1519,12 @@ static PyObject *Solver_summary_rows(Solver *self, PyObject *args, PyObject *kwa
         goto done;
     }
     if (search_grids(self, codes.buf, grids, MODE_TOTALS, timeout, 1, &results, totals) < 0) goto done;
-    /* The longest a grid's line can be: 3 characters a cell ("QU "), a '/' a row, two tabs,
-     * two numbers of at most 20 characters, a newline. */
-    size_t line_most = 3 * (size_t)n + (size_t)(n / width) + 2 + 2 * 21 + 1;
+    /* The longest a grid's text can be: two letters and a face separator a cell, a row
+     * separator a row; a line: its literal text, each field at its longest, the separator. */
+    size_t grid_most = (size_t)n * (2 + (size_t)face_length) + (size_t)(n / width) * (size_t)row_length;
+    size_t line_most = line.literal + (size_t)between_length;
+    for (int k = 0; k < line.count; k++)
+        line_most += line.piece[k].field == FIELD_GRID ? grid_most : line.piece[k].field == FIELD_END ? 0 : 21;
     if (grids && line_most > (size_t)PY_SSIZE_T_MAX / (size_t)grids) {
         PyErr_NoMemory();
         goto done;
@@ -1481,22 +1541,42 @@ static PyObject *Solver_summary_rows(Solver *self, PyObject *args, PyObject *kwa
         int spaced = 0;
         if (q_is_qu)
             for (Py_ssize_t c = 0; c < n && !spaced; c++) spaced = cells[c] == 'Q' || cells[c] == 'q';
-        if (g) text[used++] = '\n';
-        for (Py_ssize_t c = 0; c < n; c++) {
-            if (c % width)
-                if (spaced) text[used++] = ' ';
-            if (c && c % width == 0) text[used++] = '/';
-            text[used++] = (char)cells[c];
-            if (q_is_qu && (cells[c] == 'Q' || cells[c] == 'q')) text[used++] = cells[c] == 'Q' ? 'U' : 'u';
+        if (g) {
+            memcpy(text + used, between, (size_t)between_length);
+            used += (size_t)between_length;
         }
-        text[used++] = '\t';
-        used += write_decimal(text + used, totals[2 * g]);
-        text[used++] = '\t';
-        used += write_decimal(text + used, totals[2 * g + 1]);
+        for (int k = 0; k < line.count; k++) {
+            memcpy(text + used, line.piece[k].text, line.piece[k].length);
+            used += line.piece[k].length;
+            switch (line.piece[k].field) {
+            case FIELD_GRID:
+                for (Py_ssize_t c = 0; c < n; c++) {
+                    if (c % width && spaced) {
+                        memcpy(text + used, face_separator, (size_t)face_length);
+                        used += (size_t)face_length;
+                    }
+                    if (c && c % width == 0) {
+                        memcpy(text + used, row_separator, (size_t)row_length);
+                        used += (size_t)row_length;
+                    }
+                    text[used++] = (char)cells[c];
+                    if (q_is_qu && (cells[c] == 'Q' || cells[c] == 'q')) text[used++] = cells[c] == 'Q' ? 'U' : 'u';
+                }
+                break;
+            case FIELD_WORDS:
+                used += write_decimal(text + used, totals[2 * g]);
+                break;
+            case FIELD_POINTS:
+                used += write_decimal(text + used, totals[2 * g + 1]);
+                break;
+            default:
+                break;
+            }
+        }
         words += totals[2 * g];
         points += totals[2 * g + 1];
     }
-    PyObject *string = PyUnicode_DecodeASCII(text, (Py_ssize_t)used, NULL);
+    PyObject *string = PyUnicode_DecodeUTF8(text, (Py_ssize_t)used, NULL);
     if (string) out = Py_BuildValue("(NLL)", string, (long long)words, (long long)points);
 done:
     results_free(&results);

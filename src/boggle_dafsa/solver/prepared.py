@@ -35,6 +35,7 @@ from boggle_dafsa.solver import python as native
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.output.rows import RowFormat, SummaryFormat
 
 #: What a batch call returns per grid, by mode (see :meth:`PreparedSolver.run_codes`).
 MODES = {"totals": native.TOTALS, "words": native.WORDS, "hits": native.HITS, "found": native.FOUND}
@@ -193,32 +194,41 @@ class PreparedSolver:
         return self._split(codes, lambda chunk, timeout: solver.solve_many(chunk, number, timeout), threads)
 
     def run_rows(
-        self, codes: bytes | bytearray | memoryview, cells: Sequence[str], style: int, *, threads: int = 1
+        self, codes: bytes | bytearray | memoryview, cells: Sequence[str], row: RowFormat, *, threads: int = 1
     ) -> list[tuple[int, int, str]]:
-        """(words, points, text) of each grid already encoded: its hits ranked, as rows of
-        text of ``style`` with ``cells[cell]`` for each cell of a path (see
-        :func:`.native.rows_result`; what the batch renderers print, built by the kernel)."""
+        """(words, points, text) of each grid already encoded: its hits ranked, each written
+        as ``row`` says with ``cells[cell]`` for each cell of a path (see
+        :func:`.python.rows_result`; what the batch renderers print, filled in by the kernel)."""
         if self._codes is None:
             raise ValueError("the generic kernel takes faces, not codes")
         solver = self._codes.solver
-        return self._split(codes, lambda chunk, timeout: solver.rows_many(chunk, cells, style, timeout), threads)
+        template, between, separator = row.template, row.between, row.cell_separator
+        return self._split(codes, lambda chunk, timeout: solver.rows_many(chunk, cells, template, between, separator, timeout),
+                           threads)
 
     def run_summary(
-        self, codes: bytes | bytearray | memoryview, letters: bytes, width: int, q_is_qu: bool, *, threads: int = 1
+        self, codes: bytes | bytearray | memoryview, letters: bytes, width: int, q_is_qu: bool, *, threads: int = 1,
+        summary: SummaryFormat | None = None,
     ) -> tuple[str, int, int]:
         """(text, words, points) of grids already encoded, ``letters`` their cells' letters
-        (one ASCII byte per code): a line 'GRID<TAB>words<TAB>points' per grid, joined by
-        newlines, and the sums (see :func:`.native.summary_text`; what ``solve --batch
-        --summary`` prints, written by the kernel). The grids split over ``threads``
-        threads for the compiled kernel, as :meth:`run_codes` does."""
+        (one ASCII byte per code): a line per grid as ``summary`` says (default
+        :data:`~boggle_dafsa.output.rows.SUMMARY_LINE`, 'GRID<TAB>words<TAB>points'), and the
+        sums (see :func:`.python.summary_text`; what ``solve --batch --summary`` prints, filled
+        in by the kernel). The grids split over ``threads`` threads for the compiled kernel,
+        as :meth:`run_codes` does."""
         if self._codes is None:
             raise ValueError("the generic kernel takes faces, not codes")
+        if summary is None:
+            from boggle_dafsa.output.rows import SUMMARY_LINE
+
+            summary = SUMMARY_LINE
+        line = (summary.template, summary.between, summary.row_separator, summary.face_separator)
         solver = self._codes.solver
         n = self.cell_count
         grids = len(codes) // n
         timeout = _seconds_left()
         if threads <= 1 or grids < 2 * threads or self.kernel != "c":
-            return solver.summary_rows(codes, letters, width, q_is_qu, timeout)  # type: ignore[no-any-return]
+            return solver.summary_rows(codes, letters, width, q_is_qu, *line, timeout)  # type: ignore[no-any-return]
         from concurrent.futures import ThreadPoolExecutor
 
         code_view, letter_view = memoryview(codes).cast("B"), memoryview(letters).cast("B")
@@ -227,13 +237,13 @@ class PreparedSolver:
         with ThreadPoolExecutor(threads) as pool:
             parts = list(pool.map(
                 lambda span: solver.summary_rows(code_view[span[0] : span[1]], letter_view[span[0] : span[1]], width,
-                                                 q_is_qu, timeout),
+                                                 q_is_qu, *line, timeout),
                 bounds,
             ))
-        return "\n".join(part[0] for part in parts), sum(part[1] for part in parts), sum(part[2] for part in parts)
+        return summary.between.join(part[0] for part in parts), sum(part[1] for part in parts), sum(part[2] for part in parts)
 
     def rows_many(
-        self, grids: Iterable[Grid | Sequence[str]], cells: Sequence[str], style: int, *, threads: int = 1
+        self, grids: Iterable[Grid | Sequence[str]], cells: Sequence[str], row: RowFormat, *, threads: int = 1
     ) -> list[tuple[int, int, str]]:
         """(words, points, text) of each grid (see :meth:`run_rows`), the grids given as faces or :class:`Grid`."""
         faces_list = [self._faces(grid) for grid in grids]
@@ -243,8 +253,11 @@ class PreparedSolver:
             except native.TooManyFaces:
                 pass
             else:
-                return self.run_rows(codes, cells, style, threads=threads)
-        return [native.rows_result(hits, cells, style) for hits in self._many(faces_list, "hits")]
+                return self.run_rows(codes, cells, row, threads=threads)
+        return [
+            native.rows_result(hits, cells, row.template, row.between, row.cell_separator)
+            for hits in self._many(faces_list, "hits")
+        ]
 
     def _split(self, codes: bytes | bytearray | memoryview, call: Any, threads: int) -> list[Any]:
         # call(chunk of codes, timeout) over the grids of `codes`, split over `threads`

@@ -167,8 +167,11 @@ DEAD = 31
 FIRST_LONG = 32
 #: What :meth:`Solver.solve_many` returns per grid, by mode number.
 TOTALS, WORDS, HITS, FOUND = range(4)
-#: The styles of :meth:`Solver.rows_many`: "word<TAB>path", "score<TAB>word<TAB>path", JSON objects.
-ROWS_PATHS, ROWS_SCORES_PATHS, ROWS_JSON = range(3)
+#: The field marks of the templates that :meth:`Solver.rows_many` and :meth:`Solver.summary_rows`
+#: fill (the formats themselves are :mod:`boggle_dafsa.output.rows`'s).
+MARK_WORD, MARK_POINTS, MARK_PATH, MARK_GRID, MARK_WORDS = "\x01", "\x02", "\x03", "\x04", "\x05"
+_MARKS = {chr(code) for code in range(1, 6)}
+MAX_PIECES = 16
 
 
 class Solver:
@@ -225,18 +228,21 @@ class Solver:
         """What the C kernel does to skip hashing words (see :attr:`numbered`): nothing here."""
         return False
 
-    def rows_many(self, codes: bytes, cells: Sequence[str], style: int, timeout: float = 0.0) -> list[tuple[int, int, str]]:
-        """(words, points, text) of each grid: its hits as rows of ``style`` (see :func:`format_rows`)."""
-        if style not in (ROWS_PATHS, ROWS_SCORES_PATHS, ROWS_JSON):
-            raise ValueError("style must be 0, 1 or 2")
+    def rows_many(
+        self, codes: bytes, cells: Sequence[str], template: str, between: str, cell_separator: str, timeout: float = 0.0
+    ) -> list[tuple[int, int, str]]:
+        """(words, points, text) of each grid: its hits as rows of ``template`` (see :func:`rows_result`)."""
+        check_template(template, MARK_WORD + MARK_POINTS + MARK_PATH)
         if len(cells) != self.cell_count:
             raise ValueError(f"{len(cells)} cell texts for {self.cell_count} cells")
-        return [rows_result(hits, cells, style) for hits in self.solve_many(codes, HITS, timeout)]
+        return [rows_result(hits, cells, template, between, cell_separator) for hits in self.solve_many(codes, HITS, timeout)]
 
     def summary_rows(
-        self, codes: bytes, letters: bytes, width: int, q_is_qu: bool, timeout: float = 0.0
+        self, codes: bytes, letters: bytes, width: int, q_is_qu: bool, template: str, between: str, row_separator: str,
+        face_separator: str, timeout: float = 0.0,
     ) -> tuple[str, int, int]:
         """(text, words, points) of the grids of ``codes``: a line per grid (see :func:`summary_text`)."""
+        check_template(template, MARK_GRID + MARK_WORDS + MARK_POINTS)
         codes, letters = bytes(codes), bytes(letters)
         if len(letters) != len(codes):
             raise ValueError(f"{len(letters)} letters for {len(codes)} face codes")
@@ -244,7 +250,8 @@ class Solver:
             raise ValueError(f"rows of {width} cells do not divide grids of {self.cell_count}")
         if not letters.isascii() or b"\0" in letters:
             raise ValueError("letters must be ASCII characters other than NUL")
-        return summary_text(self.solve_many(codes, TOTALS, timeout), letters, self.cell_count, width, q_is_qu)
+        totals = self.solve_many(codes, TOTALS, timeout)
+        return summary_text(totals, letters, self.cell_count, width, q_is_qu, template, between, row_separator, face_separator)
 
     def set_face(self, code: int, letters: bytes) -> None:
         """Register face ``code`` (32..255) as the letters of bits ``letters`` (2 or 3)."""
@@ -305,43 +312,58 @@ def shape_result(found: dict[str, tuple[int, ...]], points: Sequence[int], mode:
     return [hit_type(word, points[min(len(word), last)], found[word]) for word in words]
 
 
-def rows_result(hits: Sequence[Any], cells: Sequence[str], style: int) -> tuple[int, int, str]:
+def check_template(template: str, allowed: str) -> None:
+    """Raise ValueError, as the C kernel does, for a mark ``template`` may not hold or too many marks."""
+    marks = [character for character in template if character in _MARKS]
+    for mark in marks:
+        if mark not in allowed:
+            raise ValueError(f"the template holds field {ord(mark)}, which this output has not")
+    if len(marks) >= MAX_PIECES:
+        raise ValueError("the template holds too many fields")
+
+
+def _replace(template: str, fields: dict[str, str]) -> str:
+    for mark, text in fields.items():
+        template = template.replace(mark, text)
+    return template
+
+
+def rows_result(
+    hits: Sequence[Any], cells: Sequence[str], template: str, between: str, cell_separator: str
+) -> tuple[int, int, str]:
     """(words, points, text) of ranked ``hits``, the text as :meth:`Solver.rows_many` gives it:
-    style 0 'word<TAB>path' and 1 'score<TAB>word<TAB>path', rows joined by newlines and
-    cells (``cells[cell]``) by spaces; 2, JSON objects {"word", "points", "path"} joined by
-    ', ', cells by ', ' (words are letters: nothing to escape)."""
-    if style == ROWS_JSON:
-        text = ", ".join([
-            f'{{"word": "{hit.word}", "points": {hit.points}, "path": [{", ".join([cells[c] for c in hit.path])}]}}'
-            for hit in hits
-        ])
-    else:
-        text = "\n".join([
-            (f"{hit.points}\t{hit.word}\t" if style == ROWS_SCORES_PATHS else f"{hit.word}\t")
-            + " ".join([cells[c] for c in hit.path])
-            for hit in hits
-        ])
+    ``template`` per hit with its marks filled (:data:`MARK_WORD`, :data:`MARK_POINTS`, :data:`MARK_PATH`:
+    ``cells[cell]`` for each cell joined by ``cell_separator``), rows joined by ``between``."""
+    text = between.join([
+        _replace(template, {MARK_WORD: hit.word, MARK_POINTS: str(hit.points), MARK_PATH: cell_separator.join([cells[c] for c in hit.path])})
+        for hit in hits
+    ])
     return len(hits), sum(hit.points for hit in hits), text
 
 
 def summary_text(
-    totals: Sequence[tuple[int, int]], letters: bytes, cells: int, width: int, q_is_qu: bool
+    totals: Sequence[tuple[int, int]], letters: bytes, cells: int, width: int, q_is_qu: bool, template: str, between: str,
+    row_separator: str, face_separator: str,
 ) -> tuple[str, int, int]:
     """(text, words, points) of grids of ``cells`` cells whose (words, points) are ``totals``,
-    as :meth:`Solver.summary_rows` gives them: a line 'GRID<TAB>words<TAB>points' per grid,
-    joined by newlines, and the sums. GRID is the grid's ``letters`` (one ASCII byte per
-    cell) in rows of ``width`` joined by '/'; with ``q_is_qu``, Q and q read QU and qu, and
-    the faces of such a grid are spaced out ('QU A B C/D E F G'), as ``str(Grid)`` shows them."""
+    as :meth:`Solver.summary_rows` gives them: ``template`` per grid (:data:`MARK_GRID`, :data:`MARK_WORDS`,
+    :data:`MARK_POINTS`), lines joined by ``between``, and the sums. The grid is its ``letters`` (one
+    ASCII byte per cell) in rows of ``width`` joined by ``row_separator``; with ``q_is_qu``, Q
+    and q read QU and qu, and the faces of such a grid are joined by ``face_separator``."""
     text = letters.decode("ascii")
     lines = []
     for number, (count, points) in enumerate(totals):
         shown = text[number * cells : (number + 1) * cells]
         if q_is_qu and ("Q" in shown or "q" in shown):
-            rows = [" ".join(shown[start : start + width]).replace("Q", "QU").replace("q", "qu") for start in range(0, cells, width)]
+            rows = [
+                face_separator.join(shown[start : start + width]).replace("Q", "QU").replace("q", "qu")
+                for start in range(0, cells, width)
+            ]
         else:
             rows = [shown[start : start + width] for start in range(0, cells, width)]
-        lines.append(f"{'/'.join(rows)}\t{count}\t{points}")
-    return "\n".join(lines), sum(count for count, _ in totals), sum(points for _, points in totals)
+        lines.append(_replace(template, {MARK_GRID: row_separator.join(rows), MARK_WORDS: str(count), MARK_POINTS: str(points)}))
+    return between.join(lines), sum(count for count, _ in totals), sum(points for _, points in totals)
+
 
 
 class TooManyFaces(Exception):
