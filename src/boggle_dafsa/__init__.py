@@ -11,7 +11,22 @@ command line) stays fast::
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # What the type checker and editors see: the real names and signatures. At run time each
+    # name is imported on its first use (__getattr__ below), so that `import boggle_dafsa`
+    # and the command line's start-up stay fast.
+    from boggle_dafsa.automaton.builder import build_automaton
+    from boggle_dafsa.automaton.reader import NativeDictionary
+    from boggle_dafsa.board.grid import Grid
+    from boggle_dafsa.build import build_dictionary, compile_words
+    from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.solver import find, solve
+    from boggle_dafsa.words.normalize import Policy, normalize
+    from boggle_dafsa.words.wordlist import read_wordlist
 
 __version__ = "0.1.0"
 
@@ -31,7 +46,10 @@ _LAZY = {
     "find": "boggle_dafsa.solver",
 }
 
-__all__ = sorted(_LAZY) + ["__version__"]
+__all__ = [
+    "BoggleError", "Dictionary", "Grid", "NativeDictionary", "Policy", "__version__", "build_automaton", "build_dictionary",
+    "compile_words", "find", "normalize", "open_dictionary", "read_wordlist", "solve",
+]
 
 
 def __getattr__(name: str) -> Any:

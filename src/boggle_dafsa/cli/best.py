@@ -19,6 +19,7 @@ from boggle_dafsa.cli.options import (
     ScoringOption,
     SeedOption,
 )
+from boggle_dafsa.cli.progress import is_terminal
 
 if TYPE_CHECKING:
     from boggle_dafsa.search.best import RunResult
@@ -90,7 +91,7 @@ def best(
     done = read_log(resume, spec, chosen_seed) if resume else {}
     log_path = log or resume
     log_stream = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
-    progress = _Progress(total_runs, len([run for run in done if run < total_runs])) if sys.stderr.isatty() else None
+    progress = _Progress(total_runs, len([run for run in done if run < total_runs])) if is_terminal(sys.stderr) else None
     key = spec.key()
 
     def finished(run: RunResult) -> None:

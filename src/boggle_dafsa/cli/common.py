@@ -6,11 +6,12 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn, TextIO, overload
+from typing import TYPE_CHECKING, NoReturn, overload
 
 import typer
 from typer.core import TyperGroup
 
+from boggle_dafsa.cli.progress import is_terminal
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
@@ -129,15 +130,6 @@ def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
         if announce and chosen == str(DEFAULT_BUILD):
             print(f"{PROGRAM}: dictionary {IMPLICIT_DICTIONARY[0]} (no -d given)", file=sys.stderr)
     return dictionary
-
-
-def is_terminal(stream: TextIO | None) -> bool:
-    """True if ``stream`` is a terminal (False for pipes, files, closed, replaced or missing
-    streams). ``progress.py`` has its twin: importing it here would make a cycle."""
-    try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def open_with_progress(spec: str | None) -> Dictionary:

@@ -14,10 +14,11 @@ from typing import TextIO
 Progress = Callable[[int, int], None]
 
 
-def is_terminal(stream: TextIO) -> bool:
-    """True if ``stream`` is a terminal (False for pipes, files, closed or replaced streams)."""
+def is_terminal(stream: TextIO | None) -> bool:
+    """True if ``stream`` is a terminal (False for pipes, files, closed, replaced or missing
+    streams): the one test of every bar and prompt of the command line."""
     try:
-        return stream.isatty()
+        return stream is not None and stream.isatty()
     except (AttributeError, ValueError):
         return False
 

@@ -17,7 +17,6 @@ import typer
 from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import (
     dice_argument,
-    is_terminal,
     load_dictionary,
     one_standard_input,
     read_grid,
@@ -37,6 +36,7 @@ from boggle_dafsa.cli.options import (
     ShapeOption,
     TimeoutOption,
 )
+from boggle_dafsa.cli.progress import is_terminal
 from boggle_dafsa.errors import BoggleError, GridError
 
 if TYPE_CHECKING:
