@@ -27,7 +27,6 @@ from boggle_dafsa.cli.options import (
     GRID_HELP,
     AdjacencyOption,
     DaskOption,
-    JsonOption,
     MinLengthOption,
     QuOption,
     RulesDiceOption,
@@ -59,7 +58,8 @@ def solve(
     adjacency: AdjacencyOption = "king",
     scores: Annotated[bool, typer.Option("--scores", help="Print score<TAB>word.")] = False,
     paths: Annotated[bool, typer.Option("--paths", help="Add one path per word, as (row,col) coordinates.")] = False,
-    json_output: JsonOption = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON, on one line (--pretty: indented).")] = False,
+    pretty: Annotated[bool, typer.Option("--pretty", help="Indent the JSON for reading (implies --json).")] = False,
     show_totals: Annotated[bool, typer.Option("--totals", help="End with the totals (words, points) on standard output.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the totals on standard error.")] = False,
     summary: Annotated[
@@ -88,6 +88,9 @@ def solve(
     one_standard_input(**{"the grid": batch is None and grid in (None, "-"), "--batch": batch == "-",
                           "--dice": dice == "-"})
     options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice_argument(dice))
+    if pretty and batch is not None:
+        raise BoggleError("--pretty indents one grid's JSON: a --batch prints one JSON object a line")
+    json_output = json_output or pretty
     if summary and (scores or paths or json_output):
         raise BoggleError("--summary prints totals only: not with --scores, --paths or --json")
     rendering = Rendering(scores=scores, paths=paths, json=json_output, summary=summary)
@@ -99,7 +102,7 @@ def solve(
             run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dask=dask)
         else:
             words = load_dictionary(spec, announce=False)  # the totals line names it
-            run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet)
+            run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, pretty=pretty)
 
 
 # -- the front ends ----------------------------------------------------------------------
@@ -114,8 +117,12 @@ def run_solve(
     jobs: int = 1,
     show_totals: bool = False,
     quiet: bool = False,
+    pretty: bool = False,
 ) -> None:
-    """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end."""
+    """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end.
+
+    JSON is one line (what programs read, and a page of a terminal for 70 words) unless
+    ``pretty``: indented by two spaces."""
     if jobs != 1:
         raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
     from boggle_dafsa.output.render import format_totals, render_lines
@@ -137,7 +144,8 @@ def run_solve(
     if rendering.json:
         from boggle_dafsa.output.jsonable import dumps, result_json
 
-        out.write(dumps(result_json(grid, hits), indent=2) + "\n")
+        layout: dict[str, object] = {"indent": 2} if pretty else {"separators": (",", ":")}
+        out.write(dumps(result_json(grid, hits), **layout) + "\n")
     else:
         for line in render_lines(grid, hits, rendering):
             out.write(line + "\n")
