@@ -28,6 +28,10 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # (tests/test_resolve.py checks it). Every test and subprocess inherits it.
 TEST_CACHE = Path(tempfile.mkdtemp(prefix="boggle-dafsa-test-cache-"))
 os.environ["BOGGLE_DAFSA_CACHE"] = str(TEST_CACHE)
+# The same for the server's data folder (rooms, daily results): `serve` run by a test
+# never reads or writes the user's ~/.local/share.
+TEST_DATA = Path(tempfile.mkdtemp(prefix="boggle-dafsa-test-data-"))
+os.environ["XDG_DATA_HOME"] = str(TEST_DATA)
 os.environ.pop("BOGGLE_DAFSA_DICT", None)
 
 
@@ -42,6 +46,7 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(TEST_CACHE, ignore_errors=True)
+    shutil.rmtree(TEST_DATA, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -18,8 +18,14 @@ def serve(
         Optional[list[str]],
         typer.Option("--dict", "-d", help="Offer this dictionary too (a file, or fr, en, enable2k); repeat for several. The first is the default.", show_default=False),
     ] = None,
+    data: Annotated[
+        Optional[str],
+        typer.Option("--data", help="Folder of the server's database (rooms, daily results), kept across restarts. Default: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa.", show_default=False),
+    ] = None,
 ) -> None:
-    """Serve the Solve, Play and Rooms pages and the JSON API (/api/docs) until Ctrl-C."""
+    """Serve the Solve, Play and Rooms pages and the JSON API (/api/docs) until Ctrl-C.
+
+    Rooms (grid, players, clock) and the daily puzzle's results are kept in SQLite in the data folder: stop and start the server and they are back."""
     try:
         from boggle_dafsa.web.run import serve as run_server
     except ImportError as error:
@@ -29,7 +35,9 @@ def serve(
         typer.echo(f"boggle-dafsa: serving on {url} (Ctrl-C to stop)")
 
     try:
-        run_server(host, port, dictionaries or (), announce=announce)
+        from boggle_dafsa.web.store import data_dir
+
+        run_server(host, port, dictionaries or (), announce=announce, data=data or data_dir())
     except KeyboardInterrupt:
         pass
     typer.echo("boggle-dafsa: stopped", err=True)

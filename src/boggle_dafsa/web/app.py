@@ -163,14 +163,25 @@ class RoomRequest(BaseModel):
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="The grid's seed (default: a random one).")
 
 
-def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | None = None) -> FastAPI:
+def create_app(
+    dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | None = None, data: str | Path | None = None
+) -> FastAPI:
     """The application, offering the embedded dictionaries and ``dictionaries`` (``-d`` specs).
 
+    ``data``: the folder of the server's database (:mod:`.store`), whose rooms and daily
+    results survive a restart; None keeps everything in memory.
     Raises :class:`BoggleError` if one of ``dictionaries`` cannot be opened.
     """
     limits = limits or Limits()
     catalog = DictionaryCatalog(dictionaries)
     registry = RoomRegistry(limits)
+    store = None
+    if data is not None:
+        from boggle_dafsa.web.store import Store, restore_rooms
+
+        store = Store(data)
+        registry.store = store
+        restore_rooms(store, registry, catalog, limits, Room)
     app = FastAPI(
         title="boggle-dafsa",
         description="Solve, play and score Boggle grids. Every answer is JSON; errors are `{\"error\": message}`.",
@@ -181,6 +192,7 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
     app.state.catalog = catalog
     app.state.rooms = registry
     app.state.limits = limits
+    app.state.store = store
     app.add_middleware(SizeLimit, limits=limits)  # type: ignore[arg-type]
     # Routes return JSONResponse themselves: FastAPI's generic encoder would walk every
     # word and path again, and costs four times the solve on a 4x4 grid.
@@ -335,8 +347,10 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
         return JSONResponse(room.state(), status_code=201)
 
     @app.get("/api/rooms/{room_id}", summary="A room's public state")
-    def room_state(room_id: str) -> JSONResponse:
-        return JSONResponse(registry.get(room_id).state())
+    async def room_state(room_id: str) -> JSONResponse:
+        room = registry.get(room_id)
+        keep_time(room)
+        return JSONResponse(room.state())
 
     # -- rooms: the WebSocket ------------------------------------------------------------
 
@@ -352,12 +366,17 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
                 await send(socket, room.state(player))
 
     async def end_later(room: Room) -> None:
-        await asyncio.sleep(room.seconds)
+        await asyncio.sleep(room.remaining() or 0.0)
         result = room.finish()
         await broadcast(room)
         for player in list(room.players.values()):
             for socket in list(player.connections):
                 await send(socket, {"type": "over", **result})
+
+    def keep_time(room: Room) -> None:
+        # A game under way with no task to end it: a room brought back after a restart.
+        if room.status == PLAYING and room.timer is None:
+            room.timer = asyncio.create_task(end_later(room))
 
     @app.websocket("/ws/rooms/{room_id}")
     async def room_socket(socket: WebSocket, room_id: str) -> None:
@@ -367,6 +386,7 @@ def create_app(dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | 
             await send(socket, {"type": "error", "error": f"no room {room_id!r}", "fatal": True})
             await socket.close(code=4404)
             return
+        keep_time(room)
         player = None
         try:
             while True:

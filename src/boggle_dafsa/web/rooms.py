@@ -72,8 +72,11 @@ class Room:
         seconds: int,
         limits: Limits,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        options: dict[str, Any] | None = None,
     ) -> None:
-        """A waiting room on the grid ``seed`` rolls from ``dice_set``, played for ``seconds``."""
+        """A waiting room on the grid ``seed`` rolls from ``dice_set``, played for ``seconds``
+        (``options``: the room's switches, e.g. hints)."""
         from boggle_dafsa.game.rounds import Judge
 
         self.id = room_id
@@ -95,6 +98,17 @@ class Room:
         self.result: dict[str, Any] | None = None
         #: The task that ends the game (kept so that it is not garbage-collected).
         self.timer: Any = None
+        #: The room's switches (hints...), chosen when it is created.
+        self.options: dict[str, Any] = dict(options or {})
+        #: Rounds played in this room (a next round keeps the players).
+        self.round = 1
+        #: Called with the room after every change worth keeping (the server's store).
+        self.saved: Callable[[Room], None] | None = None
+
+    def changed(self) -> None:
+        """Tell the store (if any) that the room changed."""
+        if self.saved is not None:
+            self.saved(self)
 
     # -- players -------------------------------------------------------------------------
 
@@ -126,6 +140,7 @@ class Room:
         game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
         player = RoomPlayer(name, secrets.token_urlsafe(16), game)
         self.players[name] = player
+        self.changed()
         return player
 
     def touch(self) -> None:
@@ -140,6 +155,7 @@ class Room:
         if self.status == WAITING:
             self.status = PLAYING
             self.ends_at = self.clock() + self.seconds
+            self.changed()
 
     def remaining(self) -> float | None:
         """Seconds left while playing, else None."""
@@ -163,7 +179,9 @@ class Room:
         if len(player.submitted) >= self.limits.words_per_game:
             raise RoomError(f"at most {self.limits.words_per_game} words a game")
         player.submitted.append(raw.strip())
-        return player.game.submit(raw)
+        verdict = player.game.submit(raw)
+        self.changed()
+        return verdict
 
     def finish(self) -> dict[str, Any]:
         """End the game (once) and return the result: the score sheet and the solution."""
@@ -178,6 +196,7 @@ class Room:
                 "sheet": score_sheet_payload(sheet),
                 "solution": solution_payload(self.judge.grid, self.judge.hits),
             }
+            self.changed()
         return self.result
 
     # -- what players see ----------------------------------------------------------------
@@ -222,6 +241,8 @@ class RoomRegistry:
         self.limits = limits
         self.clock = clock
         self.rooms: dict[str, Room] = {}
+        #: Where rooms are kept across restarts (:class:`~boggle_dafsa.web.store.Store`), if anywhere.
+        self.store: Any = None
 
     def get(self, room_id: str) -> Room:
         """The room ``room_id``; raises :class:`RoomError` if there is none."""
@@ -240,6 +261,9 @@ class RoomRegistry:
             room_id = secrets.token_urlsafe(6)
         room = create(room_id)
         self.rooms[room_id] = room
+        if self.store is not None:
+            room.saved = self.store.save_room
+            room.changed()
         return room
 
     def _close_idle(self) -> None:
@@ -250,3 +274,5 @@ class RoomRegistry:
                 if room.timer is not None:
                     room.timer.cancel()
                 del self.rooms[room_id]
+                if self.store is not None:
+                    self.store.delete_room(room_id)

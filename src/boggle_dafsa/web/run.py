@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from pathlib import Path
 
 import uvicorn
 
@@ -50,12 +51,14 @@ def serve(
     *,
     limits: Limits | None = None,
     announce: Callable[[str], None] = lambda _url: None,
+    data: str | Path | None = None,
 ) -> None:
     """Serve the application on ``host``:``port`` until interrupted; ``announce(url)`` is
-    called once the socket listens. Raises :class:`BoggleError` for a bad dictionary or
-    an address that cannot be used."""
+    called once the socket listens; rooms and daily results are kept in the folder
+    ``data`` (None: in memory only). Raises :class:`BoggleError` for a bad dictionary, a
+    data folder that cannot be used or an address that cannot be used."""
     limits = limits or Limits()
-    app = create_app(dictionaries, limits)
+    app = create_app(dictionaries, limits, data)
     sock = listen(host, port)
     with sock:
         config = uvicorn.Config(

@@ -1,0 +1,244 @@
+"""State that survives a restart: rooms, their players (and tokens), and the daily results, in SQLite.
+
+One database file, ``boggle-dafsa.sqlite3``, in the server's data folder (``serve --data
+DIR``, else ``$XDG_DATA_HOME/boggle-dafsa``, else ``~/.local/share/boggle-dafsa``),
+created private (0700 folder, 0600 file: it holds the players' tokens). WAL mode: a
+write does not wait for readers and a crash never leaves half a write.
+
+What is stored is what rebuilds a room exactly: its dice set, seed, dictionary name,
+length, round, status, result, the wall-clock time its game ends, and each player's name,
+token and words as submitted; the grid, the verdicts and the scores are computed again
+from them on load (the same code, the same answers). A room whose game ended while the
+server was down is over when it comes back, with its table.
+
+Writes happen on the event loop, one small transaction each (a room created, a player
+joined, a word sent): a millisecond or so with ``synchronous=NORMAL``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boggle_dafsa.errors import BoggleError
+
+if TYPE_CHECKING:
+    from boggle_dafsa.web.rooms import Room, RoomRegistry
+    from boggle_dafsa.web.settings import DictionaryCatalog, Limits
+
+DATABASE = "boggle-dafsa.sqlite3"
+#: Bumped when the tables change; an older file is migrated, a newer one refused.
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    dice TEXT NOT NULL,
+    seed TEXT NOT NULL,            -- up to 2**64 - 1: more than SQLite's signed integers
+    dictionary TEXT NOT NULL,
+    seconds INTEGER NOT NULL,
+    round INTEGER NOT NULL DEFAULT 1,
+    status TEXT NOT NULL,
+    ends_at REAL,                  -- wall clock (Unix time) when the game ends, while playing
+    result TEXT,                   -- JSON, once over
+    options TEXT NOT NULL DEFAULT '{}',
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL,
+    submitted TEXT NOT NULL,       -- JSON list of the words as typed, in order
+    joined REAL NOT NULL,
+    PRIMARY KEY (room, name)
+);
+CREATE TABLE IF NOT EXISTS daily (
+    day TEXT NOT NULL,             -- YYYY-MM-DD, UTC
+    dice TEXT NOT NULL,
+    player TEXT NOT NULL,          -- a random id the page keeps: one result per player and day
+    score INTEGER NOT NULL,
+    words INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (day, dice, player)
+);
+"""
+
+
+def data_dir() -> Path:
+    """The user's data folder for the server: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "boggle-dafsa"
+
+
+class Store:
+    """The server's database. Thread-safe (one connection behind a lock): the routes that
+    run in worker threads and the event loop share it."""
+
+    def __init__(self, folder: str | Path) -> None:
+        folder = Path(folder)
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.path = folder / DATABASE
+            if not self.path.exists():
+                # Created private before SQLite opens it: it holds the players' tokens.
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise BoggleError(f"{self.path}: written by a newer boggle-dafsa (schema {version}); use --data with another folder")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as error:
+            raise BoggleError(f"{folder / DATABASE}: cannot use the server's database ({error})") from None
+        except OSError as error:
+            raise BoggleError(f"{folder}: cannot use it as the data folder ({error.strerror or error})") from None
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def journal_mode(self) -> str:
+        """SQLite's journal mode of the file ("wal")."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA journal_mode").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- rooms ---------------------------------------------------------------------------
+
+    def save_room(self, room: Room) -> None:
+        """Write ``room`` and its players as they are now (one transaction)."""
+        remaining = room.remaining()
+        ends_at = None if remaining is None else time.time() + remaining
+        result = None if room.result is None else json.dumps(room.result, ensure_ascii=False, separators=(",", ":"))
+        options = json.dumps(getattr(room, "options", {}) or {}, sort_keys=True)
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO rooms (id, dice, seed, dictionary, seconds, round, status, ends_at, result, options, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(id) DO UPDATE SET dice=excluded.dice, seed=excluded.seed, dictionary=excluded.dictionary,"
+                " seconds=excluded.seconds, round=excluded.round, status=excluded.status, ends_at=excluded.ends_at,"
+                " result=excluded.result, options=excluded.options",
+                (room.id, room.dice_set.name, str(room.seed), room.dictionary_name, room.seconds,
+                 getattr(room, "round", 1), room.status, ends_at, result, options, time.time()),
+            )
+            names = list(room.players)
+            db.execute(
+                f"DELETE FROM players WHERE room = ? AND name NOT IN ({','.join('?' * len(names))})", (room.id, *names)
+            )
+            db.executemany(
+                "INSERT INTO players (room, name, token, submitted, joined) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT(room, name) DO UPDATE SET token=excluded.token, submitted=excluded.submitted",
+                [(room.id, p.name, p.token, json.dumps(p.submitted, ensure_ascii=False), time.time())
+                 for p in room.players.values()],
+            )
+
+    def delete_room(self, room_id: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM rooms WHERE id = ?", (room_id,))
+
+    def room_rows(self) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every stored room, as (room row, its players' rows in the order they joined)."""
+        with self._lock:
+            self._db.row_factory = sqlite3.Row
+            try:
+                rooms = [dict(row) for row in self._db.execute("SELECT * FROM rooms ORDER BY created")]
+                players = [dict(row) for row in self._db.execute("SELECT * FROM players ORDER BY joined, rowid")]
+            finally:
+                self._db.row_factory = None
+        by_room: dict[str, list[dict[str, Any]]] = {}
+        for player in players:
+            by_room.setdefault(player["room"], []).append(player)
+        return [(room, by_room.get(room["id"], [])) for room in rooms]
+
+    # -- the daily puzzle ----------------------------------------------------------------
+
+    def record_daily(self, day: str, dice: str, player: str, score: int, words: int) -> None:
+        """Keep ``player``'s result of ``day``'s puzzle (their best, if they send several)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO daily (day, dice, player, score, words, at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(day, dice, player) DO UPDATE SET score=MAX(score, excluded.score),"
+                " words=MAX(words, excluded.words), at=excluded.at",
+                (day, dice, player, score, words, time.time()),
+            )
+
+    def daily_stats(self, day: str, dice: str) -> dict[str, Any]:
+        """The day's results: how many players, the average and the best score."""
+        with self._lock:
+            count, average, best, words = self._db.execute(
+                "SELECT COUNT(*), AVG(score), MAX(score), AVG(words) FROM daily WHERE day = ? AND dice = ?", (day, dice)
+            ).fetchone()
+        return {
+            "players": count,
+            "average": None if average is None else round(average, 1),
+            "best": best,
+            "average_words": None if words is None else round(words, 1),
+        }
+
+
+def restore_rooms(
+    store: Store,
+    registry: RoomRegistry,
+    catalog: DictionaryCatalog,
+    limits: Limits,
+    make_room: Callable[..., Room],
+) -> list[str]:
+    """Put every stored room back in ``registry``; the ids of those that could not be
+    (their dice set or dictionary is no longer offered: they stay in the file)."""
+    from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
+    from boggle_dafsa.game.rounds import Game
+    from boggle_dafsa.web.rooms import OVER, PLAYING, RoomPlayer
+
+    skipped = []
+    for row, players in store.room_rows():
+        try:
+            if row["dice"] not in BUILTIN_SETS:
+                raise BoggleError(f"unknown dice set {row['dice']!r}")
+            dice_set = load_dice(row["dice"])
+            name, words = catalog.for_language(row["dictionary"], dice_set.language)
+        except BoggleError:
+            skipped.append(row["id"])
+            continue
+        room = make_room(row["id"], dice_set, int(row["seed"]), name, words, row["seconds"], limits, options=json.loads(row["options"]))
+        room.round = row["round"]
+        room.saved = store.save_room
+        for player_row in players:
+            game = Game(room.judge.grid, room.dictionary, dice_set.scoring, dice_set.min_length)
+            player = RoomPlayer(player_row["name"], player_row["token"], game)
+            for word in json.loads(player_row["submitted"]):
+                player.submitted.append(word)
+                game.submit(word)  # the same verdicts as before the restart
+            room.players[player.name] = player
+        room.status = row["status"]
+        if room.status == PLAYING:
+            left = (row["ends_at"] or 0) - time.time()
+            room.ends_at = room.clock() + max(left, 0.0)
+            if left <= 0:
+                room.finish()  # the game ended while the server was down
+        elif room.status == OVER:
+            room.result = json.loads(row["result"]) if row["result"] else None
+            if room.result is None:
+                room.finish()
+        registry.rooms[room.id] = room
+    return skipped
