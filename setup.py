@@ -26,7 +26,8 @@ EXTENSIONS = [
     Extension(
         "boggle_dafsa.solver._native",
         ["src/boggle_dafsa/solver/_native.c"],
-        depends=["src/boggle_dafsa/solver/_native_search.h", FORMAT_HEADER],
+        depends=["src/boggle_dafsa/solver/_native_search.h", "src/boggle_dafsa/solver/_native_hood.h",
+                 "src/boggle_dafsa/solver/_native_hood_run.h", FORMAT_HEADER],
     ),
     # The compiled twin of the streaming builder (src/boggle_dafsa/automaton/stream.py).
     Extension("boggle_dafsa.automaton._builder", ["src/boggle_dafsa/automaton/_builder.c"], depends=[FORMAT_HEADER]),

@@ -230,6 +230,10 @@ struct Scratch {
     size_t touched_size;
     uint8_t *position;    /* n per cell: each live neighbour's place in search_core's order (keep_grid) */
     uint32_t *found_of;   /* by word number: its entry in the results (valid when its seen bit is set) */
+    /* Neighbourhoods (_native_hood.h): */
+    uint32_t *variant_mask; /* by word number: the variants that spell it (zero between runs) */
+    uint32_t *hood_later;   /* (number, length) pairs of a run's variant words */
+    size_t hood_later_size;
 };
 
 /* The most neighbours a cell may have for the masked search (bits of a uint64_t). */
@@ -254,6 +258,8 @@ static void scratch_free(Scratch *s) {
     free(s->touched);
     free(s->position);
     free(s->found_of);
+    free(s->variant_mask);
+    free(s->hood_later);
     free(s);
 }
 
@@ -735,6 +741,7 @@ static ALWAYS_INLINE int keep_word(const Totals *t, uint32_t index, uint32_t len
 #define SEARCH_NAME(name) name##_plain
 #define SEARCH_TARGET
 #include "_native_search.h"
+#include "_native_hood.h"
 #undef SEARCH_NAME
 #undef SEARCH_TARGET
 
@@ -742,6 +749,7 @@ static ALWAYS_INLINE int keep_word(const Totals *t, uint32_t index, uint32_t len
 #define SEARCH_NAME(name) name##_popcnt
 #define SEARCH_TARGET __attribute__((target("popcnt")))
 #include "_native_search.h"
+#include "_native_hood.h"
 #undef SEARCH_NAME
 #undef SEARCH_TARGET
 /* Whether this CPU has popcnt (asked once, at import). */
@@ -766,6 +774,8 @@ static int search_grid(const Solver *solver, const uint32_t *cells, uint64_t cou
 #endif
     return search_grid_plain(solver, cells, count, offset, codes, s, r, budget);
 }
+
+#include "_native_hood_run.h"
 
 static int get_cells(const Solver *solver, Py_buffer *view, uint64_t *count);
 
@@ -1130,6 +1140,10 @@ static int search_grids(Solver *self, const uint8_t *codes, Py_ssize_t grids, in
     Budget budget = budget_of(timeout);
     int status = SEARCH_OK;
     PyThreadState *thread = release ? PyEval_SaveThread() : NULL;
+    if (mode == MODE_TOTALS && totals && grids >= HOOD_MIN_RUN && hood_applies(self, offset, s)) {
+        status = hood_grids(self, view.buf, count, offset, codes, grids, s, &results[0], &budget, totals);
+        grids = 0; /* all done */
+    }
     for (Py_ssize_t g = 0; g < grids && status == SEARCH_OK; g++) {
         Results *r = &results[mode == MODE_TOTALS ? 0 : g];
         r->keep = mode != MODE_TOTALS;

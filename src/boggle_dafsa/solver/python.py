@@ -283,6 +283,8 @@ class Solver:
         for at, code in enumerate(codes):
             if code not in self._faces:
                 raise ValueError(f"face code {code} at {at} is not registered")
+        if mode == TOTALS and n <= 64:
+            return self._totals_by_runs(codes, deadline)
         results = []
         for start in range(0, len(codes), n):
             faces = tuple(self._faces[code] for code in codes[start : start + n])
@@ -291,6 +293,31 @@ class Solver:
             except IndexError:
                 raise self._error(f"{self._layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
             results.append(shape_result(found, self._points, mode, self._hit))
+        return results
+
+
+    def _totals_by_runs(self, codes: bytes, deadline: float | None) -> list[tuple[int, int]]:
+        # (words, points) of each grid, the runs of grids that differ in one cell walked
+        # together (as the C kernel does, see boggle_dafsa.solver.hood).
+        from boggle_dafsa.solver.hood import hood_totals, runs
+
+        n = self.cell_count
+        results: list[tuple[int, int]] = []
+        for first, end, wild in runs(codes, n):
+            faces = tuple(self._faces[code] for code in codes[first * n : (first + 1) * n])
+            try:
+                if wild < 0:
+                    found = search(self._layout, faces, self._table, self._min_length, deadline)
+                    results.append(shape_result(found, self._points, TOTALS, self._hit))
+                    continue
+                shown = [codes[grid * n + wild] for grid in range(first, end)]
+                variants = list(dict.fromkeys(shown))
+                totals = hood_totals(self._layout, faces, wild, [self._faces[code] for code in variants],
+                                     self._table, self._min_length, self._points, deadline)
+            except IndexError:
+                raise self._error(f"{self._layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
+            by_code = dict(zip(variants, totals))
+            results.extend(by_code[code] for code in shown)
         return results
 
 
