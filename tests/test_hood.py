@@ -21,7 +21,8 @@ from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.resolve import open_dictionary
-from boggle_dafsa.solver import PreparedSolver, available_kernels, native
+from boggle_dafsa.solver import PreparedSolver, available_kernels
+from boggle_dafsa.solver import python as native
 from boggle_dafsa.solver.hood import MAX_VARIANTS, MIN_RUN, hood_totals, runs
 from boggle_dafsa.testing import dictionary_from_words
 
