@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from time import monotonic
 from typing import TYPE_CHECKING
 
-from boggle_dafsa.solver.python import CHECK_EVERY, TIMEOUT_MESSAGE
+from boggle_dafsa.solver.budget import CHECK_EVERY, TIMEOUT_MESSAGE
 
 if TYPE_CHECKING:
     from boggle_dafsa.automaton.fileformat import NativeLayout

@@ -19,10 +19,8 @@ if TYPE_CHECKING:
 MAX_DEPTH = 400
 
 
-#: Steps into a state between two looks at the clock, when a search has a deadline (as in the C twin).
-CHECK_EVERY = 1024
-#: What both kernels say when a search runs out of time.
-TIMEOUT_MESSAGE = "the search took longer than its time limit"
+# The clock's rules, shared with the neighbourhood walk (solver/hood.py).
+from boggle_dafsa.solver.budget import CHECK_EVERY, TIMEOUT_MESSAGE  # noqa: E402
 
 
 def search(
