@@ -179,3 +179,15 @@ def test_closed_idle_rooms_leave_the_file(tmp_path: Path) -> None:
     registry.make_room(make)
     assert old.id not in registry.rooms
     assert [row["id"] for row, _ in store.room_rows()] == [room_id for room_id in registry.rooms]
+
+
+def test_daily_results_survive_and_keep_each_player_s_best(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.record_daily("2026-01-02", "fr", "player-a", 10, 4)
+    store.record_daily("2026-01-02", "fr", "player-a", 6, 2)
+    store.record_daily("2026-01-02", "fr", "player-b", 3, 1)
+    store.record_daily("2026-01-02", "en", "player-b", 50, 9)
+    store.close()
+    again = Store(tmp_path)
+    assert again.daily_stats("2026-01-02", "fr") == {"players": 2, "average": 6.5, "best": 10, "average_words": 2.5}
+    assert again.daily_stats("2026-01-03", "fr") == {"players": 0, "average": None, "best": None, "average_words": None}

@@ -82,8 +82,11 @@ def play(
     seed: SeedOption = None,
     dictionary: GameDictOption = None,
     json_output: JsonOption = False,
+    daily: Annotated[bool, typer.Option("--daily", help="Play today's puzzle (UTC): the grid everybody gets today with this dice set; ends with a result to share.")] = False,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
+
+    --daily: today's grid for the dice set, the same as /daily on any server (see docs/game.md).
 
     With --json, the final report is JSON on standard output and the game itself goes to standard error.
 
@@ -102,11 +105,24 @@ def play(
     if dice_name == "-":
         raise BoggleError("--dice -: play reads the player's words from standard input: give the dice as a file")
     dice_set = load_dice(dice_name)
+    day = None
+    if daily:
+        from boggle_dafsa.board.dice import BUILTIN_SETS
+        from boggle_dafsa.game.daily import daily_seed, today
+
+        if seed is not None:
+            raise BoggleError("--daily plays today's grid: not with --seed")
+        if dice_name not in BUILTIN_SETS:
+            raise BoggleError(f"--daily plays a dice set of the package ({', '.join(BUILTIN_SETS)}), not {dice_name!r}")
+        day = today()
+        seed = daily_seed(day, dice_name)
     words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
     chosen_seed = random_seed() if seed is None else seed
     game = Game.from_dice(dice_set, chosen_seed, words, dice=dice_name, dictionary_spec=dictionary)
     screen = sys.stderr if json_output else sys.stdout
     title = f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more"
+    if day is not None:
+        title = f"Daily puzzle of {day.isoformat()} (UTC): {title}"
     from boggle_dafsa.game.terminal import can_run_live
 
     if can_run_live(sys.stdin, screen):
@@ -119,10 +135,20 @@ def play(
         print(render_grid(game.grid), file=screen)
         ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
     report = game.report(ended, seconds=seconds)
+    share = None
+    if day is not None:
+        from boggle_dafsa.game.daily import share_text
+
+        share = share_text(day, dice_name, report.score, [hit.word for hit in report.found], report.total_words, report.total_points)
     if json_output:
-        print_json(report_json(report))
+        data = report_json(report)
+        if share is not None and day is not None:
+            data["daily"] = {"date": day.isoformat(), "share": share}
+        print_json(data)
     else:
         typer.echo(render_report(report))
+        if share is not None:
+            typer.echo(f"\nTo share (no spoilers):\n{share}")
 
 
 @app.command()

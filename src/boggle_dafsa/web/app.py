@@ -237,6 +237,11 @@ def create_app(
     app.get("/rooms/{room_id}", include_in_schema=False)(page("rooms.html"))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    from boggle_dafsa.web.daily import MemoryResults, add_daily_routes
+
+    # The daily puzzle is played on the Play page, which reads its mode from the path.
+    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), STATIC / "play.html")
+
     # -- the API -------------------------------------------------------------------------
 
     @app.get("/api/dictionaries", summary="The dictionaries this server offers")

@@ -5,6 +5,10 @@ import { api, fillDice, fillDictionaries, setQuery, showError, WordTable } from 
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+// /daily is this page in the daily mode: today's grid (UTC) for the dice set, 3 minutes,
+// the result sent to the server at the end, and a text to share without spoilers.
+const DAILY = location.pathname === "/daily";
+let daily = null; // the puzzle, from /api/daily
 
 let board = null;
 let words = []; // every word sent, as typed: the server replays them to judge the last one
@@ -20,7 +24,47 @@ function game() {
 
 function remember() {
   const { dice, seed, dict } = game();
-  setQuery({ dice, seed, dict, time: $("time").value });
+  if (DAILY) setQuery({ dice });
+  else setQuery({ dice, seed, dict, time: $("time").value });
+}
+
+/** A random id kept by this browser: the server keeps one daily result per player and day. */
+function playerId() {
+  const key = "boggle-dafsa-player";
+  let id = localStorage.getItem(key);
+  if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(12));
+    id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(key, id);
+  }
+  return id;
+}
+
+function describeResults(results) {
+  if (!results.players) return "Nobody has sent a result today yet.";
+  const players = results.players === 1 ? "1 player" : `${results.players} players`;
+  return `${players} today: average ${results.average} points, best ${results.best}.`;
+}
+
+async function loadDaily() {
+  daily = await api(`/api/daily?dice=${encodeURIComponent($("dice").value)}`);
+  $("seed").value = String(daily.seed);
+  $("time").value = String(daily.seconds);
+  $("dict").value = daily.dictionary;
+  $("title").textContent = `Today's puzzle, ${daily.date} (UTC)`;
+  $("daily").hidden = false;
+  $("daily-stats").textContent = describeResults(daily.results);
+  $("share").hidden = true;
+  $("copy-share").hidden = true;
+  remember();
+}
+
+async function sendDaily() {
+  const answer = await api("/api/daily", { dice: daily.dice, date: daily.date, player: playerId(), words });
+  $("daily-stats").textContent = `Your score: ${answer.score}. ${describeResults(answer.results)}`;
+  $("share").textContent = `${answer.share}\n${location.origin}/daily?dice=${encodeURIComponent(answer.dice)}`;
+  $("share").hidden = false;
+  $("copy-share").hidden = false;
 }
 
 async function newSeed() {
@@ -107,6 +151,7 @@ async function finish() {
     const seconds = Number($("time").value);
     const answer = await api("/api/play", { ...game(), words, end: true, time: seconds });
     showReport(answer);
+    if (DAILY) await sendDaily();
   } catch (error) {
     showError($("error"), error);
   }
@@ -139,14 +184,37 @@ async function main() {
   });
   $("stop").addEventListener("click", finish);
   $("new").addEventListener("click", () => newSeed().catch((error) => showError($("error"), error)));
+  $("copy-share").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("share").textContent);
+      $("copy-share").textContent = "Copied";
+    } catch (error) {
+      showError($("error"), "the browser refused to copy: select the text instead");
+    }
+  });
+  if (DAILY) {
+    // Everybody plays the same grid for the same time: nothing to choose but the dice.
+    for (const id of ["seed-label", "time-label", "new"]) $(id).hidden = true;
+    $("dict").closest("label").hidden = true;
+    document.querySelectorAll("nav a").forEach((link) => {
+      if (link.getAttribute("href") === "/daily") link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    });
+    document.title = "Daily puzzle — boggle-dafsa";
+  }
   try {
     await Promise.all([
       fillDice($("dice"), params.get("dice")),
       fillDictionaries($("dict"), params.get("dict"), "the dice set's own"),
     ]);
-    if (params.get("time")) $("time").value = params.get("time");
-    if (params.get("seed")) $("seed").value = params.get("seed");
-    else await newSeed();
+    if (DAILY) {
+      await loadDaily();
+      $("dice").addEventListener("change", () => loadDaily().catch((error) => showError($("error"), error)));
+    } else {
+      if (params.get("time")) $("time").value = params.get("time");
+      if (params.get("seed")) $("seed").value = params.get("seed");
+      else await newSeed();
+    }
     remember();
   } catch (error) {
     showError($("error"), error);
