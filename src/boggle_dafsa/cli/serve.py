@@ -31,8 +31,10 @@ def serve(
     except ImportError as error:
         fail(f"the web server needs the [web] extra ({error.name} is missing): pip install '.[web]' in the repository")
 
-    def announce(url: str) -> None:
-        typer.echo(f"boggle-dafsa: serving on {url} (Ctrl-C to stop)")
+    def announce(url: str, lan: str | None) -> None:
+        # 0.0.0.0 is no address to give friends: the one of this machine on the network is.
+        others = f"; other devices: {lan}" if lan else ""
+        typer.echo(f"boggle-dafsa: serving on {url}{others} (Ctrl-C to stop)")
 
     try:
         from boggle_dafsa.web.store import data_dir

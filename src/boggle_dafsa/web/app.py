@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.concurrency import run_in_threadpool
@@ -161,6 +161,7 @@ class RoomRequest(BaseModel):
     dictionary: str | None = Field(None, alias="dict", max_length=64)
     seconds: int = Field(180, description="Length of the game (bounded by the server's limits).")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="The grid's seed (default: a random one).")
+    hints: bool = Field(False, description="Let players ask for hints (off by default: a room is a contest).")
 
 
 def create_app(
@@ -243,6 +244,24 @@ def create_app(
     add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), STATIC / "play.html")
 
     # -- the API -------------------------------------------------------------------------
+
+    app.state.lan_url = None  # set by web.run.serve when listening on every interface
+
+    @app.get("/api/server", summary="How others reach this server: its address on the local network, if it listens there")
+    def server_info() -> JSONResponse:
+        return JSONResponse({"lan_url": app.state.lan_url})
+
+    @app.get("/api/qr", summary="A QR code (SVG) of a link, e.g. a room's, to open it on a phone")
+    def qr_code(text: Annotated[str, Query(min_length=1, max_length=512, description="The text to encode (a URL).")]) -> Response:
+        try:
+            import segno
+        except ImportError:
+            raise BoggleError("QR codes need the [web] extra (segno is missing)") from None
+        import io
+
+        svg = io.BytesIO()
+        segno.make(text, error="m").save(svg, kind="svg", scale=4, border=2, title=f"QR code: {text}")
+        return Response(svg.getvalue(), media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
 
     @app.get("/api/dictionaries", summary="The dictionaries this server offers")
     def dictionaries_list() -> JSONResponse:
@@ -348,7 +367,8 @@ def create_app(
         chosen = dice_set(request.dice)
         name, words = catalog.for_language(request.dictionary, chosen.language)
         seed = random_seed() if request.seed is None else request.seed
-        room = registry.make_room(lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits))
+        options = {"hints": request.hints}
+        room = registry.make_room(lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options))
         return JSONResponse(room.state(), status_code=201)
 
     @app.get("/api/rooms/{room_id}", summary="A room's public state")
@@ -412,8 +432,8 @@ def create_app(
                     continue
                 kind = data.get("type")
                 try:
-                    if kind not in ("ping", "join", "start", "word"):
-                        raise RoomError(f"unknown message type {str(kind)[:32]!r} (join, start, word, ping)")
+                    if kind not in ("ping", "join", "start", "word", "next", "hint"):
+                        raise RoomError(f"unknown message type {str(kind)[:32]!r} (join, start, word, next, hint, ping)")
                     if kind == "ping":
                         await send(socket, {"type": "pong"})
                     elif kind == "join":
@@ -432,6 +452,13 @@ def create_app(
                             room.start()
                             room.timer = asyncio.create_task(end_later(room))
                             await broadcast(room)
+                    elif kind == "next":
+                        from boggle_dafsa.board.dice import random_seed
+
+                        room.next_round(random_seed())
+                        await broadcast(room)
+                    elif kind == "hint":
+                        await send(socket, {"type": "hint", **room.hint(player)})
                     else:  # a word
                         verdict = room.submit(player, data.get("word"))
                         payload = verdict_payload(player.game, verdict)

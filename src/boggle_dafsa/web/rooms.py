@@ -190,14 +190,47 @@ class Room:
         if self.result is None:
             self.status = OVER
             sheet = score_players(self.judge, {name: player.submitted for name, player in self.players.items()})
+            from boggle_dafsa.web.hints import winner_line
             from boggle_dafsa.web.payloads import score_sheet_payload, solution_payload
 
             self.result = {
                 "sheet": score_sheet_payload(sheet),
                 "solution": solution_payload(self.judge.grid, self.judge.hits),
+                "winner": winner_line([(player.name, player.score) for player in sheet.players]),
+                "round": self.round,
             }
             self.changed()
         return self.result
+
+    def next_round(self, seed: int) -> None:
+        """After a game: a new grid (rolled with ``seed``) for the same players, waiting to start."""
+        from boggle_dafsa.board.dice import SplitMix64, roll_grid
+        from boggle_dafsa.game.rounds import Game, Judge
+
+        self.touch()
+        if self.status != OVER:
+            raise RoomError("a next round comes once this game is over")
+        self.seed = seed
+        self.judge = Judge(roll_grid(self.dice_set, SplitMix64(seed)), self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
+        for player in self.players.values():
+            player.game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
+            player.submitted = []
+        self.round += 1
+        self.status = WAITING
+        self.ends_at = None
+        self.result = None
+        self.timer = None
+        self.changed()
+
+    def hint(self, player: RoomPlayer) -> dict[str, Any]:
+        """The hints for ``player`` (see :mod:`boggle_dafsa.web.hints`), if the room gives them."""
+        from boggle_dafsa.web.hints import hint_payload
+
+        if not self.options.get("hints"):
+            raise RoomError("this room gives no hints (they are chosen when the room is opened)")
+        if self.status != PLAYING:
+            raise RoomError("hints come during the game")
+        return hint_payload(player.game)
 
     # -- what players see ----------------------------------------------------------------
 
@@ -214,6 +247,8 @@ class Room:
             "scoring": self.dice_set.scoring.name,
             "min_length": self.dice_set.min_length,
             "seconds": self.seconds,
+            "round": self.round,
+            "hints": bool(self.options.get("hints")),
             "remaining": self.remaining(),
             "shape": list(grid.shape),
             "grid": str(grid) if self.status != WAITING else None,

@@ -44,17 +44,30 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
+def lan_url(sock: socket.socket) -> str | None:
+    """``http://192.168.1.5:8000/`` when ``sock`` listens on every interface (0.0.0.0 or ::):
+    the address other devices of the network use; None otherwise or when there is none."""
+    from boggle_dafsa.web.hints import lan_address
+
+    host, port = sock.getsockname()[:2]
+    if host not in ("0.0.0.0", "::"):
+        return None
+    address = lan_address()
+    return None if address is None else f"http://{address}:{port}/"
+
+
 def serve(
     host: str,
     port: int,
     dictionaries: list[str] | tuple[str, ...] = (),
     *,
     limits: Limits | None = None,
-    announce: Callable[[str], None] = lambda _url: None,
+    announce: Callable[[str, str | None], None] = lambda _url, _lan: None,
     data: str | Path | None = None,
 ) -> None:
-    """Serve the application on ``host``:``port`` until interrupted; ``announce(url)`` is
-    called once the socket listens; rooms and daily results are kept in the folder
+    """Serve the application on ``host``:``port`` until interrupted; ``announce(url, lan)`` is
+    called once the socket listens (``lan``: the address to give others when listening on
+    every interface, else None); rooms and daily results are kept in the folder
     ``data`` (None: in memory only). Raises :class:`BoggleError` for a bad dictionary, a
     data folder that cannot be used or an address that cannot be used."""
     limits = limits or Limits()
@@ -70,5 +83,7 @@ def serve(
             timeout_graceful_shutdown=3,
             lifespan="off",
         )
-        announce(url_of(sock))
+        lan = lan_url(sock)
+        app.state.lan_url = lan
+        announce(url_of(sock), lan)
         uvicorn.Server(config).run(sockets=[sock])

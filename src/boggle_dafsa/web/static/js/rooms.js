@@ -17,6 +17,7 @@ let deadline = null;
 let ticker = null;
 let status = null;
 let myName = null;
+let round = null;
 
 function stored() {
   try {
@@ -73,6 +74,9 @@ function receive(message) {
     case "over":
       showResults(message);
       break;
+    case "hint":
+      showHint(message);
+      break;
     case "error":
       showError($("error"), message.error);
       if (message.fatal) fatal = true;
@@ -87,6 +91,8 @@ function receive(message) {
 }
 
 function showState(state) {
+  if (round !== null && state.round !== round) newRound();
+  round = state.round;
   status = state.status;
   document.body.dataset.status = state.status;
   const what = `${state.title}, ${state.dictionary} dictionary, words of ${state.min_length}+ letters, ${state.seconds} s`;
@@ -108,6 +114,9 @@ function showState(state) {
     board.onSubmit = playing ? (word) => submit(word) : null;
   }
   $("start").hidden = !(joined && state.status === "waiting");
+  $("next").hidden = !(joined && state.status === "over");
+  $("ask-hint").hidden = !(joined && state.hints && state.status === "playing");
+  if (state.status !== "playing") $("hint-text").hidden = true;
   $("entry").hidden = !(joined && state.status === "playing");
   clearInterval(ticker);
   if (state.status === "playing" && state.remaining !== null) {
@@ -124,6 +133,35 @@ function showState(state) {
       for (const word of [...state.you.found].reverse()) showVerdict({ ...word, accepted: true, quiet: true });
     }
   }
+}
+
+/** A next round began: the page as for a new game, the players kept. */
+function newRound() {
+  $("verdicts").replaceChildren();
+  $("results").hidden = true;
+  $("score").textContent = "0";
+  $("you").firstChild.textContent = "Your score: ";
+  $("hint-text").hidden = true;
+  $("board").replaceChildren();
+  board = null;
+  boardGrid = null;
+}
+
+function showHint(hint) {
+  const parts = [];
+  if (hint.letter) {
+    parts.push(`A word of ${hint.letter.length} letters starts with ${hint.letter.first} (${hint.letter.points} points).`);
+  } else {
+    parts.push("You found every word!");
+  }
+  if (hint.cells && board) {
+    parts.push("The numbers on the cells: words still to find that start there.");
+    board.cells.forEach((cell, index) => { cell.dataset.hint = String(hint.cells[index]); });
+  } else {
+    parts.push(`Find ${Math.ceil(hint.cells_after * hint.total) - hint.found} more words for the cell counts.`);
+  }
+  $("hint-text").textContent = parts.join(" ");
+  $("hint-text").hidden = false;
 }
 
 function tick() {
@@ -165,6 +203,7 @@ function showResults(result) {
   }));
   new WordTable($("table"), { onPoint: point, extraColumns: names }).show(rows);
   $("final").textContent = sheet.players.map((player) => `${player.name} ${player.score}`).join(" · ");
+  $("winner").textContent = result.winner || "";
   const me = sheet.players.find((player) => player.name === myName);
   if (me) {
     $("you").firstChild.textContent = "Your final score: ";
@@ -185,7 +224,9 @@ async function lobby() {
   $("create").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const room = await api("/api/rooms", { dice: $("dice").value, dict: $("dict").value || null, seconds: Number($("seconds").value) });
+      const room = await api("/api/rooms", {
+        dice: $("dice").value, dict: $("dict").value || null, seconds: Number($("seconds").value), hints: $("hints").checked,
+      });
       location.href = `/rooms/${room.room}`;
     } catch (error) {
       showError($("error"), error);
@@ -193,10 +234,38 @@ async function lobby() {
   });
 }
 
+/** The room's link for others: with the server's network address when this page runs on the server itself. */
+async function invite() {
+  let link = `${location.origin}/rooms/${roomId}`;
+  if (["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(location.hostname)) {
+    try {
+      const server = await api("/api/server");
+      if (server.lan_url) link = `${server.lan_url}rooms/${roomId}`;
+    } catch (error) {
+      // the local link will do
+    }
+  }
+  $("share").textContent = link;
+  $("share").href = link;
+  $("qr").src = `/api/qr?text=${encodeURIComponent(link)}`;
+  $("qr").alt = `QR code of the room's link, ${link}, to open it on a phone`;
+  $("qr").hidden = false;
+}
+
 function room() {
   $("room").hidden = false;
   $("room-id").textContent = roomId;
-  $("share").textContent = location.href;
+  invite();
+  $("copy-link").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("share").textContent);
+      $("copy-link").textContent = "Copied";
+    } catch (error) {
+      showError($("error"), "the browser refused to copy: select the link instead");
+    }
+  });
+  $("next").addEventListener("click", () => send({ type: "next" }));
+  $("ask-hint").addEventListener("click", () => send({ type: "hint" }));
   const me = stored();
   if (me) $("name").value = me.name;
   $("join").addEventListener("submit", (event) => {
