@@ -19,7 +19,7 @@ from boggle_dafsa.cli.options import (
     ScoringOption,
     SeedOption,
 )
-from boggle_dafsa.cli.progress import is_terminal
+from boggle_dafsa.cli.terminal import is_terminal
 
 if TYPE_CHECKING:
     from boggle_dafsa.search.best import RunResult

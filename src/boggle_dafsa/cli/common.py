@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NoReturn, overload
 import typer
 from typer.core import TyperGroup
 
-from boggle_dafsa.cli.progress import is_terminal
+from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def dice_argument(name: str | None) -> DiceSet | str | None:
         return name
     from boggle_dafsa.board.dice import read_dice
 
-    if sys.stdin.isatty():
+    if is_terminal(sys.stdin):
         print("reading the dice file from standard input (end with Ctrl-D)", file=sys.stderr)
     return read_dice(sys.stdin.buffer)
 
@@ -153,7 +153,7 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     from boggle_dafsa.limits import MAX_SMALL_FILE_BYTES, read_limited
     from boggle_dafsa.words.decoding import decode
 
-    if sys.stdin.isatty():
+    if is_terminal(sys.stdin):
         print("reading the grid from standard input (end with Ctrl-D)", file=sys.stderr)
     # Bytes decoded like every other input (UTF-8, else ISO-8859-15), whatever the locale says.
     data = read_limited(sys.stdin.buffer, MAX_SMALL_FILE_BYTES, GridError, "grid", stop_at_nul=True)

@@ -20,6 +20,7 @@ from boggle_dafsa.cli.options import (
     QuietOption,
     pick_dictionary,
 )
+from boggle_dafsa.cli.terminal import is_terminal
 
 if TYPE_CHECKING:
     from boggle_dafsa.build import BuildProgress, BuildReport
@@ -107,7 +108,7 @@ def _source_or_stdin(path: Path) -> tuple[str | Path, bytes | None]:
     """``path``, or for ``-`` the bytes of standard input (named "standard input" in messages)."""
     if str(path) != "-":
         return path, None
-    if sys.stdin.isatty():
+    if is_terminal(sys.stdin):
         print("reading the word list from standard input (end with Ctrl-D)", file=sys.stderr)
     return "standard input", sys.stdin.buffer.read()
 

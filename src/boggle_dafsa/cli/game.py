@@ -28,6 +28,7 @@ from boggle_dafsa.cli.options import (
     ScoringOption,
     SeedOption,
 )
+from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.errors import BoggleError
 
 
@@ -133,7 +134,7 @@ def play(
     else:
         print(title, file=screen)
         print(render_grid(game.grid), file=screen)
-        ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=sys.stdin.isatty())
+        ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=is_terminal(sys.stdin))
     report = game.report(ended, seconds=seconds)
     share = None
     if day is not None:

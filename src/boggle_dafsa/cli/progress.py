@@ -8,19 +8,12 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TextIO
 
+from boggle_dafsa.cli.terminal import is_terminal
+
 #: What the library calls: (done, in all). The bar's own callback also takes, by keyword,
 #: a new ``description`` (the phase) and a ``status`` shown after the bar; ``total`` may be
 #: None when it is not known (the bar then pulses, with the time elapsed).
 Progress = Callable[[int, int], None]
-
-
-def is_terminal(stream: TextIO | None) -> bool:
-    """True if ``stream`` is a terminal (False for pipes, files, closed, replaced or missing
-    streams): the one test of every bar and prompt of the command line."""
-    try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 @contextmanager

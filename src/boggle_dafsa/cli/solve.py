@@ -35,7 +35,7 @@ from boggle_dafsa.cli.options import (
     ShapeOption,
     TimeoutOption,
 )
-from boggle_dafsa.cli.progress import is_terminal
+from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.errors import BoggleError, GridError
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ def run_batch(
         lines, dictionary, options, rendering,
         jobs=jobs, dictionary_spec=dictionary_spec, source=source, dask=dask,
         # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.
-        chunk=1 if batch == "-" and sys.stdin.isatty() else 256, grouped=True,
+        chunk=1 if batch == "-" and is_terminal(sys.stdin) else 256, grouped=True,
     )
     with _batch_progress() as update:
         # A file's grids are counted up front (a pass over lines already in memory) when a bar is drawn.
