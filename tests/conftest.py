@@ -84,3 +84,20 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env: 
         env=full_env,
         timeout=120,
     )
+
+
+#: Tests that took a second or more without the ``slow`` mark: listed at the end of a run, so
+#: that the fast subset (``-m "not slow"``) stays fast as tests are added (CONTRIBUTING.md).
+_UNMARKED_SLOW: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration >= 1.0 and "slow" not in report.keywords:
+        _UNMARKED_SLOW.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _UNMARKED_SLOW:
+        terminalreporter.write_sep("-", "tests of a second or more not marked slow (mark them: CONTRIBUTING.md)")
+        for duration, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
+            terminalreporter.write_line(f"{duration:5.1f} s  {nodeid}")

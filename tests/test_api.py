@@ -43,6 +43,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         boggle_dafsa.nothing  # noqa: B018
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed (pip install -e '.[lint]')")
 def test_the_type_checker_sees_real_types(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"

@@ -385,6 +385,7 @@ def test_writes_are_atomic(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocked", "d.dawg", "d.dawg.meta.json"]
 
 
+@pytest.mark.slow
 def test_random_lists_round_trip_through_every_format(tmp_path: Path) -> None:
     rng = random.Random(5)
     words = sorted({"".join(rng.choice("AÀBCÇDEÉÈFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(1, 12))) for _ in range(3000)})

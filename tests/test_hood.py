@@ -61,6 +61,7 @@ def neighbourhood_batches(draw: st.DrawFn) -> tuple[tuple[int, ...], list[tuple[
     return shape, batch
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     batch=neighbourhood_batches(),
@@ -92,6 +93,7 @@ def test_a_batch_of_neighbours_gives_what_each_grid_gives_alone(
             assert prepared.totals_many(grids, threads=2) == oracle
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), shape=st.sampled_from(SHAPES), min_length=st.integers(1, 3))
 def test_hood_totals_is_a_full_search_of_each_variant(

@@ -32,6 +32,7 @@ def fmt(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.mark.slow
 @given(words=st.lists(RAW, min_size=1, max_size=20), queries=st.lists(QUERY, max_size=10))
 def test_set_methods_normalize_like_a_scan_of_the_list(
     fmt: str, tmp_path_factory: pytest.TempPathFactory, words: list[str], queries: list[str]

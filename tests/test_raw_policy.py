@@ -90,6 +90,7 @@ def test_queries_and_set_algebra_on_raw_keys(tmp_path: Path) -> None:
     assert list(open_path(tmp_path / "i.dafsa")) == ["axb", "src/main.py"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("sort") is None, reason="no sort command")
 def test_build_raw_then_dump_matches_sort_u_byte_for_byte(tmp_path: Path) -> None:
     import random
@@ -114,6 +115,7 @@ def run_cli_prefix() -> list[str]:
     return [sys.executable, "-c", "from boggle_dafsa.cli import main; main()"]
 
 
+@pytest.mark.slow
 def test_an_unknown_or_contradictory_policy_is_one_line_and_exit_2(tmp_path: Path) -> None:
     source = tmp_path / "w.txt"
     source.write_text("a\n", encoding="utf-8")

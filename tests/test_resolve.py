@@ -127,6 +127,7 @@ def test_a_word_list_is_compiled_on_first_use_and_reused(tmp_path: Path, monkeyp
     assert len(list(cache.iterdir())) == 2 and compiled.is_file()
 
 
+@pytest.mark.slow
 def test_progress_is_reported_only_while_a_list_is_compiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(tmp_path / "cache"))
     words = tmp_path / "words.txt"

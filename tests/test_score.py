@@ -132,6 +132,7 @@ def test_rules_from_a_dice_set(dictionary, players: list[str]) -> None:  # type:
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(data=st.data())
 def test_a_word_scores_only_for_a_lone_finder(dictionary, data: st.DataObject) -> None:  # type: ignore[no-untyped-def]

@@ -324,6 +324,7 @@ def test_jobs_give_the_same_output_as_one_process(dictionary: str, tmp_path: Pat
     assert "# SAT" not in failed_two.stdout
 
 
+@pytest.mark.slow
 def test_the_french_grid_of_the_issue() -> None:
     result = run_cli("solve", "IDXT/MHEI/ERVN/TLLU", "-d", "fr", "--paths")
     assert result.returncode == 0, result.stderr

@@ -296,6 +296,7 @@ list_texts = st.lists(
 )
 
 
+@pytest.mark.slow
 @given(items=list_texts, separator=st.sampled_from(["\n", "\r\n", "\r", ";", ","]), block_bytes=st.integers(1, 40),
        policy=st.sampled_from(Policy), encoding=st.sampled_from(["utf-8", "utf-8-sig", "iso-8859-15", "cp1252", "utf-16", "utf-32"]),
        forced=st.booleans())

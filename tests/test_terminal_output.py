@@ -28,6 +28,7 @@ def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(dictionary_from_words(WORDS, tmp_path_factory.mktemp("terminal")).path)
 
 
+@pytest.mark.slow
 def test_solve_json_is_one_line_and_pretty_indents(small_dict: str) -> None:
     from conftest import run_cli
 
@@ -71,6 +72,7 @@ def test_the_progress_line_shows_the_time_left() -> None:
     assert "ETA ?" not in task.fields["status"] and "ETA 0:" in task.fields["status"]
 
 
+@pytest.mark.slow
 def test_best_on_a_terminal_shows_an_eta(small_dict: str, tmp_path: Path) -> None:
     # A real pseudo-terminal: the bar is drawn only when standard error is one.
     main, secondary = pty.openpty()

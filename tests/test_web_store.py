@@ -112,6 +112,7 @@ def _registry_with_store(folder: Path, clock: Any) -> tuple[RoomRegistry, Store,
     return registry, store, DictionaryCatalog(()), limits
 
 
+@pytest.mark.slow
 def test_a_game_that_ended_while_the_server_was_down_is_over_with_its_table(tmp_path: Path) -> None:
     from boggle_dafsa.board.dice import load_dice
 
@@ -151,6 +152,7 @@ def test_the_store_is_wal_private_and_refuses_a_newer_schema(tmp_path: Path) -> 
         Store(tmp_path / "d")
 
 
+@pytest.mark.slow
 def test_an_unusable_data_folder_is_a_one_line_error(tmp_path: Path) -> None:
     from conftest import run_cli
 
