@@ -186,7 +186,7 @@ def create_app(
     app = FastAPI(
         title="boggle-dafsa",
         description="Solve, play and score Boggle grids. Every answer is JSON; errors are `{\"error\": message}`.",
-        docs_url="/api/docs",
+        docs_url=None,  # served from local files: web/apidocs.py
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -238,7 +238,10 @@ def create_app(
     app.get("/rooms/{room_id}", include_in_schema=False)(page("rooms.html"))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    from boggle_dafsa.web.apidocs import add_docs_routes
     from boggle_dafsa.web.daily import MemoryResults, add_daily_routes
+
+    add_docs_routes(app, "/api/openapi.json")
 
     # The daily puzzle is played on the Play page, which reads its mode from the path.
     add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), STATIC / "play.html")
