@@ -3,7 +3,7 @@
 A dictionary tool is handed files from strangers: a word list that is ``/dev/zero``, a
 line of 100 MB, endless standard input. Every input is read through :func:`read_limited`
 or :func:`read_line`, so each is a one-line error within seconds, in bounded memory.
-The README's "Reliability" section lists these limits.
+docs/reliability.md lists these limits.
 """
 
 from __future__ import annotations

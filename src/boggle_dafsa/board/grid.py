@@ -1,6 +1,6 @@
 """Boggle grids of any shape: parsing the GRID syntax, printing it back, and neighbour tables.
 
-The syntax (see the README):
+The syntax (see docs/solve.md, "The GRID syntax"):
 
 * ``IDXTMHEIERVNTLLU``: a run of letters whose count is a square (4, 9, 16...) is a
   square grid, row by row; any other run (``SALUT``) is a single row.

@@ -75,8 +75,8 @@ def main() -> None:
     # What is imported so far (typer, click, rich's pieces, the app) lives until the process
     # ends: moved out of the cyclic collector's sight, so that the collections that the
     # command's own imports trigger do not scan all of it again. The collector still runs
-    # for everything made from here on. 8% fewer instructions for `solve GRID -q` (README,
-    # "Performance"). Here, not at import: a program that imports the app is left alone.
+    # for everything made from here on. 8% fewer instructions for `solve GRID -q`
+    # (docs/performance.md). Here, not at import: a program that imports the app is left alone.
     gc.freeze()
     args = sys.argv[1:]
     from boggle_dafsa.compiled import KernelSettingError, pure

@@ -14,7 +14,7 @@ HELP = "Compile word lists into minimal automata (DAFSA) and solve, generate and
 
 # -h as well as --help, on every command (click passes help_option_names down to subcommands).
 # Completion (--install-completion, --show-completion) imports nothing more at start-up:
-# typer's completion module is loaded with typer anyway (see README, "Performance").
+# typer's completion module is loaded with typer anyway (see docs/performance.md).
 app = typer.Typer(
     cls=UserErrorGroup,
     no_args_is_help=True,

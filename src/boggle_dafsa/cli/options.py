@@ -104,7 +104,7 @@ TimeoutOption = Annotated[
 ]
 DaskOption = Annotated[
     Optional[str],
-    typer.Option("--dask", help="Run on the Dask cluster whose scheduler is at this address (needs the [dask] extra).", show_default=False),
+    typer.Option("--dask", help="Run on the Dask cluster whose scheduler is at this address (needs the \\[dask] extra).", show_default=False),
 ]
 #: Listings (complete and the query verbs).
 LimitOption = Annotated[

@@ -69,13 +69,13 @@ Board = tuple[str, ...]
 
 
 def default_pool(shape: Sequence[int]) -> int:
-    """The hill climb's pool for grids of ``shape``, chosen on ENABLE2K (see the README)."""
+    """The hill climb's pool for grids of ``shape``, chosen on ENABLE2K (see docs/best.md)."""
     cells = math.prod(shape)
     return 50 if cells <= 9 else 100 if cells <= 12 else 250
 
 
 def default_runs(shape: Sequence[int]) -> int:
-    """Independent runs of a search of grids of ``shape`` (see the README)."""
+    """Independent runs of a search of grids of ``shape`` (see docs/best.md)."""
     return 2
 
 
