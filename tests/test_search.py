@@ -472,3 +472,31 @@ def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypat
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)  # refused at once; the client retries until this
     with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):
         S.search(spec, seed=1, runs=1, dask="tcp://127.0.0.1:9")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    data=st.data(),
+    shape=st.sampled_from([(2, 2), (2, 3), (3, 3), (4, 4)]),
+    objective=st.sampled_from(S.OBJECTIVES),
+    swaps=st.booleans(),
+)
+def test_the_neighbours_scored_on_codes_are_those_scored_one_by_one(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, shape: tuple[int, ...], objective: str, swaps: bool
+) -> None:
+    # Scorer.neighbours_at_least (edits made on face codes, a batch the kernel cuts into
+    # runs) against FreeLetters.neighbours scored board by board with solve().
+    words = data.draw(st.lists(st.text("AEQUST", min_size=2, max_size=7), min_size=1, max_size=60))
+    dictionary = dictionary_from_words([*words, "QUEST", "SQUAT", "TEAS"], tmp_path_factory.mktemp("d"))
+    letters = ("A", "E", "QU", "S", "T", "U")
+    cells = math.prod(shape)
+    board = tuple(data.draw(st.lists(st.sampled_from(letters), min_size=cells, max_size=cells)))
+    scorer = S.Scorer(dictionary, shape, scoring=CLASSIC, objective=objective)
+    column = 1 if objective == "points" else 0
+    expected = [
+        (totals(solve(Grid(shape, neighbour), dictionary))[column], neighbour)
+        for neighbour in S.FreeLetters(letters, cells, swaps).neighbours(board)
+    ]
+    assert scorer.neighbours_at_least(board, letters, swaps, None) == expected
+    worst = data.draw(st.integers(0, max([score for score, _ in expected], default=0) + 1))
+    assert scorer.neighbours_at_least(board, letters, swaps, worst) == [item for item in expected if item[0] >= worst]

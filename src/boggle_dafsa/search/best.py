@@ -26,6 +26,7 @@ backed by the solver's batch interface when it has one, else by :func:`solve`.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import itertools
 import json
 import math
@@ -198,6 +199,64 @@ class Scorer:
         column = self._column
         return [row[column] for row in self.totals_many(boards)]
 
+    def neighbours_at_least(
+        self, board: Board, letters: Sequence[str], swaps: bool, worst: int | None
+    ) -> list[tuple[int, Board]] | None:
+        """(score, board) of each board one edit from ``board`` that scores ``worst`` or more
+        (None: all), in :meth:`FreeLetters.neighbours`' order; None when this scorer has no
+        compiled codes for them (then score the boards one by one with :meth:`score_many`).
+
+        The edits are made on the boards' face codes, and the neighbours come to the kernel
+        cell by cell, as runs of boards that differ in one cell (which it scores together,
+        see :mod:`boggle_dafsa.solver.hood`), then the swaps.
+        """
+        prepared = self._prepared
+        if prepared is None or prepared.holds_dictionary:
+            return None
+        from boggle_dafsa.solver.python import TooManyFaces
+
+        cells = len(board)
+        try:
+            codes = prepared.encode(board)
+            letter_codes = [prepared.encode((letter,) * cells)[0] for letter in letters]
+        except TooManyFaces:
+            return None
+        parts: list[bytes | bytearray] = []
+        moves: list[tuple[int, int]] = []  # (cell, letter index), or (first cell, -1 - second cell)
+        for cell in range(cells):
+            others = [number for number, letter in enumerate(letters) if letter != board[cell]]
+            if not others:
+                continue
+            block = bytearray(codes * len(others))
+            block[cell::cells] = bytes(letter_codes[number] for number in others)
+            parts.append(block)
+            moves.extend((cell, number) for number in others)
+        if swaps:
+            for first in range(cells):
+                for second in range(first + 1, cells):
+                    if board[first] != board[second]:
+                        swapped = bytearray(codes)
+                        swapped[first], swapped[second] = codes[second], codes[first]
+                        parts.append(swapped)
+                        moves.append((first, -1 - second))
+        if not moves:
+            return []
+        totals = prepared.run_codes(b"".join(parts), "totals")
+        self.scored += len(moves)
+        column = self._column
+        found = []
+        for (cell, other), row in zip(moves, totals):
+            score = row[column]
+            if worst is not None and score < worst:
+                continue
+            changed = list(board)
+            if other >= 0:
+                changed[cell] = letters[other]
+            else:
+                changed[cell], changed[-1 - other] = board[-1 - other], board[cell]
+            found.append((score, tuple(changed)))
+        return found
+
 
 # -- what is searched: free letters or a dice set ----------------------------------------
 
@@ -227,9 +286,11 @@ class Space(Protocol):
 class FreeLetters:
     """Boards whose cells each show any of ``letters``. A state is the board itself."""
 
-    def __init__(self, letters: Sequence[str], cells: int) -> None:
+    def __init__(self, letters: Sequence[str], cells: int, swaps: bool = True) -> None:
+        """``swaps``: whether exchanging two cells is a move (else only a cell changed)."""
         self.letters = tuple(letters)
         self.cells = cells
+        self.swaps = swaps
 
     def random(self, rng: SplitMix64) -> Board:
         """A board of letters drawn uniformly."""
@@ -249,7 +310,8 @@ class FreeLetters:
             for letter in letters:
                 if letter != face:
                     yield (*head, letter, *tail)
-        yield from _swaps(state)
+        if self.swaps:
+            yield from _swaps(state)
 
     def random_move(self, state: Board, rng: SplitMix64) -> Board:
         """One random edit: a swap a third of the time, else a cell changed."""
@@ -458,19 +520,25 @@ def make_spec(
     )
 
 
-def common_letters(dictionary: Dictionary, letters: Sequence[str], share: float = COMMON_SHARE) -> tuple[str, ...]:
-    """The ``letters`` held by at least ``share`` of the words of ``dictionary`` (all if fewer than two are)."""
-    counts: dict[str, int] = dict.fromkeys(letters, 0)
-    words = 0
-    long_letters = [letter for letter in letters if len(letter) > 1]
-    for word in dictionary:
-        words += 1
-        for letter in set(word):
-            if letter in counts:
-                counts[letter] += 1
-        for letter in long_letters:
-            counts[letter] += letter in word
-    common = tuple(letter for letter in letters if counts[letter] >= share * words)
+def common_letters(
+    dictionary: Dictionary | Iterable[str], letters: Sequence[str], share: float = COMMON_SHARE
+) -> tuple[str, ...]:
+    """The ``letters`` held by at least ``share`` of the words of ``dictionary`` (all if fewer than two are).
+
+    ``dictionary``: a dictionary, or its words.
+    """
+    from collections import Counter
+
+    from boggle_dafsa.query import match
+
+    # A dictionary's words at once through the query walk (compiled where built):
+    # iterating it a word at a time took seconds of a search's start on ENABLE2K.
+    words = list(match(dictionary, "*")) if hasattr(dictionary, "normalize") else list(dictionary)
+    counts = Counter(itertools.chain.from_iterable(map(set, words)))
+    for letter in letters:
+        if len(letter) > 1:  # a multi-letter letter (a digraph of the alphabet)
+            counts[letter] = sum(letter in word for word in words)
+    common = tuple(letter for letter in letters if counts[letter] >= share * len(words))
     # Too few letters to climb with (a tiny list): no first phase.
     return common if len(common) >= 2 and len(common) < len(letters) else ()
 
@@ -621,9 +689,6 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
     """The pool hill climb: the final pool as (score, key), best first."""
     canonical, scorer, size = context.canonical.key, context.scorer, context.spec.pool
     space = context.first_space
-    # Every key ever scored. A board scored before and not in the pool need not be looked
-    # at again: the pool's worst only improves, so it would not get in now either.
-    seen: set[str] = set()
     # The pool: key -> (score, state); a state is what moves apply to (a board, a roll).
     pool: dict[str, tuple[int, Any]] = {}
     starts: dict[str, Any] = {}
@@ -632,36 +697,66 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
         starts.setdefault(canonical(space.board(state)), state)
     expanded: set[str] = set()
 
-    def admit(candidates: dict[str, Any]) -> None:
-        seen.update(candidates)
-        keys = list(candidates)
-        scores = scorer.score_many([space.board(candidates[key]) for key in keys])
-        for key, score in zip(keys, scores):
-            pool[key] = (score, candidates[key])
+    def rank(key: str) -> tuple[int, str]:
         # Best score first, then the smaller key: the same order in every process.
-        for key in sorted(pool, key=lambda key: (-pool[key][0], key))[size:]:
+        return -pool[key][0], key
+
+    def trim() -> None:
+        for key in sorted(pool, key=rank)[size:]:
             del pool[key]
 
-    admit(starts)
+    keys = list(starts)
+    for key, score in zip(keys, scorer.score_many([space.board(starts[key]) for key in keys])):
+        pool[key] = (score, starts[key])
+    trim()
     while True:
         reporter(max(score for score, _ in pool.values()))
         fresh = [key for key in pool if key not in expanded]
         if not fresh and space is not context.space:
             # The common letters are exhausted: every board of the pool is expanded again
-            # with every letter (boards already scored stay out).
+            # with every letter.
             space, expanded = context.space, set()
             fresh = list(pool)
         if not fresh:
             break
-        candidates: dict[str, Any] = {}
+        # Only a board at least as good as the pool's worst can enter it (and the worst
+        # only rises): the others are scored and dropped without their key (the symmetric
+        # images' smallest text, which costs more than scoring the board). A board scored
+        # before is met again only when it scores as well, and the pool then decides as
+        # it did. The neighbours of a board come cell by cell, which the kernel scores a
+        # cell at a time (see boggle_dafsa.solver.hood).
+        # `best`: the `size` best scores of distinct boards met (the pool's, the candidates'),
+        # a heap whose smallest is the score a board needs to enter, rising as the
+        # candidates come in.
+        best = [score for score, _ in pool.values()]
+        heapq.heapify(best)
+        while len(best) > size:
+            heapq.heappop(best)
+        candidates: dict[str, tuple[int, Any]] = {}
         for key in sorted(fresh):
             expanded.add(key)
-            for state in space.neighbours(pool[key][1]):
+            state = pool[key][1]
+            worst = best[0] if len(best) >= size else None
+            scored = None
+            if isinstance(space, FreeLetters):  # a state is its board
+                scored = scorer.neighbours_at_least(state, space.letters, space.swaps, worst)
+            if scored is None:
+                states = list(space.neighbours(state))
+                scores = scorer.score_many([space.board(state) for state in states])
+                scored = [(score, state) for score, state in zip(scores, states) if worst is None or score >= worst]
+            for score, state in scored:
+                if len(best) >= size and score < best[0]:
+                    continue
                 new_key = canonical(space.board(state))
-                if new_key not in seen and new_key not in candidates:
-                    candidates[new_key] = state
+                if new_key not in pool and new_key not in candidates:
+                    candidates[new_key] = (score, state)
+                    if len(best) < size:
+                        heapq.heappush(best, score)
+                    else:
+                        heapq.heappushpop(best, score)
         if candidates:
-            admit(candidates)
+            pool.update(candidates)
+            trim()
     return sorted(((score, key) for key, (score, _) in pool.items()), key=lambda item: (-item[0], item[1]))
 
 
