@@ -85,10 +85,11 @@ def build():
 
 def _build():
     out = Path(task["out"])
-    if method in ("ours", "ours_pure"):
+    if method in ("ours", "ours_pure", "ours_v1"):
         from boggle_dafsa.build import build_dictionary
+        version = {"format_version": 1} if method == "ours_v1" else {}
         started = time.perf_counter()
-        build_dictionary(task["list"], out)
+        build_dictionary(task["list"], out, **version)
     elif method == "ours_ready":
         from boggle_dafsa.build import compile_words
         from boggle_dafsa.automaton.fileformat import write_atomically
@@ -203,6 +204,7 @@ METHODS = {
     "ours": "ours (raw list)",
     "ours_ready": "ours (ready list)",
     "ours_pure": "ours, pure-Python kernel (BOGGLE_DAFSA_PURE=1)",
+    "ours_v1": "ours, format version 1 (raw list, `build --format-version 1`)",
     "marisa": "marisa-trie",
     "dawg": "dawg2 DAWG",
     "completion_dawg": "dawg2 CompletionDAWG",
@@ -296,7 +298,7 @@ def unpack_lists(names: list[str], folder: Path) -> dict[str, Path]:
 
 def available_methods() -> tuple[list[str], list[str]]:
     """The methods whose library imports here, and a note for each one skipped."""
-    methods, notes = ["ours", "ours_ready"], []
+    methods, notes = ["ours", "ours_ready", "ours_v1"], []
     for method, module in (("marisa", "marisa_trie"), ("dawg", "dawg")):
         # In a child, so that the parent stays a bare interpreter and a crash stays contained.
         done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True)
@@ -577,6 +579,26 @@ def check_targets(by_key: dict[tuple[str, str], Row], lists: list[str], bare_kb:
             )
         else:
             lines.append(f"- {list_name} file ≤ {TARGET_SIZE_RATIO:g}× dawg2 DAWG: dawg2 not measured")
+        # Format version 2 (issue 22): the default file no larger than marisa-trie's nor dawg2's.
+        peers = [(name, by_key.get((list_name, method))) for name, method in (("marisa-trie", "marisa"), ("dawg2", "dawg"))]
+        sizes = [(name, row.size) for name, row in peers if row and row.size]
+        if ours.size and sizes:
+            ok = all(ours.size <= size for _, size in sizes)
+            lines.append(
+                f"- {list_name} default file ≤ marisa-trie's and dawg2's: {ours.size:,} vs "
+                + ", ".join(f"{name} {size:,}" for name, size in sizes) + f" — {verdict(ok)}"
+            )
+        v1 = by_key.get((list_name, "ours_v1"))
+        if ours.size and ours.seconds and v1 and v1.size and v1.seconds:
+            lines.append(
+                f"- {list_name} version 2 vs version 1: size {ours.size:,} / {v1.size:,} = {ours.size / v1.size:.2f}×, "
+                f"build {ours.build_median:.3f} s / {v1.build_median:.3f} s = {ours.build_median / v1.build_median:.2f}× "
+                f"(≤ 1.10: {verdict(ours.build_median <= 1.10 * v1.build_median)}), peak {ours.peak_mb:.1f} / "
+                f"{v1.peak_mb:.1f} MB = {ours.peak_mb / v1.peak_mb:.2f}× (≤ 1.10: {verdict(ours.peak_mb <= 1.10 * v1.peak_mb)})"
+            )
+    if french and french.size:
+        per_word = french.size / french.words
+        lines.append(f"- fr ≤ 1.0 byte per word: {per_word:.3f} — {verdict(per_word <= 1.0)}")
     return lines
 
 

@@ -107,15 +107,52 @@ def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: in
         struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, crc)
 
 
-def damaged_dictionary(rng: random.Random, folder: str, round_number: int, extra: frozenset[str] = frozenset()) -> NativeDictionary | None:
-    """A random small dictionary (plus the words ``extra``), damaged, then opened as a user
-    would; None if opening refused it."""
+def damage_compact(data: bytearray, rng: random.Random, header_size: int, body_bytes: int) -> None:
+    """Damage the body of a version 2 file in place: bytes changed, flags that send edges
+    past the end or back onto themselves, varints too long, a lying root or longest word."""
+    body = header_size
+    kind = rng.randrange(6)
+    for _ in range(rng.randint(1, 6)):
+        at = body + rng.randrange(body_bytes)
+        if kind == 0:  # a random byte
+            data[at] = rng.getrandbits(8)
+        elif kind == 1:  # one bit flipped
+            data[at] ^= 1 << rng.randrange(8)
+        elif kind == 2:  # an edge of every kind, last or not, final or not, escaped label or not
+            data[at] = rng.choice([0x0F, 0x1F, 0x2F, 0x3F, 0x10, 0x90, 0xA0, 0xB0, 0x20, 0x30, 0x8F])
+        elif kind == 3:  # varint continuation bytes (too long, or past the end)
+            data[at : at + 6] = b"\xff" * len(data[at : at + 6])
+        elif kind == 4:  # the last edge flag cleared: a state runs on into the next
+            data[at] &= 0x7F
+        else:  # an absolute reference back to the start (cycles)
+            data[at] = 0x30 | (data[at] & 0x8F)
+            if at + 1 < len(data):
+                data[at + 1] = 0
+    if rng.random() < 0.3:
+        fields = list(fileformat._FIXED.unpack_from(data))
+        if rng.random() < 0.5:
+            fields[11] = rng.randrange(body_bytes + 1)  # root
+        else:
+            fields[10] = rng.choice([0, 1, 2, 1000, 2**32 - 1])  # longest word
+        fields[-1] = 0
+        fileformat._FIXED.pack_into(data, 0, *fields)
+        struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, zlib.crc32(bytes(data[:header_size])))
+
+
+def damaged_dictionary(
+    rng: random.Random, folder: str, round_number: int, extra: frozenset[str] = frozenset(), version: int = 1
+) -> NativeDictionary | None:
+    """A random small dictionary (plus the words ``extra``) in format ``version``, damaged,
+    then opened as a user would; None if opening refused it."""
     words = {"".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 60))}
-    good = dictionary_from_words(words | extra, folder, name="good.dafsa")
+    good = dictionary_from_words(words | extra, folder, name="good.dafsa", version=version)
     data = bytearray(Path(good.path).read_bytes())
     header_size, cell_count = good.header.header_size, good.header.cell_count
     good.close()
-    damage(data, rng, header_size, cell_count)
+    if version == 1:
+        damage(data, rng, header_size, cell_count)
+    else:
+        damage_compact(data, rng, header_size, cell_count)
     path = Path(folder) / f"damaged{round_number % 7}.dafsa"
     path.write_bytes(data)
     try:

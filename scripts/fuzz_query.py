@@ -1,5 +1,10 @@
 """Fuzz the compiled query walks (``src/boggle_dafsa/query/_walk.c``) with damaged native dictionaries.
 
+A third of the rounds damage a version 2 file (compact edges): its cursor walk must end in
+words or one DictionaryError, the compiled expansion into cells (``_builder.expand``) must agree
+with its Python twin, and the queries compare the compiled walk of the edges in place
+(``walk2``) with its twin (the generic walk of the cursor).
+
 Each round damages a small valid dictionary the way ``fuzz_kernel.py`` does (random cells,
 bit flips, cycles, cells pointing outside the file, a lying root or longest word with the
 header checksum made to match again), opens it as any user would, and runs random queries
@@ -34,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fuzz_kernel import ALPHABET, damaged_dictionary, run_under_asan  # noqa: E402
+from fuzz_kernel import ALPHABET, asan_build, damaged_dictionary, run_under_asan  # noqa: E402
 
 from boggle_dafsa.automaton.fileformat import NativeLayout  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
@@ -97,17 +102,76 @@ def queries(rng: random.Random) -> list[tuple[str, Any]]:
     ]
 
 
-def fuzz(rounds: int, seed: int, module: str | None) -> int:
+#: The compiled codec of version 2 (``_builder``): the installed one, or an AddressSanitizer build.
+CODEC: list[Any] = []
+
+
+def load_codec(path: str | None) -> None:
+    """Make ``path`` (an AddressSanitizer build of ``_builder.c``) the codec; None: the installed one."""
+    if path is None:
+        from boggle_dafsa.automaton import _builder
+
+        CODEC.append(_builder)
+        return
+    spec = importlib.util.spec_from_file_location("boggle_dafsa.automaton._builder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    CODEC.append(module)
+    print(f"compiled version 2 codec: {path}", flush=True)
+
+
+def compact_round(opened: NativeDictionary, round_number: int, seed: int) -> int:
+    """A damaged version 2 file: its cursor walk ends in words or one DictionaryError, and the
+    compiled expansion into cells (``_builder.expand``) agrees with its Python twin."""
+    from boggle_dafsa.automaton import fileformat
+
+    try:
+        list(opened)
+    except DictionaryError:
+        pass
+    layout = opened.states
+    assert isinstance(layout, fileformat.CompactLayout)
+    compiled_module = CODEC[0]
+
+    def both() -> tuple[Any, Any]:
+        results = []
+        for run in (lambda: compiled_module.expand(layout.body, layout.root >> 1, layout.alphabet_size),
+                    lambda: fileformat.expand_compact(layout)):
+            try:
+                cells, root = run()
+                results.append(("ok", bytes(memoryview(cells).cast("B")), root))
+            except ValueError as error:
+                if not str(error).startswith("damaged: "):
+                    raise
+                results.append(("error",))
+        return results[0], results[1]
+
+    compiled, python = both()
+    if compiled != python:
+        print(f"round {round_number}: the expansions disagree over {opened.path} (seed {seed})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -> int:
     load_compiled(module)
+    load_codec(codec)
     rng = random.Random(seed)
-    reached = errors = 0
+    reached = errors = compacts = 0
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
-            opened = damaged_dictionary(rng, folder, round_number)
+            version = 2 if round_number % 3 == 2 else 1
+            opened = damaged_dictionary(rng, folder, round_number, version=version)
             if opened is None:
                 continue  # refused at open: nothing reaches the walk
             path = opened.path
-            dictionary: Any = Cells(opened) if round_number % 2 else opened
+            if version == 2:
+                # The version 2 body walked in place by the cursor, and expanded to cells by C and by Python.
+                if compact_round(opened, round_number, seed) != 0:
+                    return 1
+                compacts += 1
+            dictionary: Any = Cells(opened) if round_number % 2 and version == 1 else opened
             for name, run in queries(rng):
                 compiled = outcome(lambda: run(dictionary, "c"))
                 python = outcome(lambda: run(dictionary, "python"))
@@ -118,8 +182,8 @@ def fuzz(rounds: int, seed: int, module: str | None) -> int:
                 errors += compiled[0] == "error"
             dictionary = None
             opened.close()
-    print(f"{rounds:,} damaged files, {reached:,} queries reached the kernels: {errors:,} raised DictionaryError, "
-          f"{reached - errors:,} gave results; both kernels agreed every time, no crash")
+    print(f"{rounds:,} damaged files ({compacts:,} of version 2 opened), {reached:,} queries reached the kernels: "
+          f"{errors:,} raised DictionaryError, {reached - errors:,} gave results; both kernels agreed every time, no crash")
     return 0
 
 
@@ -129,10 +193,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--asan", action="store_true", help="run on an AddressSanitizer build of the query walk")
     parser.add_argument("--module", help=argparse.SUPPRESS)  # the build to load (set by --asan)
+    parser.add_argument("--codec-module", help=argparse.SUPPRESS)  # the _builder build to load (set by --asan)
     args = parser.parse_args()
     if not args.asan:
-        return fuzz(args.rounds, args.seed, args.module)
-    return run_under_asan(__file__, SOURCE, ["--rounds", str(args.rounds), "--seed", str(args.seed)])
+        return fuzz(args.rounds, args.seed, args.module, args.codec_module)
+    # The version 2 codec (_builder.c: expand) under AddressSanitizer too.
+    with tempfile.TemporaryDirectory() as folder:
+        codec = asan_build(folder, ROOT / "src" / "boggle_dafsa" / "automaton" / "_builder.c")
+        return run_under_asan(__file__, SOURCE, ["--rounds", str(args.rounds), "--seed", str(args.seed), "--codec-module", codec])
 
 
 if __name__ == "__main__":

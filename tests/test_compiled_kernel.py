@@ -348,10 +348,10 @@ def test_the_command_stops_a_dense_search_at_its_timeout(tmp_path: Path, pure: s
 def _damaged(
     tmp_path: Path, change: dict[int, int], longest: int | None = None, words: tuple[str, ...] = ("abc", "abd", "bcd", "abcabc")
 ) -> Path:
-    """A copy of a small dictionary of ``words`` with cells changed (by index from the root's cell)."""
+    """A copy of a small version 1 dictionary of ``words`` with cells changed (by index from the root's cell)."""
     from boggle_dafsa.automaton import fileformat
 
-    good = dictionary_from_words(list(words), tmp_path)
+    good = dictionary_from_words(list(words), tmp_path, version=1)
     data = bytearray(Path(good.path).read_bytes())
     body, root = good.header.header_size, good.root
     for offset, value in change.items():

@@ -277,7 +277,7 @@ def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> 
     from boggle_dafsa.automaton import fileformat
     from boggle_dafsa.build import compile_words
 
-    good = bytearray(compile_words(["AB"]))
+    good = bytearray(compile_words(["AB"], version=1))  # its cells, changed below
     header_size = struct.unpack_from("<I", good, 12)[0]
     body = bytearray(good[header_size:])
     struct.pack_into("<I", body, 4, 999)  # the root's child on A: far outside

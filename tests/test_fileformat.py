@@ -140,10 +140,8 @@ def test_header_fields(tmp_path: Path, good_bytes: bytes) -> None:
 # -- the one definition of the format, in C and in Python ----------------------------------
 
 FORMAT_HEADER = Path(fileformat.__file__).with_name("_format.h")
-C_SOURCES = [
-    Path(fileformat.__file__).parent.parent / relative
-    for relative in ("solver/_native.c", "solver/_native_search.h", "query/_walk.c", "automaton/_builder.c")
-]
+PACKAGE = Path(fileformat.__file__).parent.parent
+C_SOURCES = sorted(path for path in [*PACKAGE.rglob("*.c"), *PACKAGE.rglob("*.h")] if path != FORMAT_HEADER)
 
 
 def test_the_c_header_and_the_python_module_define_the_same_format() -> None:
@@ -166,6 +164,18 @@ def test_no_c_file_defines_a_bit_of_the_format_itself(source: Path) -> None:
     assert not re.search(r"#define (FINAL_FLAG|LETTER_MASK)\b", text)
     assert "0x80000000" not in text or source.name == "_builder.c"  # the builder's own record flag
     assert "__builtin_popcount(" not in text  # popcount32 and format_child_slot come from the header
+    assert not re.search(r"\+ 1 \+ popcount32\(", text)  # a child's slot: format_child_slot
+
+
+@pytest.mark.parametrize("module", sorted(PACKAGE.rglob("*.py")), ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_no_python_module_but_fileformat_decodes_a_state(module: Path) -> None:
+    import re
+
+    if module.name == "fileformat.py" and module.parent.name == "automaton" or module.name == "dawgdic.py":
+        return  # the format's definition, and dawgdic's own (another format)
+    text = module.read_text(encoding="utf-8")
+    # The final flag and a child's slot come from NativeLayout (its final_flag, header_cells, child).
+    assert not re.search(r"1 << 31|0x80000000|state \+ 1 \+ \(", text), module
 
 
 def test_the_layout_reads_every_state_as_the_cursor_does(tmp_path: Path, good_bytes: bytes) -> None:

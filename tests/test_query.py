@@ -202,7 +202,7 @@ def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
 def test_compiled_fuzzy_refuses_out_of_range_arguments(tmp_path: Path) -> None:
     from boggle_dafsa.query._walk import fuzzy  # type: ignore[attr-defined]
 
-    write_dictionary(["AB"], tmp_path / "w", "native")
+    write_dictionary(["AB"], tmp_path / "w", "native", {"format_version": 1})  # its cells, handed to C below
     d = open_path(tmp_path / "w")
     for word, k, depth, message in (("AB", -1, 5, "distance"), ("AB", 201, 5, "distance"), ("A" * 1001, 1, 5, "too long"), ("AB", 1, -1, "depth")):
         with pytest.raises(ValueError, match=message):
@@ -364,7 +364,7 @@ def test_native_kernels_equal_the_generic_walk(tmp_path: Path, name: str) -> Non
 @pytest.mark.parametrize("name", walk.available_kernels())
 @pytest.mark.parametrize("slot", range(12))
 def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, slot: int) -> None:
-    write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native")
+    write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native", {"format_version": 1})  # its cells, damaged below
     d = open_path(tmp_path / "w.dafsa")
     # Point a cell back at the root (a cycle the header's longest word bounds), or far
     # outside the file, or set letters beyond the alphabet: errors, never a hang or a crash.
@@ -380,7 +380,7 @@ def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, s
 
 @pytest.mark.parametrize("name", walk.available_kernels())
 def test_a_cycle_in_a_damaged_file_is_an_error(tmp_path: Path, name: str) -> None:
-    write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native")
+    write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native", {"format_version": 1})  # its cells, damaged below
     d = open_path(tmp_path / "w.dafsa")
     damaged = _CellsOverride(d, {d.root + 1: d.root})  # A leads back to the root
     with kernel(name), pytest.raises(DictionaryError, match="damaged dictionary"):

@@ -60,6 +60,7 @@ def test_raw_keeps_what_fold_and_exact_drop_or_split(tmp_path: Path) -> None:
     assert list(raw) == expected(lines)  # no NFC either: "e" + U+0301 stays two characters
     # The stored keys are folded; a lookup folds its key as the file's policy says (so Straße finds STRASSE).
     assert "STRASSE" in list(folded) and "Straße" not in list(folded) and "Straße" in folded and "123" not in folded
+    assert "STRASSE" not in raw and "Straße" in raw
     # fold still splits on , and ; and drops what holds a non-letter; raw split nothing.
     assert "GNU" in folded and "gnu" not in raw and "/usr/lib/x86_64,gnu;a b" in raw
     assert normalize("Straße", Policy.EXACT) == "Straße" and normalize(" x ", Policy.RAW) == " x "
@@ -124,3 +125,13 @@ def test_an_unknown_or_contradictory_policy_is_one_line_and_exit_2(tmp_path: Pat
     both = run_cli("build", str(source), "--policy", "raw", "--exact", "-o", str(tmp_path / "w.dafsa"))
     assert both.returncode == 2 and both.stderr.count("\n") == 1 and "disagree" in both.stderr
     assert not (tmp_path / "w.dafsa").exists()
+
+
+def test_a_raw_query_is_not_composed(tmp_path: Path) -> None:
+    # Raw keys keep decomposed letters: a query is taken as typed, not NFC-composed.
+    source = tmp_path / "k.txt"
+    source.write_text("e\u0301te\u0301\n\u00e9t\u00e9\n", encoding="utf-8")
+    build_dictionary(source, tmp_path / "k.dafsa", policy=Policy.RAW)
+    d = open_path(tmp_path / "k.dafsa")
+    assert list(query.match(d, "e\u0301*")) == ["e\u0301te\u0301"]
+    assert list(query.match(d, "\u00e9*")) == ["\u00e9t\u00e9"]

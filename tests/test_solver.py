@@ -253,13 +253,15 @@ def test_the_other_formats_plug_in(tmp_path: Path, french: NativeDictionary) -> 
 def test_the_layout_carries_the_final_flag_of_the_format(tmp_path: Path) -> None:
     from boggle_dafsa.automaton.reader import FINAL_FLAG
 
-    dictionary = dictionary_from_words(["ab", "abc"], tmp_path)
-    layout = dictionary.layout()
-    assert layout is not None and layout.final_flag == FINAL_FLAG
-    for prefix in ("a", "ab", "abc"):
-        state = dictionary.step(dictionary.root, prefix.upper())
-        assert state is not None
-        assert bool(layout.cells[state] & layout.final_flag) == dictionary.is_word(state)
+    for version in (1, 2):
+        dictionary = dictionary_from_words(["ab", "abc"], tmp_path, version=version, name=f"v{version}.dafsa")
+        layout = dictionary.layout()  # version 2: the cells expanded from the compact edges
+        assert layout is not None and layout.final_flag == FINAL_FLAG
+        for prefix in ("a", "ab", "abc"):
+            state = dictionary.step(dictionary.root, prefix.upper())
+            cell = layout.step(layout.root, prefix.upper())
+            assert state is not None and cell is not None
+            assert bool(layout.cells[cell] & layout.final_flag) == dictionary.is_word(state)
 
 
 # -- corners ------------------------------------------------------------------------------
@@ -307,9 +309,11 @@ def test_a_large_alphabet_uses_the_cursor(tmp_path: Path) -> None:
     # 40 letters do not fit one header cell: the generic kernel takes over.
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZΑΒΓΔΕΖΗΘΙΚΛΜΝΞ"
     words = [a + b + c for a, b, c in zip(letters, letters[1:], letters[2:])]
-    dictionary = dictionary_from_words(words, tmp_path)
-    assert dictionary.header_cells == 2
-    assert dictionary.layout() is None
+    for version in (1, 2):
+        wide = dictionary_from_words(words, tmp_path, version=version, name=f"v{version}.dafsa")
+        assert wide.header_cells == (2 if version == 1 else 0)
+        assert wide.layout() is None
+    dictionary = wide
     grid = Grid.parse("ΛΜΝ/ABC")
     assert [hit.word for hit in solve(grid, dictionary)] == ["ABC", "ΛΜΝ"]
 

@@ -18,6 +18,7 @@ from typing import Any
 # Imported here, not in the functions: this module is only imported to build, and a
 # build's measured time should not include them.
 from boggle_dafsa.automaton.builder import StateLimitError, UnsortedInputError
+from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION, VERSIONS
 from boggle_dafsa.automaton.stream import sort_blocks
 from boggle_dafsa.errors import BoggleError, WordListError
 from boggle_dafsa.formats import FORMATS, write_dictionary
@@ -97,6 +98,7 @@ def build_dictionary(
     temporary_folder: str | Path | None = None,
     kernel: Any = None,
     data: bytes | None = None,
+    format_version: int | None = None,
 ) -> BuildReport:
     """Read the word list ``source`` and write its dictionary to ``output`` atomically.
 
@@ -107,9 +109,14 @@ def build_dictionary(
     when it does not fit in one. ``progress``, if given, is called now and then with a
     :class:`BuildProgress`. ``kernel`` chooses the builder (see ``automaton.stream``).
     ``data``, if given, is the list's bytes already read (standard input), named ``source``.
+    ``format_version``: of a native file, 1 or 2 (default: the newest, 2).
     """
     if format not in FORMATS:
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    if format_version is not None and (format != "native" or format_version not in VERSIONS):
+        known = ", ".join(map(str, VERSIONS))
+        raise BoggleError(f"format version {format_version}: native files have versions {known}" if format == "native"
+                          else f"--format-version is for native files, not {format}")
     started = time.perf_counter()
     output = Path(output)
     if format != "native":
@@ -176,7 +183,7 @@ def build_dictionary(
         raise WordListError(f"{source}: a word of {longest:,} characters: at most {MAX_WORD_CHARS:,} (words are never split)")
     tell("writing")
     try:
-        written = writer.write(output, policy)
+        written = writer.write(output, policy, version=format_version or DEFAULT_VERSION)
     except StateLimitError as error:
         raise WordListError(f"{source}: {error}") from None
     return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,

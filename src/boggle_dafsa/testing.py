@@ -16,8 +16,13 @@ def normalized_words(words: Iterable[str], policy: Policy = Policy.FOLD) -> list
     return sorted({key for word in words if (key := normalize(word, policy))})
 
 
-def dictionary_from_words(words: Iterable[str], folder: str | Path, policy: Policy = Policy.FOLD, name: str = "test.dafsa") -> NativeDictionary:
-    """Compile ``words`` (normalized by ``policy``) into ``folder/name`` and open it."""
+def dictionary_from_words(
+    words: Iterable[str], folder: str | Path, policy: Policy = Policy.FOLD, name: str = "test.dafsa", version: int | None = None
+) -> NativeDictionary:
+    """Compile ``words`` (normalized by ``policy``) into ``folder/name`` (format ``version``,
+    default the newest) and open it."""
+    from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION
+
     path = Path(folder) / name
-    write_atomically(path, compile_words(normalized_words(words, policy), policy))
+    write_atomically(path, compile_words(normalized_words(words, policy), policy, version=version or DEFAULT_VERSION))
     return NativeDictionary(path)

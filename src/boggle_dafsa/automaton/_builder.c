@@ -1205,7 +1205,312 @@ done:
     return result;
 }
 
+/* ---- compact_body: version 2 of the format, from version 1 cells --------------------------
+ * The twin of fileformat.compact_body (the same bytes: tested). */
+
+static unsigned varint_size(uint64_t value) {
+    unsigned n = 1;
+    while (value >= 0x80u) { value >>= 7; n++; }
+    return n;
+}
+
+static uint8_t *put_varint(uint8_t *out, uint64_t value, unsigned size) {
+    unsigned needed = varint_size(value);
+    if (size < needed) size = needed;
+    for (unsigned i = 0; i < size; i++) {
+        uint8_t byte = (uint8_t)((value >> (7 * i)) & 0x7Fu);
+        *out++ = (uint8_t)(byte | (i + 1 < size ? 0x80u : 0u));
+    }
+    return out;
+}
+
+static uint64_t zigzag(int64_t delta) { return delta >= 0 ? (uint64_t)delta * 2 : (uint64_t)(-(delta + 1)) * 2 + 1; }
+
+typedef struct {
+    uint32_t *first;    /* per state: its first edge in `label`/`child` */
+    uint32_t *count;    /* per state: its edges */
+    uint32_t *indegree;
+    uint32_t *label, *child; /* edges, grouped by state (child as a state number) */
+    uint8_t *final;     /* per state */
+} Graph;
+
+static const Graph *sort_graph;
+static int hotter(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (sort_graph->indegree[x] != sort_graph->indegree[y]) return sort_graph->indegree[x] > sort_graph->indegree[y] ? -1 : 1;
+    return x < y ? -1 : x > y;  /* state numbers are the breadth-first ranks */
+}
+
+static uint32_t cell_le(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* compact_body(cells, root, alphabet_size) -> (bytes, root offset) */
+static PyObject *compact_body(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    unsigned long long root_cell;
+    unsigned int alphabet_size;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*KI", &view, &root_cell, &alphabet_size)) return NULL;
+    const uint8_t *bytes = view.buf;
+    uint64_t n_cells = (uint64_t)view.len / 4, width = format_header_cells(alphabet_size);
+    PyObject *result = NULL, *out_bytes = NULL;
+    Graph g = {0};
+    uint32_t *number = NULL, *seen = NULL, *order = NULL, *stack = NULL, *hot = NULL, *edge_base = NULL;
+    uint8_t *placed = NULL, *kind = NULL, *ref_width = NULL;
+    uint64_t *position = NULL;
+    size_t states = 0, edges = 0;
+#define BAD(what) do { PyErr_SetString(PyExc_ValueError, what); goto done; } while (0)
+    if (root_cell >= n_cells) BAD("root outside the cells");
+    number = malloc((size_t)n_cells * sizeof(uint32_t));
+    seen = malloc((size_t)n_cells * sizeof(uint32_t));
+    g.first = malloc((size_t)n_cells * sizeof(uint32_t));
+    g.count = malloc((size_t)n_cells * sizeof(uint32_t));
+    g.indegree = calloc((size_t)n_cells, sizeof(uint32_t));
+    g.final = malloc((size_t)n_cells);
+    g.label = malloc((size_t)n_cells * sizeof(uint32_t));
+    g.child = malloc((size_t)n_cells * sizeof(uint32_t));
+    if (!number || !seen || !g.first || !g.count || !g.indegree || !g.final || !g.label || !g.child) { PyErr_NoMemory(); goto done; }
+    for (uint64_t i = 0; i < n_cells; i++) number[i] = UINT32_MAX;
+    /* Breadth-first from the root: state numbers, edges in letter order. */
+    number[root_cell] = 0;
+    seen[states++] = (uint32_t)root_cell;
+    for (size_t k = 0; k < states; k++) {
+        uint64_t cell = seen[k];
+        if (cell + width > n_cells) BAD("a state outside the cells");
+        g.first[k] = (uint32_t)edges;
+        g.final[k] = (cell_le(bytes + 4 * (cell + width - 1)) & FINAL_FLAG) != 0;
+        uint64_t slot = cell + width;
+        for (uint64_t w = 0; w < width; w++) {
+            uint32_t bits = cell_le(bytes + 4 * (cell + w));
+            if (w == width - 1) bits &= ~FINAL_FLAG;
+            while (bits) {
+                uint32_t bit = lowest_bit32(bits);
+                bits &= bits - 1;
+                if (slot >= n_cells) BAD("a transition outside the cells");
+                uint32_t target = cell_le(bytes + 4 * slot++);
+                if (target >= n_cells) BAD("a transition outside the cells");
+                if (number[target] == UINT32_MAX) {
+                    number[target] = (uint32_t)states;
+                    seen[states++] = target;
+                }
+                g.label[edges] = (uint32_t)(32 * w + bit);
+                g.child[edges] = number[target];
+                g.indegree[number[target]]++;
+                edges++;
+            }
+        }
+        g.count[k] = (uint32_t)edges - g.first[k];
+    }
+    /* The hot states: most referenced first, while they fit in HOT_BYTES. */
+    order = malloc((states + 1) * sizeof(uint32_t));
+    placed = calloc(states + 1, 1);
+    hot = malloc((states + 1) * sizeof(uint32_t));
+    stack = malloc((edges + 2) * sizeof(uint32_t));
+    if (!order || !placed || !hot || !stack) { PyErr_NoMemory(); goto done; }
+    size_t hot_count = 0, placed_count = 0;
+    for (size_t k = 0; k < states; k++)
+        if (g.count[k] && g.indegree[k] > 1) hot[hot_count++] = (uint32_t)k;
+    sort_graph = &g;
+    qsort(hot, hot_count, sizeof(uint32_t), hotter);
+    uint64_t hot_bytes = 0;
+    for (size_t h = 0; h < hot_count; h++) {
+        uint32_t s = hot[h];
+        uint64_t size = 0;
+        for (uint32_t e = g.first[s]; e < g.first[s] + g.count[s]; e++)
+            size += 2 + varint_size(g.label[e] >= LABEL_ESCAPE ? g.label[e] - LABEL_ESCAPE : 0);
+        if (hot_bytes + size > HOT_BYTES) break;
+        hot_bytes += size;
+        order[placed_count++] = s;
+        placed[s] = 1;
+    }
+    /* Chains from the root; the hot states' children wait below it. */
+    size_t top = 0;
+    for (size_t h = placed_count; h-- > 0;) {
+        uint32_t s = order[h];
+        for (uint32_t e = g.first[s] + g.count[s]; e-- > g.first[s];) stack[top++] = g.child[e];
+    }
+    stack[top++] = 0;
+    while (top) {
+        uint32_t s = stack[--top];
+        for (;;) {
+            if (placed[s] || !g.count[s]) break;
+            placed[s] = 1;
+            order[placed_count++] = s;
+            uint32_t last = g.first[s] + g.count[s] - 1;
+            for (uint32_t e = last; e-- > g.first[s];) {
+                uint32_t c = g.child[e];
+                if (!placed[c] && g.count[c]) stack[top++] = c;
+            }
+            s = g.child[last];
+        }
+    }
+    /* Edges in file order: their kinds and reference widths. */
+    edge_base = malloc((placed_count + 1) * sizeof(uint32_t));
+    kind = malloc(edges + 1);
+    ref_width = malloc(edges + 1);
+    position = malloc((states + 1) * sizeof(uint64_t));
+    if (!edge_base || !kind || !ref_width || !position) { PyErr_NoMemory(); goto done; }
+    size_t at = 0;
+    for (size_t p = 0; p < placed_count; p++) {
+        uint32_t s = order[p];
+        edge_base[p] = (uint32_t)at;
+        for (uint32_t i = 0; i < g.count[s]; i++, at++) {
+            uint32_t c = g.child[g.first[s] + i];
+            if (!g.count[c]) kind[at] = KIND_LEAF;
+            else if (i == g.count[s] - 1 && p + 1 < placed_count && order[p + 1] == c) kind[at] = KIND_NEXT;
+            else kind[at] = KIND_RELATIVE;
+            ref_width[at] = 1;
+        }
+    }
+    uint64_t cursor;
+    for (;;) {
+        cursor = 0;
+        for (size_t p = 0; p < placed_count; p++) {
+            uint32_t s = order[p];
+            position[s] = cursor;
+            for (uint32_t i = 0; i < g.count[s]; i++) {
+                uint32_t label = g.label[g.first[s] + i];
+                cursor += 1 + (label >= LABEL_ESCAPE ? varint_size(label - LABEL_ESCAPE) : 0);
+                if (kind[edge_base[p] + i] == KIND_RELATIVE) cursor += ref_width[edge_base[p] + i];
+            }
+        }
+        int grown = 0;
+        for (size_t p = 0; p < placed_count; p++) {
+            uint32_t s = order[p];
+            for (uint32_t i = 0; i < g.count[s]; i++) {
+                size_t e = edge_base[p] + i;
+                if (kind[e] != KIND_RELATIVE) continue;
+                uint32_t c = g.child[g.first[s] + i];
+                unsigned relative = varint_size(zigzag((int64_t)position[c] - (int64_t)position[s]));
+                unsigned absolute = varint_size(position[c]);
+                unsigned needed = relative < absolute ? relative : absolute;
+                if (needed > ref_width[e]) { ref_width[e] = (uint8_t)needed; grown = 1; }
+            }
+        }
+        if (!grown) break;
+    }
+    if (cursor > FORMAT_CELL_MAX) BAD("automaton too large for the native format (a body over 4 GiB)");
+    out_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cursor);
+    if (!out_bytes) goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(out_bytes), *end = out + cursor;
+    for (size_t p = 0; p < placed_count; p++) {
+        uint32_t s = order[p];
+        for (uint32_t i = 0; i < g.count[s]; i++) {
+            size_t e = edge_base[p] + i;
+            uint32_t label = g.label[g.first[s] + i], c = g.child[g.first[s] + i];
+            unsigned k = kind[e];
+            uint64_t value = 0;
+            if (k == KIND_RELATIVE) {
+                value = zigzag((int64_t)position[c] - (int64_t)position[s]);
+                if (varint_size(value) > ref_width[e]) { k = KIND_ABSOLUTE; value = position[c]; }
+            }
+            *out++ = (uint8_t)((g.final[c] ? EDGE_FINAL : 0) | (i == g.count[s] - 1 ? EDGE_LAST : 0) | k << EDGE_KIND_SHIFT |
+                               (label < LABEL_ESCAPE ? label : LABEL_ESCAPE));
+            if (label >= LABEL_ESCAPE) out = put_varint(out, label - LABEL_ESCAPE, 1);
+            if (k == KIND_RELATIVE || k == KIND_ABSOLUTE) out = put_varint(out, value, ref_width[e]);
+        }
+    }
+    if (out != end) BAD("version 2 layout and bytes disagree");
+    /* A root without edges (an empty list) is the leaf: the end of an empty body. */
+    result = Py_BuildValue("(OK)", out_bytes, (unsigned long long)(g.count[0] ? position[0] : cursor));
+#undef BAD
+done:
+    Py_XDECREF(out_bytes);
+    free(number); free(seen); free(order); free(stack); free(hot); free(edge_base);
+    free(placed); free(kind); free(ref_width); free(position);
+    free(g.first); free(g.count); free(g.indegree); free(g.final); free(g.label); free(g.child);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* expand(body, root, alphabet_size) -> (bytearray of cells in native order, root cell): the
+ * version 1 cells of a version 2 body, the twin of fileformat.expand_compact (same cells,
+ * same refusals). States are numbered breadth-first from the root, children in letter
+ * order; each offset is one state (reached both as final and not: damaged). */
+static PyObject *expand(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    unsigned long long root;
+    unsigned int alphabet_size;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*KI", &view, &root, &alphabet_size)) return NULL;
+    const uint8_t *body = view.buf;
+    uint64_t size = (uint64_t)view.len;
+    PyObject *result = NULL, *cells = NULL;
+    uint32_t *first = NULL, *order = NULL;
+    uint8_t *finality = NULL;
+    uint64_t width = format_header_cells(alphabet_size);
+    if (size >= 0xFFFFFFFFull) { PyErr_SetString(PyExc_ValueError, "damaged: a body of 4 GiB or more"); goto done; }
+    if (root > size) { PyErr_SetString(PyExc_ValueError, "damaged: a root outside the file"); goto done; }
+    first = PyMem_Malloc((size_t)(size + 1) * sizeof(uint32_t));
+    order = PyMem_Malloc((size_t)(size + 1) * sizeof(uint32_t));
+    finality = PyMem_Malloc((size_t)(size + 1));
+    if (!first || !order || !finality) { PyErr_NoMemory(); goto done; }
+    memset(finality, 2, (size_t)(size + 1)); /* 2: not met yet */
+    size_t head = 0, tail = 0;
+    uint64_t cursor = 0;
+    order[tail++] = (uint32_t)root;
+    finality[root] = 0;
+    while (head < tail) {
+        uint64_t state = order[head++];
+        first[state] = (uint32_t)cursor;
+        uint64_t count = 0, pos = state;
+        int64_t previous = -1;
+        if (state < size) {
+            for (;;) {
+                Edge2 e;
+                if (format2_edge(body, size, state, previous, alphabet_size, &pos, &e) < 0) { PyErr_SetString(PyExc_ValueError, "damaged: a bad edge"); goto done; }
+                previous = e.label;
+                count++;
+                if (finality[e.target] == 2) {
+                    finality[e.target] = (uint8_t)e.final;
+                    order[tail++] = (uint32_t)e.target;
+                } else if (finality[e.target] != e.final) {
+                    PyErr_SetString(PyExc_ValueError, "damaged: a state both final and not");
+                    goto done;
+                }
+                if (e.last) break;
+            }
+        }
+        cursor += width + count;
+        if (cursor > FORMAT_CELL_MAX) { PyErr_SetString(PyExc_ValueError, "damaged: too many cells"); goto done; }
+    }
+    cells = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(cursor * 4));
+    if (!cells) goto done;
+    uint32_t *out = (uint32_t *)PyByteArray_AS_STRING(cells);
+    uint64_t at = 0;
+    for (size_t k = 0; k < tail; k++) {
+        uint64_t state = order[k], pos = state;
+        uint64_t slot = at + width;
+        for (uint64_t i = 0; i < width; i++) out[at + i] = 0;
+        if (finality[state] == 1) out[at + width - 1] |= FINAL_FLAG;
+        int64_t previous = -1;
+        if (state < size) {
+            for (;;) {
+                Edge2 e;
+                if (format2_edge(body, size, state, previous, alphabet_size, &pos, &e) < 0) { PyErr_SetString(PyExc_ValueError, "damaged: a bad edge"); goto done; }
+                previous = e.label;
+                out[at + e.label / 32] |= 1u << (e.label % 32);
+                out[slot++] = first[e.target];
+                if (e.last) break;
+            }
+        }
+        at = slot;
+    }
+    result = Py_BuildValue("(OI)", cells, 0u);
+done:
+    Py_XDECREF(cells);
+    PyMem_Free(first);
+    PyMem_Free(order);
+    PyMem_Free(finality);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"expand", expand, METH_VARARGS, "expand(body, root, alphabet_size) -> (cells, root cell): version 1 cells of a version 2 body"},
+    {"compact_body", compact_body, METH_VARARGS,
+     "compact_body(cells, root, alphabet_size) -> (bytes, root offset): the version 2 body of version 1 cells."},
     {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},
     {"merge_runs", merge_runs, METH_VARARGS, "merge_runs(paths, sink, block) -> lines: merge sorted run files."},
     {"dawg_lists", dawg_lists, METH_O, "dawg_lists(keys) -> (labels, children, last, merging): dawgdic's DawgBuilder."},

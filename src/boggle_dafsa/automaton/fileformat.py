@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.words.normalize import Policy
@@ -33,7 +33,12 @@ if TYPE_CHECKING:
 Buffer = bytes | bytearray | memoryview | mmap.mmap
 
 MAGIC = b"\x89DAFSA\r\n"
-VERSION = 1
+#: The newest format version this code reads and writes (see docs/format.md).
+VERSION = 2
+#: The version ``build`` writes unless told otherwise (``--format-version``).
+DEFAULT_VERSION = 2
+#: Every version this code writes.
+VERSIONS = (1, 2)
 #: The fixed part of the header; the alphabet (UTF-8) follows, padded to a multiple of 8.
 _FIXED = struct.Struct("<8sHHI B3x I I I I I I I I I 32s I I")
 FIXED_SIZE = _FIXED.size  # 96
@@ -86,9 +91,14 @@ class Header:
         self.source_digest = source_digest
 
     @property
+    def body_size(self) -> int:
+        """Bytes of the body: 4 per cell in version 1, ``cell_count`` bytes in version 2."""
+        return 4 * self.cell_count if self.version == 1 else self.cell_count
+
+    @property
     def file_size(self) -> int:
         """The exact size in bytes of a file with this header."""
-        return self.header_size + 4 * self.cell_count
+        return self.header_size + self.body_size
 
 
 class NativeLayout:
@@ -199,15 +209,330 @@ def layout_of(header: Header, cells: memoryview | array[int], source: str) -> Na
     return NativeLayout.of(cells, header.root, header.alphabet, header.longest_word, source)
 
 
-def encode(automaton: Automaton, policy: Policy, source_digest: str) -> bytes:
-    """The complete file for ``automaton``: header then cells. Same input, same bytes."""
+# -- version 2: compact edges, walked in place --------------------------------------------
+
+#: The bits of an edge's first byte (version 2, docs/format.md); ``_format.h`` has the same.
+EDGE_LABEL = 0x0F
+EDGE_KIND_SHIFT = 4
+EDGE_FINAL = 0x40
+EDGE_LAST = 0x80
+#: A label code that says "the letter index minus 15 follows, as a varint".
+LABEL_ESCAPE = 15
+#: Edge kinds: the target has no edge (the leaf); the target's edges follow this edge (a
+#: state's last edge only); a varint reference, relative to the state (zigzag) or absolute.
+KIND_LEAF, KIND_NEXT, KIND_RELATIVE, KIND_ABSOLUTE = range(4)
+#: Most bytes of a varint (32 bits of value).
+VARINT_MAX_BYTES = 5
+#: The most-referenced states are laid out first, within this many bytes, so that the
+#: absolute references to them are short (two-byte varints reach 16,383).
+HOT_BYTES = 1 << 14
+
+
+def zigzag(delta: int) -> int:
+    """A signed distance as an unsigned number: 0, -1, 1, -2... become 0, 1, 2, 3..."""
+    return delta * 2 if delta >= 0 else -delta * 2 - 1
+
+
+def unzigzag(value: int) -> int:
+    """The signed distance of :func:`zigzag`."""
+    return value >> 1 if not value & 1 else -(value >> 1) - 1
+
+
+def varint_size(value: int) -> int:
+    """Bytes of ``value`` as a varint (LEB128: seven bits a byte, low first, high bit = more)."""
+    return max(1, (value.bit_length() + 6) // 7)
+
+
+def varint(value: int, size: int = 0) -> bytes:
+    """``value`` as a varint of at least ``size`` bytes (padded with continuation bytes of zero bits)."""
+    size = max(size, varint_size(value))
+    return bytes((value >> (7 * i) & 0x7F) | (0x80 if i < size - 1 else 0) for i in range(size))
+
+
+def read_varint(body: memoryview | bytes, pos: int, end: int) -> tuple[int, int]:
+    """(value, position after it) of the varint at ``pos``; ValueError past ``end`` or over 5 bytes."""
+    value = shift = 0
+    for i in range(VARINT_MAX_BYTES):
+        if pos + i >= end:
+            raise ValueError("damaged: an edge runs past the end of the body")
+        byte = body[pos + i]
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            if value > _CELL_MAX:
+                raise ValueError("damaged: a number over 32 bits")
+            return value, pos + i + 1
+    raise ValueError("damaged: a number over five bytes")
+
+
+class CompactLayout:
+    """The one Python definition of a version 2 body (docs/format.md), walked in place.
+
+    A *state handle* is ``offset << 1 | final``: ``offset`` the byte where the state's
+    edges start (``len(body)`` for the leaf, which has none), ``final`` whether the prefix
+    that leads there is a word. Edges carry their target's final flag, so a handle knows
+    it without a read. Every byte read is checked: :class:`ValueError` ("damaged: ...")
+    for anything a writer never writes; an index outside the body never escapes.
+    """
+
+    __slots__ = ("body", "size", "root", "alphabet", "alphabet_size", "letter_bits", "longest_word", "source")
+
+    def __init__(self, body: memoryview | bytes, root: int, alphabet: str, longest_word: int, source: str) -> None:
+        #: The body's bytes (a memoryview of the mapped file).
+        self.body = body
+        self.size = len(body)
+        #: The root's handle (never final: empty words are never stored).
+        self.root = root << 1
+        self.alphabet = alphabet
+        #: The index of each letter (its label).
+        self.letter_bits = {letter: index for index, letter in enumerate(alphabet)}
+        self.alphabet_size = len(alphabet)
+        self.longest_word = longest_word
+        self.source = source
+
+    def is_final(self, state: int) -> bool:
+        """True if the prefix that leads to ``state`` (a handle) is a word."""
+        return bool(state & 1)
+
+    def edges(self, state: int) -> Iterator[tuple[int, int]]:
+        """The (letter index, child handle) of each edge of ``state``, in letter order."""
+        body, size = self.body, self.size
+        start = pos = state >> 1
+        if start >= size:
+            return  # the leaf
+        previous = -1
+        while True:
+            if pos >= size:
+                raise ValueError("damaged: an edge runs past the end of the body")
+            flags = body[pos]
+            pos += 1
+            label = flags & EDGE_LABEL
+            if label == LABEL_ESCAPE:
+                extra, pos = read_varint(body, pos, size)
+                label += extra
+            if label >= self.alphabet_size or label <= previous:
+                raise ValueError("damaged: a letter outside the alphabet or out of order")
+            previous = label
+            kind = flags >> EDGE_KIND_SHIFT & 3
+            last = flags & EDGE_LAST
+            if kind == KIND_LEAF:
+                target = size
+            elif kind == KIND_NEXT:
+                if not last:
+                    raise ValueError("damaged: a next-state edge that is not its state's last")
+                target = pos
+            else:
+                value, pos = read_varint(body, pos, size)
+                target = start + unzigzag(value) if kind == KIND_RELATIVE else value
+                if not 0 <= target <= size:
+                    raise ValueError("damaged: a transition points outside the file")
+            yield label, target << 1 | (1 if flags & EDGE_FINAL else 0)
+            if last:
+                return
+
+    def children(self, state: int) -> Iterator[tuple[int, int]]:
+        """The (letter index, child handle) pairs of ``state``, in letter order (as :class:`NativeLayout`)."""
+        return self.edges(state)
+
+    def child(self, state: int, bit: int) -> int | None:
+        """The child of ``state`` by letter index ``bit``, None if there is none."""
+        for label, target in self.edges(state):
+            if label >= bit:
+                return target if label == bit else None
+        return None
+
+    def step(self, state: int, letters: str) -> int | None:
+        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
+        letter_bits = self.letter_bits
+        for letter in letters:
+            bit = letter_bits.get(letter)
+            if bit is None:
+                return None
+            child = self.child(state, bit)
+            if child is None:
+                return None
+            state = child
+        return state
+
+
+def compact_body(cells: memoryview | array[int], root: int, alphabet_size: int) -> tuple[bytes, int]:
+    """The version 2 body of the version 1 body ``cells`` (root cell ``root``): (bytes, root offset).
+
+    The Python twin of ``_builder.compact_body``; both give the same bytes (tested).
+    First come the states most referenced (by in-degree, then first seen), while they fit
+    in :data:`HOT_BYTES`, each alone. Then chains from the root: after a state comes its
+    last child when no earlier state took it (that edge is then ``KIND_NEXT``, with no
+    reference); the other children wait on a stack (a depth-first walk). References are
+    sized in rounds: all start at one byte, each grows to the shorter of its relative and
+    absolute forms whenever it no longer fits, until none grows (sizes only grow: it ends).
+    """
+    layout = NativeLayout.of(cells, root, "\0" * alphabet_size, 0, "")
+    children: dict[int, list[tuple[int, int]]] = {}
+    indegree: dict[int, int] = {}
+    seen = [root]
+    children[root] = list(layout.children(root))
+    for state in seen:  # breadth-first: every state once, in the order of the version 1 body
+        for _, child in children[state]:
+            indegree[child] = indegree.get(child, 0) + 1
+            if child not in children:
+                children[child] = list(layout.children(child))
+                seen.append(child)
+    rank = {state: number for number, state in enumerate(seen)}
+    order: list[int] = []
+    placed: set[int] = set()
+    hot_bytes = 0
+    for state in sorted((s for s in seen if children[s] and indegree.get(s, 0) > 1), key=lambda s: (-indegree[s], rank[s])):
+        size = sum(2 + varint_size(max(label - LABEL_ESCAPE, 0)) for label, _ in children[state])
+        if hot_bytes + size > HOT_BYTES:
+            break
+        hot_bytes += size
+        order.append(state)
+        placed.add(state)
+    # The children of the hot states wait below the root (the walk from the root reaches
+    # most of them first; a state reached only from hot states is laid out then).
+    stack = [child for hot in reversed(order) for _, child in reversed(children[hot])]
+    stack.append(root)
+    while stack:
+        chain = stack.pop()
+        while chain not in placed and children[chain]:
+            placed.add(chain)
+            order.append(chain)
+            edges = children[chain]
+            for _, child in reversed(edges[:-1]):
+                if child not in placed and children[child]:
+                    stack.append(child)
+            chain = edges[-1][1]
+    # Each edge's kind: to the leaf, to the state laid out right after its own (a last
+    # edge only), or a reference.
+    following = {state: order[i + 1] for i, state in enumerate(order[:-1])}
+    kinds: list[list[int]] = []
+    for state in order:
+        edges = children[state]
+        kinds.append([
+            KIND_LEAF if not children[child] else
+            KIND_NEXT if index == len(edges) - 1 and following.get(state) == child else KIND_RELATIVE
+            for index, (_, child) in enumerate(edges)
+        ])
+    label_bytes = [sum(1 + (varint_size(label - LABEL_ESCAPE) if label >= LABEL_ESCAPE else 0) for label, _ in children[s]) for s in order]
+    widths: dict[tuple[int, int], int] = {}  # (state's place, edge) -> reference bytes, if over one
+    while True:
+        position: dict[int, int] = {}
+        cursor = 0
+        for place, state in enumerate(order):
+            position[state] = cursor
+            cursor += label_bytes[place]
+            for index, kind in enumerate(kinds[place]):
+                if kind == KIND_RELATIVE:
+                    cursor += widths.get((place, index), 1)
+        grown = False
+        for place, state in enumerate(order):
+            for index, (_, child) in enumerate(children[state]):
+                if kinds[place][index] == KIND_RELATIVE:
+                    needed = min(varint_size(zigzag(position[child] - position[state])), varint_size(position[child]))
+                    if needed > widths.get((place, index), 1):
+                        widths[(place, index)] = needed
+                        grown = True
+        if not grown:
+            break
+    if cursor > _CELL_MAX:
+        raise DictionaryError("automaton too large for the native format (a body over 4 GiB)")
+    out = bytearray()
+    for place, state in enumerate(order):
+        edges = children[state]
+        for index, (label, child) in enumerate(edges):
+            kind = kinds[place][index]
+            flags = (EDGE_FINAL if layout.is_final(child) else 0) | (EDGE_LAST if index == len(edges) - 1 else 0)
+            extra = b""
+            if kind == KIND_RELATIVE:
+                width = widths.get((place, index), 1)
+                distance = zigzag(position[child] - position[state])
+                if varint_size(distance) > width:
+                    kind, distance = KIND_ABSOLUTE, position[child]
+                extra = varint(distance, width)
+            out.append(flags | kind << EDGE_KIND_SHIFT | min(label, LABEL_ESCAPE))
+            if label >= LABEL_ESCAPE:
+                out += varint(label - LABEL_ESCAPE)
+            out += extra
+    if len(out) != cursor:
+        raise AssertionError("version 2 layout and bytes disagree")
+    # A root without edges (an empty list) is the leaf: the end of an empty body.
+    return bytes(out), position.get(root, len(out))
+
+
+def expand(layout: CompactLayout) -> tuple[Any, int]:
+    """The version 1 cells of a version 2 body and the root's cell: the compiled
+    ``_builder.expand`` when built (and ``BOGGLE_DAFSA_PURE`` unset), else :func:`expand_compact`."""
+    from boggle_dafsa import compiled
+
+    codec = compiled.load("builder")
+    if codec is None:
+        return expand_compact(layout)
+    cells, root = codec.expand(layout.body, layout.root >> 1, layout.alphabet_size)
+    return memoryview(cells).cast("I"), root
+
+
+def expand_compact(layout: CompactLayout) -> tuple[array[int], int]:
+    """The version 1 cells (native byte order) of a version 2 body, and the root's cell.
+
+    The Python twin of ``_builder.expand``: the cells the solver reads when the alphabet
+    fits one-cell headers. States are numbered breadth-first from the root, children in
+    letter order: the cells are those a version 1 build of the same list writes. Raises
+    ValueError ("damaged: ...") on a damaged body, or when a state is reached both as
+    final and not (each offset is one state).
+    """
+    from array import array
+
+    width = header_cells_for(layout.alphabet_size)
+    final_bit = 32 * width - 1
+    position: dict[int, int] = {}  # offset -> first cell
+    finality: dict[int, int] = {}
+    order: list[int] = []
+    cursor = 0
+    root = layout.root
+    finality[root >> 1] = root & 1
+    queue = deque([root])
+    while queue:
+        handle = queue.popleft()
+        offset = handle >> 1
+        position[offset] = cursor
+        order.append(handle)
+        count = 0
+        for _, child in layout.edges(handle):
+            count += 1
+            known = finality.get(child >> 1)
+            if known is None:
+                finality[child >> 1] = child & 1
+                queue.append(child)
+            elif known != child & 1:
+                raise ValueError("damaged: a state both final and not")
+        cursor += width + count
+        if cursor > _CELL_MAX:
+            raise ValueError("damaged: too many cells")
+    cells = array("I")
+    for handle in order:
+        edges = list(layout.edges(handle))
+        head = (handle & 1) << final_bit
+        for label, _ in edges:
+            head |= 1 << label
+        for i in range(width):
+            cells.append((head >> (32 * i)) & _CELL_MAX)
+        cells.extend(position[child >> 1] for _, child in edges)
+    return cells, 0
+
+
+def encode(automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION) -> bytes:
+    """The complete file (format ``version``) for ``automaton``: header then body. Same input, same bytes."""
     cells, root = body_cells(automaton)
-    if not _LITTLE_ENDIAN:
-        cells.byteswap()
-    body = cells.tobytes()
+    if version == 2:
+        body, root = compact_body(cells, root, len(automaton.alphabet))
+        count = len(body)
+    else:
+        if not _LITTLE_ENDIAN:
+            cells.byteswap()
+        body, count = cells.tobytes(), len(cells)
     header = pack_header(
         policy, automaton.alphabet, automaton.word_count, automaton.state_count, automaton.transition_count,
-        sum(automaton.finals), automaton.longest_word, root, len(cells), zlib.crc32(body), source_digest,
+        sum(automaton.finals), automaton.longest_word, root, count, zlib.crc32(body), source_digest, version,
     )
     return header + body
 
@@ -264,15 +589,15 @@ def header_size_for(alphabet: str) -> int:
 
 def pack_header(
     policy: Policy, alphabet: str, word_count: int, state_count: int, transition_count: int, final_count: int,
-    longest_word: int, root: int, cell_count: int, body_crc32: int, source_digest: str,
+    longest_word: int, root: int, cell_count: int, body_crc32: int, source_digest: str, version: int = 1,
 ) -> bytes:
-    """The header of a file whose cells are already known (count, CRC-32, root's index)."""
+    """The header of a file whose body is already known (cells or bytes, CRC-32, root's index)."""
     alphabet_bytes = alphabet.encode("utf-8")
     header_size = header_size_for(alphabet)
     fixed = _FIXED.pack(
         MAGIC,
-        VERSION,
-        header_cells_for(len(alphabet)),
+        version,
+        header_cells_for(len(alphabet)) if version == 1 else 0,
         header_size,
         _POLICY_CODES[policy],
         len(alphabet),
@@ -312,7 +637,7 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         raise DictionaryError(f"{source}: format version {version} is newer than this tool reads ({VERSION}){what}: upgrade boggle-dafsa")
     if version < 1 or header_size < FIXED_SIZE + alphabet_length or not crc_holds:
         raise DictionaryError(f"{source}: damaged header (checksum mismatch): rebuild the dictionary")
-    if policy_code not in _POLICY_BY_CODE or width != header_cells_for(alphabet_size):
+    if policy_code not in _POLICY_BY_CODE or width != (header_cells_for(alphabet_size) if version == 1 else 0):
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
     try:
         alphabet = bytes(data[FIXED_SIZE : FIXED_SIZE + alphabet_length]).decode("utf-8")
@@ -323,7 +648,12 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     # In an acyclic automaton a word visits distinct states, and each state has at least
     # a header's cells: a longer "longest word" can only be a lie (or a cycle) that walks
     # bounded by it would believe.
-    if len(alphabet) != alphabet_size or root >= cell_count or not longest_word <= state_count <= cell_count // width:
+    # Version 2: cell_count counts the body's bytes, and every state but the one leaf has an
+    # edge of at least one byte.
+    most_states = cell_count // width if version == 1 else cell_count + 1
+    # A version 2 root at the end of the body is the leaf: the automaton of no word.
+    root_outside = root >= cell_count if version == 1 else root > cell_count or (root == cell_count and word_count)
+    if len(alphabet) != alphabet_size or root_outside or not longest_word <= state_count <= most_states:
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
     if file_size != header.file_size:
         what = "truncated" if file_size < header.file_size else "has trailing bytes"

@@ -18,6 +18,8 @@ from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     FINAL_FLAG,
     FIXED_SIZE,
+    ONE_CELL_LETTERS,
+    CompactLayout,
     Header,
     NativeLayout,
     decode_header,
@@ -49,19 +51,27 @@ class NativeDictionary(DictionaryBase[int]):
             self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         self.header: Header = decode_header(self._map, self.path, size)
         body = memoryview(self._map)[self.header.header_size :]
-        if _LITTLE_ENDIAN:
-            #: The cells, in place on the mapped file.
-            self.cells: Any = body.cast("I")
-        else:  # pragma: no cover - big-endian hosts pay one copy at open
-            from array import array
-
-            swapped = array("I", body.tobytes())
-            swapped.byteswap()
-            self.cells = swapped
         self.policy: Policy = self.header.policy
         self.header_cells: int = self.header.header_cells
-        #: How the states are read (the format's one Python definition), whatever the header width.
-        self.states: NativeLayout = layout_of(self.header, self.cells, self.path)
+        #: The format version: 1 (cells) or 2 (compact edges).
+        self.version: int = self.header.version
+        self._expanded: NativeLayout | None = None
+        #: How the states are read (the format's one Python definition), in place.
+        self.states: NativeLayout | CompactLayout
+        if self.version >= 2:
+            self.cells: Any = None
+            self.states = CompactLayout(body, self.header.root, self.header.alphabet, self.header.longest_word, self.path)
+        else:
+            if _LITTLE_ENDIAN:
+                #: The cells (version 1), in place on the mapped file.
+                self.cells = body.cast("I")
+            else:  # pragma: no cover - big-endian hosts pay one copy at open
+                from array import array
+
+                swapped = array("I", body.tobytes())
+                swapped.byteswap()
+                self.cells = swapped
+            self.states = layout_of(self.header, self.cells, self.path)
         #: Bit index of each letter in a state header.
         self.letter_bits: Mapping[str, int] = self.states.letter_bits
 
@@ -71,15 +81,32 @@ class NativeDictionary(DictionaryBase[int]):
         return self.header.alphabet
 
     def layout(self) -> NativeLayout | None:
-        """The cells as the fast kernels read them; None when the states have wide headers (over 31 letters)."""
-        return self.states if self.header_cells == 1 else None
+        """The cells as the fast kernels (the solver's) read them; None over 31 letters.
+
+        A version 2 file is expanded into version 1 cells in memory the first time a kernel
+        asks (``_builder.expand``, or its twin): opening it never decodes anything, and the
+        cursor (``step``, ``children``, iteration, set algebra, ``verify``) walks it in place.
+        """
+        if len(self.header.alphabet) > ONE_CELL_LETTERS:
+            return None
+        if isinstance(self.states, NativeLayout):
+            return self.states
+        if self._expanded is None:
+            from boggle_dafsa.automaton.fileformat import expand
+
+            try:
+                cells, root = expand(self.states)
+            except ValueError as error:
+                raise self._walk_error(error) from None
+            self._expanded = NativeLayout.of(cells, root, self.alphabet, self.header.longest_word, self.path)
+        return self._expanded
 
     # -- the cursor ---------------------------------------------------------------------
 
     @property
     def root(self) -> int:
         """The state of the empty prefix."""
-        return self.header.root
+        return self.states.root
 
     def step(self, state: int, letters: str) -> int | None:
         """Follow each character of ``letters`` from ``state``; None if no word continues so."""
@@ -87,6 +114,8 @@ class NativeDictionary(DictionaryBase[int]):
             return self.states.step(state, letters)
         except IndexError:
             raise self._outside() from None
+        except ValueError as error:
+            raise self._walk_error(error) from None
 
     def is_word(self, state: int) -> bool:
         """True if the prefix that led to ``state`` is a word."""
@@ -94,6 +123,10 @@ class NativeDictionary(DictionaryBase[int]):
             return self.states.is_final(state)
         except IndexError:
             raise self._outside() from None
+
+    def _walk_error(self, error: ValueError) -> Exception:
+        # A version 2 walk's ValueError("damaged: what") as the library's one-line error.
+        return self._damaged(str(error).removeprefix("damaged: "))
 
     def _outside(self) -> DictionaryError:
         # Checksums only catch accidents: a file can be consistent yet point outside itself.
@@ -107,6 +140,8 @@ class NativeDictionary(DictionaryBase[int]):
                 yield alphabet[bit], child
         except IndexError:
             raise self._outside() from None
+        except ValueError as error:
+            raise self._walk_error(error) from None
 
     # -- the set of words ---------------------------------------------------------------
 
@@ -146,6 +181,8 @@ class NativeDictionary(DictionaryBase[int]):
         """Release the mapping (the dictionary is unusable afterwards)."""
         if isinstance(self.cells, memoryview):
             self.cells.release()
+        if isinstance(self.states, CompactLayout) and isinstance(self.states.body, memoryview):
+            self.states.body.release()
         self._map.close()
 
     def __repr__(self) -> str:

@@ -34,7 +34,16 @@ from typing import Any, BinaryIO
 
 from boggle_dafsa import compiled, limits
 from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, UnsortedInputError
-from boggle_dafsa.automaton.fileformat import _LITTLE_ENDIAN, atomic_file, body_cells, header_size_for, pack_header
+from boggle_dafsa.automaton.fileformat import (
+    _LITTLE_ENDIAN,
+    DEFAULT_VERSION,
+    VERSIONS,
+    atomic_file,
+    body_cells,
+    compact_body,
+    header_size_for,
+    pack_header,
+)
 from boggle_dafsa.words.normalize import Policy
 
 #: Bytes of words handed on at a time (one call into the kernel, one progress report).
@@ -143,8 +152,20 @@ def python_merge_runs(paths: Sequence[str | Path], sink: Callable[[bytes], objec
             file.close()
 
 
+def python_compact_body(cells: bytes, root: int, alphabet_size: int) -> tuple[bytes, int]:
+    """The version 2 body of a version 1 body (little-endian cells): (bytes, root offset)."""
+    if _LITTLE_ENDIAN:
+        view: Any = memoryview(cells).cast("I")
+    else:  # pragma: no cover - big-endian hosts
+        from array import array
+
+        view = array("I", cells)
+        view.byteswap()
+    return compact_body(view, root, alphabet_size)
+
+
 PYTHON_KERNEL = SimpleNamespace(name="python", Builder=PythonBuilder, sort_lines=python_sort_lines,
-                                merge_runs=python_merge_runs)
+                                merge_runs=python_merge_runs, compact_body=python_compact_body)
 
 
 def kernels() -> dict[str, Any]:
@@ -154,7 +175,7 @@ def kernels() -> dict[str, Any]:
     if _builder is None:
         return found
     found["c"] = SimpleNamespace(name="c", Builder=_builder.Builder, sort_lines=_builder.sort_lines,
-                                 merge_runs=_builder.merge_runs)
+                                 merge_runs=_builder.merge_runs, compact_body=_builder.compact_body)
     return found
 
 
@@ -243,11 +264,13 @@ class NativeWriter:
         """The builder's counts so far (see the kernels)."""
         return self.builder.stats()
 
-    def write(self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
-        """Finish the automaton and write the file to ``path`` atomically."""
+    def write(
+        self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None, version: int = DEFAULT_VERSION
+    ) -> NativeStats:
+        """Finish the automaton and write the file (format ``version``) to ``path`` atomically."""
         self._finish()  # before the file is opened: a build over the state limit creates nothing
         with atomic_file(path) as stream:
-            return self.write_to(stream, policy, digest)
+            return self.write_to(stream, policy, digest, version)
 
     def _finish(self) -> None:
         if self._finished:
@@ -259,16 +282,34 @@ class NativeWriter:
             raise
         self._finished = True
 
-    def write_to(self, stream: BinaryIO, policy: Policy = Policy.FOLD, digest: str | None = None) -> NativeStats:
+    def write_to(
+        self, stream: BinaryIO, policy: Policy = Policy.FOLD, digest: str | None = None, version: int = DEFAULT_VERSION
+    ) -> NativeStats:
         """Finish the automaton and write the file to ``stream`` (seekable, at its start):
-        room for the header, the cells, then the header over the room.
+        room for the header, the body, then the header over the room.
 
         ``digest`` is the list's SHA-256 for the header; by default, that of the words added.
+        ``version`` 2 (compact edges) is made from the version 1 cells, in memory.
         """
+        if version not in VERSIONS:
+            raise ValueError(f"unknown format version {version} (known: {', '.join(map(str, VERSIONS))})")
         self._finish()
         stats = self.builder.stats()
         header_size = header_size_for(stats["alphabet"])
         digest = digest or self.hasher.hexdigest()
+        if version == 2:
+            import io
+
+            cells_stream = io.BytesIO()
+            _, cells, root = self.builder.write_body(cells_stream)
+            body, root = self.kernel.compact_body(cells_stream.getbuffer(), root, len(stats["alphabet"]))
+            del cells_stream
+            crc = zlib.crc32(body)
+            stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
+                                     stats["finals"], stats["longest"], root, len(body), crc, digest, version=2))
+            stream.write(body)
+            stream.flush()
+            return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + len(body), digest)
         stream.write(bytes(header_size))
         crc, cells, root = self.builder.write_body(stream)
         stream.seek(0)

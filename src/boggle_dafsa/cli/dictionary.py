@@ -63,6 +63,7 @@ def build(
     format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
     exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them (--policy exact).")] = False,
     policy: Annotated[str | None, typer.Option("--policy", help="fold (default: upper case, accents removed, letters only), exact (case and accents kept, letters only) or raw (any key: each line kept byte for byte, nothing split or dropped but empty lines).")] = None,
+    format_version: Annotated[int | None, typer.Option("--format-version", help="Native format version: 2 (default: compact edges) or 1 (one cell per state and transition, as before).")] = None,
     encoding: EncodingOption = None,
     sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
     quiet: QuietOption = False,
@@ -99,6 +100,7 @@ def build(
             format=format,
             progress=_build_status(update) if update is not None else None,
             assume_sorted=sorted_input,
+            format_version=format_version,
         )
     if not quiet:
         typer.echo(_summary(report))

@@ -55,8 +55,9 @@ def write_dictionary(
     For ``native``, ``words`` may be any iterable of sorted words (a generator, a merge):
     it is streamed into the builder and never held whole.
 
-    ``meta`` may give ``policy`` (a :class:`Policy` or its value, default fold) and
-    ``source_sha256`` (the digest of the normalized list, computed when absent).
+    ``meta`` may give ``policy`` (a :class:`Policy` or its value, default fold),
+    ``source_sha256`` (the digest of the normalized list, computed when absent) and, for
+    ``native``, ``format_version`` (1 or 2, default the newest).
     Foreign formats also get their sidecar. ``progress`` (native only) is called now
     and then with the number of words added.
     """
@@ -70,7 +71,7 @@ def write_dictionary(
         from boggle_dafsa.formats.native import write_native
 
         # Streamed: `words` may be any iterable, never held whole; the digest is made on the way.
-        stats = write_native(words, path, policy, meta.get("source_sha256"), progress)
+        stats = write_native(words, path, policy, meta.get("source_sha256"), progress, version=meta.get("format_version"))
         return Written(stats.file_bytes, stats.states, stats.transitions)
     words = words if isinstance(words, Sequence) else list(words)
     digest = meta.get("source_sha256") or digest_words(words)

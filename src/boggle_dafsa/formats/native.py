@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa.automaton.builder import UnsortedInputError
+from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION
 from boggle_dafsa.automaton.stream import NativeStats, NativeWriter
 from boggle_dafsa.words.normalize import Policy
 
@@ -31,6 +32,7 @@ def write_native(
     digest: str | None = None,
     progress: Callable[[int], None] | None = None,
     kernel: Any = None,
+    version: int | None = None,
 ) -> NativeStats:
     """Write the native file of ``sorted_words`` (an iterable: never held whole) atomically.
 
@@ -39,7 +41,7 @@ def write_native(
     order or repeated. ``kernel``: see ``automaton.stream.kernels``.
     """
     writer = _fed(sorted_words, progress, kernel)
-    return writer.write(path, policy, digest)
+    return writer.write(path, policy, digest, version or DEFAULT_VERSION)
 
 
 def compile_words(
@@ -48,8 +50,9 @@ def compile_words(
     progress: Callable[[int], None] | None = None,
     *,
     normalize: bool = False,
+    version: int = DEFAULT_VERSION,
 ) -> bytes:
-    """The native dictionary file of ``sorted_words``, as bytes.
+    """The native dictionary file (format ``version``) of ``sorted_words``, as bytes.
 
     The words must be normalized by ``policy`` (for ``fold``: upper case, no accent,
     letters only), sorted and unique: a word that is not raises
@@ -68,7 +71,7 @@ def compile_words(
                 raise _not_normalized(word, policy, None)
             keys.add(key)
         sorted_words = sorted(keys)
-    return encode_words(_checked(sorted_words, policy), policy, None, progress)[0]
+    return encode_words(_checked(sorted_words, policy), policy, None, progress, version)[0]
 
 
 def _checked(words: Iterable[str], policy: Policy) -> Iterator[str]:
@@ -105,13 +108,14 @@ def _not_normalized(word: object, policy: Policy, key: str | None) -> Exception:
 
 
 def encode_words(
-    sorted_words: Iterable[str], policy: Policy, digest: str | None, progress: Callable[[int], None] | None = None
+    sorted_words: Iterable[str], policy: Policy, digest: str | None, progress: Callable[[int], None] | None = None,
+    version: int = DEFAULT_VERSION,
 ) -> tuple[bytes, int, int]:
     """(the file, its states, its transitions) for ``sorted_words`` whose list has ``digest``
     (computed from the words when None)."""
     writer = _fed(sorted_words, progress)
     stream = io.BytesIO()
-    stats = writer.write_to(stream, policy, digest)
+    stats = writer.write_to(stream, policy, digest, version)
     return stream.getvalue(), stats.states, stats.transitions
 
 

@@ -271,6 +271,147 @@ done:
     return result;
 }
 
+/* ---- walk2: the same walk on a version 2 body, in place ----------------------------------
+ *
+ * walk2(body, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states):
+ * the twin of walk.py's _walk_generic over a version 2 dictionary (whose cursor is
+ * fileformat.CompactLayout): the edges are read where they lie (format2_edge checks each),
+ * states are handles (offset << 1 | final) as in Python, dead (handle, query state) pairs
+ * are remembered as there, and the depth is checked on every step, before a word is
+ * reported, as there. Any alphabet size: transitions are asked of dfa.step one letter at a
+ * time and kept in the table (-2: not asked yet). */
+
+typedef struct {
+    uint64_t state, pos;  /* the state's offset, and where its next edge starts */
+    int64_t previous;     /* the label of its last edge read (-1: none yet) */
+    int32_t sid;
+    uint64_t pair;
+    int found, done;
+} Frame2;
+
+static PyObject *walk2(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t root, depth_limit, limit, max_dead;
+    PyObject *alphabet, *dfa;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nUOnnn", &view, &root, &alphabet, &dfa, &depth_limit, &limit, &max_dead)) return NULL;
+
+    PyObject *words = NULL, *sids = NULL, *step = NULL, *accept = NULL, *letters = NULL, *start_obj = NULL;
+    Py_UCS4 *codes = NULL, *word = NULL;
+    Frame2 *stack = NULL;
+    Tables t = {NULL, NULL, NULL, 0, 0};
+    DeadSet dead = {NULL, 0, 0, (size_t)(max_dead < 0 ? 0 : max_dead)};
+    PyObject *result = NULL;
+
+    const uint8_t *body = (const uint8_t *)view.buf;
+    uint64_t size = (uint64_t)view.len;
+    Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
+    t.width = (int)(width ? width : 1);
+    if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done2; }
+    if (width > 0x10FFFF) { PyErr_SetString(PyExc_ValueError, "alphabet too large"); goto done2; }
+
+    codes = PyUnicode_AsUCS4Copy(alphabet);
+    if (!codes) goto done2;
+    letters = PyTuple_New(width);
+    if (!letters) goto done2;
+    for (Py_ssize_t i = 0; i < width; i++) {
+        PyObject *one = PyUnicode_Substring(alphabet, i, i + 1);
+        if (!one) goto done2;
+        PyTuple_SET_ITEM(letters, i, one);
+    }
+    step = PyObject_GetAttrString(dfa, "step");
+    accept = PyObject_GetAttrString(dfa, "accept");
+    start_obj = PyObject_GetAttrString(dfa, "start");
+    if (!step || !accept || !start_obj) goto done2;
+    if (!PyList_Check(accept)) { PyErr_SetString(PyExc_TypeError, "dfa.accept must be a list"); goto done2; }
+    long start_sid = PyLong_AsLong(start_obj);
+    if (start_sid == -1 && PyErr_Occurred()) goto done2;
+    words = PyList_New(0);
+    sids = PyList_New(0);
+    word = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(Py_UCS4));
+    stack = PyMem_Malloc((size_t)(depth_limit + 2) * sizeof(Frame2));
+    if (!words || !sids || !word || !stack) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done2; }
+    if (start_sid < 0 || limit == 0) goto finished2;
+    if (root < 0 || (uint64_t)root > size) { damaged("the root points outside the file"); goto done2; }
+
+    Py_ssize_t depth = 0, emitted = 0;
+    Frame2 *f = &stack[0];
+    f->state = f->pos = (uint64_t)root;
+    f->previous = -1;
+    f->sid = (int32_t)start_sid;
+    f->pair = UINT64_MAX;
+    f->found = 0;
+    f->done = (uint64_t)root >= size;
+    if (tables_reserve(&t, f->sid) < 0) goto done2;
+    for (;;) {
+        f = &stack[depth];
+        if (!f->done) {
+            Edge2 e;
+            if (format2_edge(body, size, f->state, f->previous, (uint32_t)width, &f->pos, &e) < 0) {
+                damaged("a bad edge");
+                goto done2;
+            }
+            f->previous = e.label;
+            if (e.last) f->done = 1;
+            Py_ssize_t slot = (Py_ssize_t)f->sid * t.width + e.label;
+            if (t.table[slot] == -2) {
+                PyObject *answer = PyObject_CallFunction(step, "iO", (int)f->sid, PyTuple_GET_ITEM(letters, e.label));
+                if (!answer) goto done2;
+                long value = PyLong_AsLong(answer);
+                Py_DECREF(answer);
+                if (value == -1 && PyErr_Occurred()) goto done2;
+                t.table[slot] = (int32_t)(value < 0 ? -1 : value);
+                if (value >= 0 && tables_reserve(&t, (Py_ssize_t)value) < 0) goto done2;
+            }
+            int32_t nxt = t.table[slot];
+            if (nxt < 0) continue;
+            uint64_t handle = e.target << 1 | (uint64_t)e.final;
+            uint64_t pair = (uint64_t)nxt * (2 * size + 2) + handle;
+            if (dead_contains(&dead, pair)) continue;
+            if (depth + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done2; }
+            word[depth] = codes[e.label];
+            int hit = 0;
+            if (nxt >= PyList_GET_SIZE(accept)) { PyErr_SetString(PyExc_RuntimeError, "query state without finality"); goto done2; }
+            if (e.final && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
+                hit = 1;
+                if (append_match(words, word, depth + 1, sids, nxt) < 0) goto done2;
+                if (++emitted == limit) goto finished2;
+            }
+            depth++;
+            Frame2 *c = &stack[depth];
+            c->state = c->pos = e.target;
+            c->previous = -1;
+            c->sid = nxt;
+            c->pair = pair;
+            c->found = hit;
+            c->done = e.target >= size;  /* the leaf: no edge */
+        } else {
+            if (depth == 0) break;
+            if (f->found) stack[depth - 1].found = 1;
+            else if (dead_add(&dead, f->pair) < 0) goto done2;
+            depth--;
+        }
+    }
+finished2:
+    result = PyTuple_Pack(2, words, sids);
+done2:
+    PyBuffer_Release(&view);
+    Py_XDECREF(words);
+    Py_XDECREF(sids);
+    Py_XDECREF(step);
+    Py_XDECREF(accept);
+    Py_XDECREF(start_obj);
+    Py_XDECREF(letters);
+    PyMem_Free(codes);
+    PyMem_Free(word);
+    PyMem_Free(stack);
+    PyMem_Free(t.table);
+    PyMem_Free(t.known);
+    PyMem_Free(t.alive);
+    PyMem_Free(dead.slots);
+    return result;
+}
+
 /* ---- fuzzy: the Levenshtein walk -------------------------------------------------------
  *
  * fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) returns
@@ -410,6 +551,7 @@ done:
 }
 
 static PyMethodDef methods[] = {
+    {"walk2", walk2, METH_VARARGS, "walk2(body, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states): walk() on a version 2 body"},
     {"walk", walk, METH_VARARGS, "walk(cells, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states)"},
     {"fuzzy", fuzzy, METH_VARARGS,
      "fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) -> (words, distances)"},

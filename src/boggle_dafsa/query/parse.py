@@ -17,6 +17,8 @@ from boggle_dafsa.query.automata import ANY, Letters, Pattern, Vowels
 
 Normalizer = Callable[[str], "str | None"]
 
+#: A decomposed letter: the probe of whether a policy composes text (see :class:`_Reader`).
+_DECOMPOSED = "e\u0301"
 #: Longest pattern or regex accepted (characters).
 MAX_QUERY_LENGTH = 1000
 #: Largest bound of a regex repetition ``{m,n}``.
@@ -49,7 +51,9 @@ class _Reader:
         if len(text) > MAX_QUERY_LENGTH:
             raise QueryError(f"{kind} too long ({len(text):,} characters, at most {MAX_QUERY_LENGTH:,})")
         self.kind = kind
-        self.text = unicodedata.normalize("NFC", text)
+        # Composed (NFC) as the words of fold and exact are; a policy that keeps decomposed
+        # text as it is (raw keys) gets the query as typed.
+        self.text = text if normalize(_DECOMPOSED) == _DECOMPOSED else unicodedata.normalize("NFC", text)
         self.pos = 0
         self.normalize = normalize
 

@@ -36,7 +36,7 @@ MAX_DEAD_PAIRS = 4_000_000
 
 def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None, kernel: str = "auto") -> Iterator[str]:
     """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
-    if native_layout(dictionary) and select_kernel(kernel) == compiled.C:
+    if (native_layout(dictionary) or compact_layout(dictionary)) and select_kernel(kernel) == compiled.C:
         # The compiled walk returns its words in one list: iterate it without a Python frame per word.
         dfa = LazyDFA(automaton)
         if limit == 0 or dfa.start < 0:
@@ -58,8 +58,11 @@ def search_states(
     if limit == 0 or dfa.start < 0:
         return
     states = dfa.states
-    if not native_layout(dictionary):
-        pairs: Iterator[tuple[str, int]] = _walk_generic(dictionary, dfa)
+    if compact_layout(dictionary) and select_kernel(kernel) == compiled.C:
+        # A version 2 file: the compiled walk of its edges in place (walk2), whose twin is the generic walk.
+        pairs: Iterator[tuple[str, int]] = _walk_compiled(dictionary, dfa, limit)
+    elif not native_layout(dictionary):
+        pairs = _walk_generic(dictionary, dfa)
     elif select_kernel(kernel) == compiled.C:
         pairs = _walk_compiled(dictionary, dfa, limit)
     else:
@@ -89,7 +92,17 @@ def _compiled_walk() -> Any:
 
 
 def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[list[str], list[int]]:
-    # _walk_native in C (_walk.c): one call returns every match (up to `limit`) at once.
+    # _walk_native in C (_walk.c): one call returns every match (up to `limit`) at once;
+    # on a version 2 file, walk2 reads the edges in place (the twin: _walk_generic).
+    if compact_layout(dictionary):
+        states = dictionary.states
+        try:
+            return compiled.built("query walk").walk2(  # type: ignore[no-any-return, union-attr]
+                states.body, states.root >> 1, states.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit,
+                MAX_DEAD_PAIRS,
+            )
+        except ValueError as error:
+            raise _damaged(dictionary, error) from None
     try:
         layout = dictionary.layout()
         return _compiled_walk()(  # type: ignore[no-any-return]
@@ -105,8 +118,14 @@ def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator
 
 
 def native_layout(dictionary: Any) -> bool:
-    """True if ``dictionary`` is a native file the fast walks can read (one-cell state headers)."""
-    return getattr(dictionary, "format_name", None) == "native" and dictionary.layout() is not None
+    """True if ``dictionary`` is a version 1 native file the fast walks can read (one-cell state headers)."""
+    return (getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "version", 1) == 1
+            and dictionary.layout() is not None)
+
+
+def compact_layout(dictionary: Any) -> bool:
+    """True if ``dictionary`` is a version 2 native file: walked in place, any alphabet (walk2 in C)."""
+    return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "version", 1) == 2
 
 
 def max_depth(dictionary: Any) -> int:

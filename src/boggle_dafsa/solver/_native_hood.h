@@ -83,7 +83,7 @@ SEARCH_TARGET static ALWAYS_INLINE int SEARCH_NAME(hood_enter)(Hood *h, uint32_t
     const Solver *solver = h->solver;
     uint32_t bit = 1u << solver->face_letters[code][0];
     if (!(head & bit)) return SEARCH_OK;
-    uint64_t slot = (uint64_t)state + 1 + popcount32(head & (bit - 1));
+    uint64_t slot = format_child_slot(state, head, bit);
     if (slot >= h->count) return SEARCH_DAMAGED;
     uint32_t child = h->cells[slot];
     index += h->offset[slot];
@@ -118,7 +118,7 @@ SEARCH_TARGET static int SEARCH_NAME(hood_walk)(Hood *h, uint32_t state, uint32_
         letters &= letters - 1;
         uint64_t next = h->letter_cells[letter] & near;
         if (!next) continue;
-        uint64_t slot = (uint64_t)state + 1 + popcount32(head & ((1u << letter) - 1));
+        uint64_t slot = format_child_slot(state, head, 1u << letter);
         if (slot >= h->count) return SEARCH_DAMAGED;
         uint32_t child = h->cells[slot];
         if (child >= h->count) return SEARCH_DAMAGED;

@@ -105,10 +105,10 @@ def hood_totals(
         # Step from `state` (reached by `word`) onto `cell`, showing `face` (its letters and
         # their bits), on the paths of `variant` (-1: a base path, which avoids the wild cell).
         for bit in face[1]:
-            head = cells[state]
-            if not head >> bit & 1:
+            child = layout.child(state, bit)  # the format's one definition (NativeLayout)
+            if child is None:
                 return
-            state = cells[state + 1 + (head & ((1 << bit) - 1)).bit_count()]
+            state = child
         head = cells[state]
         word += face[0]
         if head & final and len(word) >= min_length:
