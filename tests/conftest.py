@@ -96,7 +96,33 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _UNMARKED_SLOW.append((report.duration, report.nodeid))
 
 
+#: The folder beside the repository that development machines have (word lists, seeds): the
+#: tests must never read it, so that a fresh clone runs them alone. Every file this process
+#: opens is checked (an audit hook: the word lists a test would read are opened here).
+SHARED_FOLDER = str(ROOT.parent / "shared") + os.sep
+_OPENED_OUTSIDE: set[str] = set()
+
+
+def _audit_open(event: str, args: tuple[object, ...]) -> None:
+    if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        path = os.path.abspath(os.fsdecode(args[0]))  # type: ignore[arg-type]
+        if path.startswith(SHARED_FOLDER):
+            _OPENED_OUTSIDE.add(path)
+
+
+sys.addaudithook(_audit_open)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _OPENED_OUTSIDE:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _OPENED_OUTSIDE:
+        terminalreporter.write_sep("!", "the tests read files outside the repository (use the embedded lists)")
+        for path in sorted(_OPENED_OUTSIDE):
+            terminalreporter.write_line(path)
     if _UNMARKED_SLOW:
         terminalreporter.write_sep("-", "tests of a second or more not marked slow (mark them: CONTRIBUTING.md)")
         for duration, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
