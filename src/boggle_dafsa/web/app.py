@@ -236,6 +236,15 @@ def create_app(
     app.get("/play", include_in_schema=False)(page("play.html"))
     app.get("/rooms", include_in_schema=False)(page("rooms.html"))
     app.get("/rooms/{room_id}", include_in_schema=False)(page("rooms.html"))
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        # At the root, so that its scope is every page (a worker controls the pages under its own path).
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     from boggle_dafsa.web.apidocs import add_docs_routes

@@ -25,6 +25,8 @@ export class Board {
     this.onSubmit = null; // (word) when the player taps the last cell of the trail again
     element.replaceChildren();
     element.classList.add("board");
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-label", `grid of ${this.rows} rows and ${this.columns} columns: arrow keys move, Space or Enter takes a letter`);
     element.classList.toggle("small", this.columns > 6);
     element.style.gridTemplateColumns = `repeat(${this.columns}, minmax(0, 1fr))`;
     this.cells = faces.map((face, index) => {
@@ -41,10 +43,14 @@ export class Board {
       const order = document.createElement("span");
       order.className = "order";
       cell.append(label, order);
+      cell.tabIndex = index === 0 ? 0 : -1; // one stop in the tab order; arrows move inside
       cell.addEventListener("click", () => this.tap(index));
+      cell.addEventListener("keydown", (event) => this.key(event, index));
+      cell.addEventListener("focus", () => this.rove(index));
       element.append(cell);
       return cell;
     });
+    this.onType = null; // (letter) a letter typed while a cell has the focus
     this.svg = document.createElementNS(SVG, "svg");
     this.svg.classList.add("trail");
     this.svg.setAttribute("aria-hidden", "true");
@@ -106,6 +112,36 @@ export class Board {
       line.setAttribute("y2", String(y2 - ((y2 - y1) * cut) / length));
       line.setAttribute("marker-end", `url(#${marker.id})`);
       this.svg.append(line);
+    }
+  }
+
+  // -- the keyboard ----------------------------------------------------------------------
+
+  /** Make `index` the board's stop in the tab order. */
+  rove(index) {
+    this.cells.forEach((cell, other) => { cell.tabIndex = other === index ? 0 : -1; });
+  }
+
+  /** Arrow keys (and Home, End) move across the cells; a letter goes to the word being typed. */
+  key(event, index) {
+    const row = Math.floor(index / this.columns);
+    const col = index % this.columns;
+    const moves = {
+      ArrowUp: [row - 1, col], ArrowDown: [row + 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
+      Home: [row, 0], End: [row, this.columns - 1],
+    };
+    const target = moves[event.key];
+    if (target) {
+      event.preventDefault();
+      const [r, c] = target;
+      if (r >= 0 && r < this.rows && c >= 0 && c < this.columns) {
+        const next = r * this.columns + c;
+        this.rove(next);
+        this.cells[next].focus();
+      }
+    } else if (this.onType && event.key.length === 1 && /\p{L}/u.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      this.onType(event.key);
     }
   }
 

@@ -94,7 +94,8 @@ export class WordTable {
       button.type = "button";
       button.textContent = label;
       button.dataset.sort = key;
-      if (key === this.sort) button.setAttribute("aria-sort", key === "word" ? "ascending" : "descending");
+      // aria-sort belongs to the column header, not to the button in it.
+      if (key === this.sort) th.setAttribute("aria-sort", key === "word" ? "ascending" : "descending");
       button.addEventListener("click", () => {
         this.sort = key;
         this.render();

@@ -16,6 +16,11 @@ let queue = Promise.resolve(); // words are judged one after the other, in order
 let deadline = null;
 let ticker = null;
 let over = false;
+// The game's grid and every word on it, fetched (GET, so the service worker keeps them) as
+// soon as the seed is known: once the page is loaded, a game plays without the network,
+// judged here when the server cannot be reached.
+let loaded = null; // { key, roll, solution }
+let found = []; // words accepted, in order (for the judge of last resort and the hints)
 
 function game() {
   // The seed goes as text: seeds reach 2**64, past what a JavaScript number holds exactly.
@@ -71,6 +76,7 @@ async function newSeed() {
   const rolled = await api(`/api/roll?dice=${encodeURIComponent($("dice").value)}`);
   $("seed").value = String(rolled.seed);
   remember();
+  await load();
 }
 
 async function start() {
@@ -79,11 +85,13 @@ async function start() {
   if (!(seconds >= 1 && seconds <= 3600)) return showError($("error"), "a game lasts 1 to 3600 seconds");
   if ($("seed").value === "") await newSeed();
   remember();
-  const answer = await api("/api/play", { ...game(), words: [] });
+  const answer = (await load()).roll;
   board = new Board($("board"), answer.shape, answer.faces);
   board.onTrace = (traced) => { $("word").value = traced; };
   board.onSubmit = (word) => submit(word);
+  board.onType = (letter) => { $("word").value += letter; $("word").focus(); };
   words = [];
+  found = [];
   over = false;
   $("verdicts").replaceChildren();
   $("report").hidden = true;
@@ -112,15 +120,71 @@ function submit(raw) {
   words.push(raw);
   const sent = [...words];
   queue = queue.then(async () => {
+    let verdict;
     try {
       const answer = await api("/api/play", { ...game(), words: sent });
-      const verdict = answer.verdicts[answer.verdicts.length - 1];
-      showVerdict(verdict);
-      $("score").textContent = String(answer.score);
+      verdict = answer.verdicts[answer.verdicts.length - 1];
     } catch (error) {
-      showError($("error"), error);
+      verdict = judgeHere(raw); // offline: the grid's own words decide
     }
+    if (verdict.accepted) found.push(verdict.word);
+    showVerdict(verdict);
+    $("score").textContent = String(score());
   });
+}
+
+/** The roll and the solution of the game chosen in the form (fetched once per game). */
+async function load() {
+  const { dice, seed, dict } = game();
+  const key = `${dice} ${seed} ${dict}`;
+  if (loaded && loaded.key === key) return loaded;
+  const roll = await api(`/api/roll?dice=${encodeURIComponent(dice)}&seed=${encodeURIComponent(seed)}`);
+  const words = dict || roll.dictionary;
+  const solution = await api(`/api/solve?grid=${encodeURIComponent(roll.grid)}&dict=${encodeURIComponent(words)}&dice=${encodeURIComponent(dice)}`);
+  loaded = { key, roll, solution };
+  return loaded;
+}
+
+/** A word as the dictionaries store it: upper case, no accent, Œ as OE; null if not letters. */
+export function normalizeWord(raw) {
+  let text = raw.trim().normalize("NFD").replace(/\p{M}+/gu, "");
+  for (const [ligature, letters] of [["Œ", "OE"], ["œ", "oe"], ["Æ", "AE"], ["æ", "ae"], ["ß", "ss"], ["ẞ", "SS"]]) {
+    text = text.split(ligature).join(letters);
+  }
+  text = text.normalize("NFC").toUpperCase();
+  return /^\p{L}+$/u.test(text) ? text : null;
+}
+
+/** The verdict the server would give, from the grid's words (offline). */
+function judgeHere(raw) {
+  const word = normalizeWord(raw);
+  const base = { input: raw, word, accepted: false, points: 0, path: null };
+  if (word === null) return { ...base, reason: "not a word" };
+  if (word.length < loaded.roll.min_length) return { ...base, reason: "too short" };
+  const hit = loaded.solution.words.find((entry) => entry.word === word);
+  if (!hit) return { ...base, reason: "not a word of this grid (offline: no dictionary to say which)" };
+  if (found.includes(word)) return { ...base, reason: "already found" };
+  return { ...base, accepted: true, points: hit.points, path: hit.path, reason: null };
+}
+
+function score() {
+  const points = new Map(loaded.solution.words.map((hit) => [hit.word, hit.points]));
+  return found.reduce((total, word) => total + (points.get(word) || 0), 0);
+}
+
+/** The end-of-game report from the grid's words (offline). */
+function reportHere() {
+  const mine = new Set(found);
+  const all = loaded.solution.words;
+  return {
+    report: {
+      score: score(),
+      found: all.filter((hit) => mine.has(hit.word)),
+      missed: all.filter((hit) => !mine.has(hit.word)),
+      total: loaded.solution.totals,
+    },
+    solution: loaded.solution,
+  };
 }
 
 function showVerdict(verdict) {
@@ -147,14 +211,15 @@ async function finish() {
   board.onTrace = null;
   board.resetTrail();
   await queue; // the words already sent are judged first
+  const seconds = Number($("time").value);
+  let answer;
   try {
-    const seconds = Number($("time").value);
-    const answer = await api("/api/play", { ...game(), words, end: true, time: seconds });
-    showReport(answer);
-    if (DAILY) await sendDaily();
+    answer = await api("/api/play", { ...game(), words, end: true, time: seconds });
   } catch (error) {
-    showError($("error"), error);
+    answer = reportHere(); // offline
   }
+  showReport(answer);
+  if (DAILY) await sendDaily().catch((error) => showError($("error"), error));
   $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = false; });
   document.body.dataset.state = "over";
 }
@@ -174,6 +239,13 @@ function showReport(answer) {
 }
 
 async function main() {
+  if ("serviceWorker" in navigator) {
+    // The first visit's data may come before the worker: fetch it again through it, to keep it.
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      loaded = null;
+      load().catch(() => null);
+    });
+  }
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
     start().catch((error) => showError($("error"), error));
@@ -216,6 +288,7 @@ async function main() {
       else await newSeed();
     }
     remember();
+    await load(); // the game is ready to play, with or without the network
   } catch (error) {
     showError($("error"), error);
   }

@@ -112,6 +112,7 @@ function showState(state) {
     const playing = state.status === "playing" && joined;
     board.onTrace = playing ? (traced) => { $("word").value = traced; } : null;
     board.onSubmit = playing ? (word) => submit(word) : null;
+    board.onType = playing ? (letter) => { $("word").value += letter; $("word").focus(); } : null;
   }
   $("start").hidden = !(joined && state.status === "waiting");
   $("next").hidden = !(joined && state.status === "over");

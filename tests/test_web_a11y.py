@@ -1,0 +1,204 @@
+"""Pages for everyone, in a real Chromium against a real server: axe-core finds no serious or
+critical issue, the pages install (manifest, service worker) and Play goes on offline, the
+keyboard alone plays, the API docs load with no request leaving the machine.
+
+axe-core's script comes from the ``axe-playwright-python`` package (the [test] extra), which
+ships axe.min.js: nothing is downloaded at test time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)")
+
+from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server  # noqa: E402
+
+if chromium_path() is None:
+    pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+WAIT_MS = 60_000
+
+
+def axe_script() -> Path:
+    spec = importlib.util.find_spec("axe_playwright_python")
+    if spec is None or spec.origin is None:
+        pytest.skip("axe-playwright-python is not installed (the [test] extra ships axe-core with it)")
+    return Path(spec.origin).parent / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server("--data", str(tmp_path_factory.mktemp("data"))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_page(browser: Any, errors: list[str], **options: Any) -> Page:
+    context = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **options})
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def serious_findings(page: Page) -> list[str]:
+    page.add_script_tag(path=str(axe_script()))
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[node['target'] for node in v['nodes'][:3]]}"
+        for v in results["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["normal", "contrast"])
+@pytest.mark.parametrize("path", ["", "play?dice=fr&seed=42", "rooms", "daily?dice=fr"])
+def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + path)
+    page.wait_for_selector("body[data-ready=true]")
+    if theme == "contrast":
+        page.click("#theme")
+        assert page.evaluate("document.documentElement.dataset.theme") == "contrast"
+    if path == "":
+        page.fill("#grid", "IDXT/MHEI/ERVN/TLLU")
+        page.press("#grid", "Enter")
+        page.wait_for_selector("#words tbody tr")
+    elif path.startswith(("play", "daily")):
+        page.click("#start")
+        page.wait_for_selector("#entry:not([hidden])")
+        page.fill("#word", "halte")
+        page.press("#word", "Enter")
+        page.wait_for_selector("#verdicts li")
+    assert serious_findings(page) == []
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_a_room_page_has_no_serious_issue(server: str, browser: Any) -> None:
+    from urllib.request import Request, urlopen
+
+    request = Request(server + "api/rooms", data=json.dumps({"seed": 42}).encode(), headers={"content-type": "application/json"})
+    with urlopen(request, timeout=60) as response:
+        room = json.load(response)["room"]
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + f"rooms/{room}")
+    page.wait_for_selector("#join:not([hidden])")
+    page.fill("#name", "ann")
+    page.press("#name", "Enter")
+    page.wait_for_selector("#start:not([hidden])")
+    assert page.is_visible("#qr") and "QR code" in (page.get_attribute("#qr", "alt") or "")
+    assert serious_findings(page) == []
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_the_pages_install_and_play_goes_on_offline(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "play?dice=fr&seed=42&time=30")
+    page.wait_for_selector("body[data-ready=true]")
+    manifest_url = page.get_attribute("link[rel=manifest]", "href")
+    manifest = page.evaluate("async (url) => (await fetch(url)).json()", manifest_url)
+    assert manifest["name"] and manifest["start_url"] and manifest["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        assert page.evaluate("async (src) => (await fetch(src)).ok", icon["src"])
+    # The service worker takes the page over, and fetches the game again through it.
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    kept = "async () => (await (await caches.open('boggle-dafsa-v1')).keys()).map((r) => r.url).join(' ')"
+    for _ in range(120):
+        if "/api/solve?grid=IEFA" in page.evaluate(kept) and "/api/roll?dice=fr&seed=42" in page.evaluate(kept):
+            break
+        page.wait_for_timeout(500)
+    assert "/api/solve?grid=IEFA" in page.evaluate(kept)
+    page.context.set_offline(True)
+    page.reload()  # the page itself from the cache
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.textContent).join('')") == "IEFAAEFEMHALETTE"
+    for word in ("halte", "xyzt", "halte", "la"):
+        page.fill("#word", word)
+        page.press("#word", "Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 4")
+    verdicts = page.eval_on_selector_all("#verdicts li", "items => items.map(i => i.textContent)")
+    assert verdicts[3] == "HALTE: +2" and verdicts[1] == "HALTE: already found" and verdicts[0] == "LA: too short"
+    assert verdicts[2].startswith("XYZT: not a word") and "offline" in verdicts[2]  # judged in the page
+    page.click("#stop")
+    page.wait_for_selector("#report:not([hidden])")
+    assert page.inner_text("#summary").startswith("You found 1 of ")
+    page.context.set_offline(False)
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_the_keyboard_alone_plays(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "play?dice=fr&seed=42&time=60")
+    page.wait_for_selector("body[data-ready=true]")
+    page.focus("#start")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#entry:not([hidden])")
+    # The board is one stop of the tab order; arrows move across it; Space takes a letter.
+    page.focus("#board .cell[data-index='0']")
+    # HALTE on IEFA/AEFE/MHAL/ETTE: H (2,1) A (2,2) L (2,3) T (3,2) E (3,3).
+    moves = ["ArrowDown", "ArrowDown", "ArrowRight"]
+    for key in moves:
+        page.keyboard.press(key)
+    path = [("Space", None), ("ArrowRight", "Space"), ("ArrowRight", "Space"), ("ArrowDown", None), ("ArrowLeft", "Space"), ("ArrowRight", "Space")]
+    for first, then in path:
+        page.keyboard.press(first)
+        if then:
+            page.keyboard.press(then)
+    assert page.input_value("#word") == "HALTE"
+    assert page.evaluate("document.activeElement.dataset.index") == "15"
+    page.keyboard.press("Enter")  # the last cell again: sent
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 1")
+    assert page.inner_text("#verdicts li") == "HALTE: +2"
+    # A letter typed on the board goes to the word; Enter sends it.
+    page.focus("#board .cell[data-index='0']")
+    for letter in "latte":
+        page.keyboard.press(letter)
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 2")
+    assert page.inner_text("#verdicts li:first-child") == "LATTE: +2"
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_the_api_docs_load_with_no_request_leaving_the_machine(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    hosts: list[str] = []
+    page.on("request", lambda request: hosts.append(urllib.parse.urlsplit(request.url).netloc))
+    page.goto(server + "api/docs")
+    page.wait_for_selector(".swagger-ui .opblock", timeout=WAIT_MS)
+    assert page.locator(".swagger-ui .opblock").count() >= 8
+    assert set(hosts) == {urllib.parse.urlsplit(server).netloc}, hosts
+    assert errors == []
