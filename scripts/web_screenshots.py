@@ -1,10 +1,11 @@
-"""Screenshots of the three web pages for the README, taken in headless Chromium against a live server.
+"""Screenshots of the web pages for the docs, desktop and phone, in headless Chromium against a live server.
 
-    python scripts/web_screenshots.py                 # starts `boggle-dafsa serve` itself
+    python scripts/web_screenshots.py                 # starts `boggle-dafsa serve` itself (data in a temporary folder)
     python scripts/web_screenshots.py --url http://127.0.0.1:8000/   # or uses a running server
 
-Writes docs/web/solve.png, play.png and rooms.png (960 pixels wide). Needs the [web] extra,
-playwright (its driver only) and Debian's chromium.
+Writes docs/web/NAME.png (desktop, 960 pixels wide) and docs/web/NAME-phone.png (390 pixels
+wide, a phone's touch screen) for NAME in solve, play, daily and rooms. Needs the [web]
+extra, playwright (its driver only) and Debian's chromium.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import urllib.request
 from contextlib import nullcontext
 from pathlib import Path
@@ -22,7 +24,12 @@ from playwright.sync_api import Page, sync_playwright
 from boggle_dafsa.web.harness import launch_chromium, live_server
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "web"
-VIEWPORT = {"width": 960, "height": 800}
+DEVICES = {
+    "": {"viewport": {"width": 960, "height": 800}},
+    "-phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+#: The device of the screenshots being taken (a suffix of DEVICES).
+device = ""
 
 
 def post(url: str, body: dict[str, Any]) -> Any:
@@ -32,17 +39,22 @@ def post(url: str, body: dict[str, Any]) -> Any:
 
 
 def new_page(browser: Any) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page = browser.new_context(**DEVICES[device]).new_page()
     page.set_default_timeout(60_000)
     return page
+
+
+def shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(OUT / f"{name}{device}.png"))
 
 
 def solve_page(browser: Any, url: str) -> None:
     page = new_page(browser)
     page.goto(url + "?grid=IDXT/MHEI/ERVN/TLLU&dict=fr")
     page.wait_for_selector("table.words tbody tr")
-    page.hover("table.words tbody tr:nth-child(1)")
-    page.screenshot(path=str(OUT / "solve.png"))
+    page.click("table.words tbody tr:nth-child(1)")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "solve")
 
 
 def play_page(browser: Any, url: str) -> None:
@@ -57,13 +69,33 @@ def play_page(browser: Any, url: str) -> None:
     page.wait_for_function("document.querySelectorAll('#verdicts li').length === 6")
     page.click("#stop")
     page.wait_for_selector("#report:not([hidden])")
-    page.hover("#missed tbody tr:nth-child(1)")
-    page.evaluate("window.scrollTo(0, 0)")  # hovering scrolled the row into view
-    page.screenshot(path=str(OUT / "play.png"))
+    page.click("#missed tbody tr:nth-child(1)")
+    page.evaluate("window.scrollTo(0, 0)")  # pointing scrolled the row into view
+    shot(page, "play")
+
+
+def daily_page(browser: Any, url: str) -> None:
+    page = new_page(browser)
+    page.goto(url + "daily?dice=en")
+    page.wait_for_selector("body[data-ready=true]")
+    with urllib.request.urlopen(url + "api/daily?dice=en", timeout=60) as response:
+        puzzle = json.load(response)
+    with urllib.request.urlopen(url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60) as response:
+        words = [entry["word"] for entry in json.load(response)["words"]]
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    for word in words[2:8:2]:
+        page.fill("#word", word.lower())
+        page.press("#word", "Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 3")
+    page.click("#stop")
+    page.wait_for_selector("#share:not([hidden])")
+    page.evaluate("document.getElementById('daily').scrollIntoView()")
+    shot(page, "daily")
 
 
 def rooms_page(browser: Any, url: str) -> None:
-    room = post(url + "api/rooms", {"dice": "fr", "seed": 42, "seconds": 4})["room"]
+    room = post(url + "api/rooms", {"dice": "fr", "seed": 42, "seconds": 6})["room"]
     pages = []
     for name, words in (("alice", ["halte", "latte", "thème"]), ("bob", ["halte", "métal", "fêla"])):
         page = new_page(browser)
@@ -82,9 +114,9 @@ def rooms_page(browser: Any, url: str) -> None:
     for page, _words in pages:
         page.wait_for_selector("#results:not([hidden])")
     page = pages[0][0]
-    page.hover("#table tbody tr:nth-child(1)")
+    page.click("#table tbody tr:nth-child(1)")
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(OUT / "rooms.png"))
+    shot(page, "rooms")
 
 
 def main() -> int:
@@ -92,17 +124,23 @@ def main() -> int:
     parser.add_argument("--url", help="a running server (default: start one on a free port)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    with (nullcontext(args.url.rstrip("/") + "/") if args.url else live_server()) as url, sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            solve_page(browser, url)
-            play_page(browser, url)
-            rooms_page(browser, url)
-        finally:
-            browser.close()
-    for name in ("solve", "play", "rooms"):
-        path = OUT / f"{name}.png"
-        print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size:,} bytes")
+    global device
+    with tempfile.TemporaryDirectory(prefix="boggle-dafsa-screenshots-") as data:
+        server = nullcontext(args.url.rstrip("/") + "/") if args.url else live_server("--data", data)
+        with server as url, sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            try:
+                for device in DEVICES:
+                    solve_page(browser, url)
+                    play_page(browser, url)
+                    daily_page(browser, url)
+                    rooms_page(browser, url)
+            finally:
+                browser.close()
+    for suffix in DEVICES:
+        for name in ("solve", "play", "daily", "rooms"):
+            path = OUT / f"{name}{suffix}.png"
+            print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size:,} bytes")
     return 0
 
 
