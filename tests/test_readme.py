@@ -137,7 +137,7 @@ def test_the_readme_is_a_front_door() -> None:
 
 
 def test_the_docs_links_lead_somewhere() -> None:
-    for page in PAGES[1:]:
+    for page in [*PAGES[1:], ROOT / "CHANGELOG.md", ROOT / "CONTRIBUTING.md"]:
         for target, anchor in re.findall(r"\]\(([^)#:]*)(?:#([^)]*))?\)", page.read_text("utf-8")):
             linked = (page.parent / target).resolve() if target else page
             assert linked.exists(), f"{page_id(page)}: {target}"
