@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -92,7 +93,32 @@ def test_the_docs_examples_run_in_sh(page: Path, tmp_path: Path) -> None:
     makes the files its examples use). The suite's cache: the README's test shows a fresh one."""
     work = tmp_path / "work"
     work.mkdir()
-    run_lines(runnable_lines(page.read_text("utf-8")), work, command_env(Path(os.environ["BOGGLE_DAFSA_CACHE"])))
+    text = page.read_text("utf-8")
+    env = command_env(Path(os.environ["BOGGLE_DAFSA_CACHE"]))
+    run_lines(runnable_lines(text), work, env)
+    # Then the outputs the page shows (a block that starts with `$ COMMAND`), where the files
+    # the command names are those the page's examples made: what it prints, line for line
+    # ("…" stands for what changes from run to run: digests, times).
+    for command, shown in shown_outputs(text):
+        files = [word for word in shlex.split(command)[1:] if "." in word and not word.startswith("-")]
+        if not all((work / name).exists() for name in files):
+            continue
+        result = subprocess.run(["sh", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        printed = (result.stdout + result.stderr).splitlines()
+        expected = shown.splitlines()
+        assert len(printed) == len(expected), f"{page_id(page)}: {command}\n{result.stdout}{result.stderr}"
+        for line, pattern in zip(printed, expected):
+            assert re.fullmatch(".*".join(map(re.escape, pattern.split("…"))), line), f"{page_id(page)}: {command}\n{line!r} is not {pattern!r}"
+
+
+def shown_outputs(text: str) -> list[tuple[str, str]]:
+    """The (command, output) pairs a page shows: a plain block whose first line is `$ COMMAND`."""
+    return re.findall(r"^```\n\$ (.*?)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def test_the_docs_show_outputs_that_are_checked() -> None:
+    shown = {command for page in PAGES[1:] for command, _ in shown_outputs(page.read_text("utf-8"))}
+    assert "boggle-dafsa grep 'CH(A|T' -d enable2k" in shown and "boggle-dafsa inspect -d fr.dawg" in shown
 
 
 def test_the_docs_have_examples_to_run() -> None:
