@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure the defaults of `boggle-dafsa best` against the known best ENABLE2K boards.
 
-For each shape and seed, runs the whole command the README quotes,
+For each shape and seed, runs the whole command docs/best.md quotes,
 
     boggle-dafsa best -d enable2k -s SHAPE --seed N --jobs 1 --json
 

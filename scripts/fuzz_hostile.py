@@ -8,7 +8,7 @@ else (IndexError, RecursionError, UnicodeError, a hang caught by hypothesis' dea
 is a failure, which hypothesis shrinks and prints.
 
     python scripts/fuzz_hostile.py                      # a short run (CI runs it as a test)
-    python scripts/fuzz_hostile.py --examples 20000     # the long run (figures in the README)
+    python scripts/fuzz_hostile.py --examples 20000     # the long run (figures in docs/reliability.md)
     python scripts/fuzz_hostile.py --only setops        # some targets only
 
 Each target runs ``--examples`` inputs; the script prints, per target, the inputs run,
