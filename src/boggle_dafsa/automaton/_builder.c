@@ -1257,7 +1257,8 @@ static PyObject *compact_body(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *out_bytes = NULL;
     Graph g = {0};
     uint32_t *number = NULL, *seen = NULL, *order = NULL, *stack = NULL, *hot = NULL, *edge_base = NULL;
-    uint8_t *placed = NULL, *kind = NULL, *ref_width = NULL;
+    uint8_t *placed = NULL, *kind = NULL, *ref_width = NULL, *fixed = NULL;
+    uint32_t *file_child = NULL;
     uint64_t *position = NULL;
     size_t states = 0, edges = 0;
 #define BAD(what) do { PyErr_SetString(PyExc_ValueError, what); goto done; } while (0)
@@ -1345,45 +1346,49 @@ static PyObject *compact_body(PyObject *self, PyObject *args) {
             s = g.child[last];
         }
     }
-    /* Edges in file order: their kinds and reference widths. */
+    /* Edges in file order: their kinds, children, bytes before any reference, widths. */
     edge_base = malloc((placed_count + 1) * sizeof(uint32_t));
     kind = malloc(edges + 1);
     ref_width = malloc(edges + 1);
     position = malloc((states + 1) * sizeof(uint64_t));
-    if (!edge_base || !kind || !ref_width || !position) { PyErr_NoMemory(); goto done; }
+    fixed = malloc(edges + 1);
+    file_child = malloc((edges + 1) * sizeof(uint32_t));
+    if (!edge_base || !kind || !ref_width || !position || !fixed || !file_child) { PyErr_NoMemory(); goto done; }
     size_t at = 0;
+    uint64_t cursor = 0;
     for (size_t p = 0; p < placed_count; p++) {
         uint32_t s = order[p];
         edge_base[p] = (uint32_t)at;
+        position[s] = cursor;  /* with every reference one byte: where the rounds start */
         for (uint32_t i = 0; i < g.count[s]; i++, at++) {
-            uint32_t c = g.child[g.first[s] + i];
+            uint32_t c = g.child[g.first[s] + i], label = g.label[g.first[s] + i];
             if (!g.count[c]) kind[at] = KIND_LEAF;
             else if (i == g.count[s] - 1 && p + 1 < placed_count && order[p + 1] == c) kind[at] = KIND_NEXT;
             else kind[at] = KIND_RELATIVE;
             ref_width[at] = 1;
+            file_child[at] = c;
+            fixed[at] = (uint8_t)(1 + (label >= LABEL_ESCAPE ? varint_size(label - LABEL_ESCAPE) : 0));
+            cursor += fixed[at] + (kind[at] == KIND_RELATIVE);
         }
     }
-    uint64_t cursor;
+    /* Rounds: lay the states out with the widths so far, then grow every reference that
+     * no longer fits to the shorter of its two forms; until a round grows none. */
     for (;;) {
         cursor = 0;
+        size_t e = 0;
         for (size_t p = 0; p < placed_count; p++) {
-            uint32_t s = order[p];
-            position[s] = cursor;
-            for (uint32_t i = 0; i < g.count[s]; i++) {
-                uint32_t label = g.label[g.first[s] + i];
-                cursor += 1 + (label >= LABEL_ESCAPE ? varint_size(label - LABEL_ESCAPE) : 0);
-                if (kind[edge_base[p] + i] == KIND_RELATIVE) cursor += ref_width[edge_base[p] + i];
-            }
+            position[order[p]] = cursor;
+            for (uint32_t i = g.count[order[p]]; i; i--, e++) cursor += fixed[e] + (kind[e] == KIND_RELATIVE ? ref_width[e] : 0);
         }
         int grown = 0;
+        e = 0;
         for (size_t p = 0; p < placed_count; p++) {
-            uint32_t s = order[p];
-            for (uint32_t i = 0; i < g.count[s]; i++) {
-                size_t e = edge_base[p] + i;
+            uint64_t here = position[order[p]];
+            for (uint32_t i = g.count[order[p]]; i; i--, e++) {
                 if (kind[e] != KIND_RELATIVE) continue;
-                uint32_t c = g.child[g.first[s] + i];
-                unsigned relative = varint_size(zigzag((int64_t)position[c] - (int64_t)position[s]));
-                unsigned absolute = varint_size(position[c]);
+                uint64_t there = position[file_child[e]];
+                unsigned relative = varint_size(zigzag((int64_t)there - (int64_t)here));
+                unsigned absolute = varint_size(there);
                 unsigned needed = relative < absolute ? relative : absolute;
                 if (needed > ref_width[e]) { ref_width[e] = (uint8_t)needed; grown = 1; }
             }
@@ -1418,7 +1423,7 @@ static PyObject *compact_body(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(out_bytes);
     free(number); free(seen); free(order); free(stack); free(hot); free(edge_base);
-    free(placed); free(kind); free(ref_width); free(position);
+    free(placed); free(kind); free(ref_width); free(position); free(fixed); free(file_child);
     free(g.first); free(g.count); free(g.indegree); free(g.final); free(g.label); free(g.child);
     PyBuffer_Release(&view);
     return result;
