@@ -215,3 +215,32 @@ def test_the_walks_of_the_edges_in_place_answer_as_a_scan(
     if words:
         target = data.draw(st.sampled_from(words))
         assert target in {w for _, w in query.fuzzy(v2, target, 1)}
+
+
+@given(keys=st.one_of(WORDS, KEYS), prefix_length=st.integers(0, 3), limit=st.one_of(st.none(), st.integers(0, 5)))
+def test_listing_by_the_compiled_walk_is_the_cursors(
+    tmp_path_factory: pytest.TempPathFactory, keys: list[str], prefix_length: int, limit: int | None
+) -> None:
+    from boggle_dafsa.dictionary import DictionaryBase
+
+    _, v2 = both(tmp_path_factory.mktemp("l"), keys, Policy.RAW)
+    prefix = sorted(set(keys))[0][:prefix_length] if keys else ""
+    assert list(v2.complete(prefix, limit)) == list(DictionaryBase.complete(v2, prefix, limit))
+
+
+def test_a_header_that_lies_about_the_word_count_is_refused_by_the_listing(tmp_path: Path) -> None:
+    import zlib
+
+    d = dictionary_from_words(["ABC", "ABD", "BCD"], tmp_path, name="good.dafsa", version=2)
+    data = bytearray(Path(d.path).read_bytes())
+    size = d.header.header_size
+    d.close()
+    for words in (2, 4):
+        struct.pack_into("<I", data, 24, words)
+        struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, 0)
+        struct.pack_into("<I", data, fileformat._HEADER_CRC_OFFSET, zlib.crc32(bytes(data[:size])))
+        (tmp_path / "lying.dafsa").write_bytes(data)
+        lying = NativeDictionary(tmp_path / "lying.dafsa")
+        with pytest.raises(DictionaryError, match="damaged"):
+            list(lying)
+        lying.close()

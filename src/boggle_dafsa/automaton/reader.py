@@ -151,6 +151,35 @@ class NativeDictionary(DictionaryBase[int]):
     def _walk_bounds(self) -> tuple[int | None, int | None]:
         return self.header.longest_word, self.header.word_count
 
+    #: Most words listed by one call of the compiled walk (which returns them in one list);
+    #: larger dictionaries are listed by the cursor, a word at a time.
+    COMPILED_LISTING_WORDS = 2_000_000
+
+    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
+        """The words starting with ``prefix`` in byte order, at most ``limit`` of them.
+
+        On a version 2 file, when the compiled query walk is built, one call of ``walk2``
+        (the edges read in place, in C) lists them instead of the cursor's walk in Python:
+        the same words, as bounded (paths by the longest word, words by the header's count,
+        exactly that many from the root).
+        """
+        from boggle_dafsa import compiled
+
+        words = self.header.word_count
+        if self.version < 2 or words > self.COMPILED_LISTING_WORDS or compiled.load("query walk") is None:
+            yield from super().complete(prefix, limit)
+            return
+        if limit == 0:
+            return
+        from boggle_dafsa.query.automata import Letters, Pattern
+        from boggle_dafsa.query.walk import search
+
+        pattern = Pattern([*(Letters(letter) for letter in prefix), None])
+        found = list(search(self, pattern, words + 1 if limit is None else min(limit, words + 1)))
+        if len(found) > words or (not prefix and limit is None and len(found) != words):
+            raise self._damaged(f"{len(found):,} words, its header says {words:,}")
+        yield from found
+
     def info(self) -> dict[str, Any]:
         """What ``inspect`` shows about this dictionary."""
         h = self.header
