@@ -155,8 +155,8 @@ class NativeDictionary(DictionaryBase[int]):
     #: larger dictionaries are listed by the cursor, a word at a time.
     COMPILED_LISTING_WORDS = 2_000_000
 
-    def complete(self, prefix: str, limit: int | None = None) -> Iterator[str]:
-        """The words starting with ``prefix`` in byte order, at most ``limit`` of them.
+    def _complete_key(self, prefix: str, limit: int | None) -> Iterator[str]:
+        """The words starting with the normalized ``prefix`` in byte order, at most ``limit``.
 
         On a version 2 file, when the compiled query walk is built, one call of ``walk2``
         (the edges read in place, in C) lists them instead of the cursor's walk in Python:
@@ -167,7 +167,7 @@ class NativeDictionary(DictionaryBase[int]):
 
         words = self.header.word_count
         if self.version < 2 or words > self.COMPILED_LISTING_WORDS or compiled.load("query walk") is None:
-            yield from super().complete(prefix, limit)
+            yield from super()._complete_key(prefix, limit)
             return
         if limit == 0:
             return
