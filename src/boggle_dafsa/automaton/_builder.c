@@ -1258,7 +1258,8 @@ static PyObject *compact_body(PyObject *self, PyObject *args) {
     Graph g = {0};
     uint32_t *number = NULL, *seen = NULL, *order = NULL, *stack = NULL, *hot = NULL, *edge_base = NULL;
     uint8_t *placed = NULL, *kind = NULL, *ref_width = NULL, *fixed = NULL;
-    uint32_t *file_child = NULL;
+    uint32_t *file_child = NULL, *rel_edge = NULL, *rel_place = NULL;
+    uint64_t *state_bytes = NULL;
     uint64_t *position = NULL;
     size_t states = 0, edges = 0;
 #define BAD(what) do { PyErr_SetString(PyExc_ValueError, what); goto done; } while (0)
@@ -1372,25 +1373,41 @@ static PyObject *compact_body(PyObject *self, PyObject *args) {
         }
     }
     /* Rounds: lay the states out with the widths so far, then grow every reference that
-     * no longer fits to the shorter of its two forms; until a round grows none. */
+     * no longer fits to the shorter of its two forms; until a round grows none. A state's
+     * bytes are kept whole (grown with its references) and the references listed apart,
+     * so that a round is one pass over the states and one over the references. */
+    state_bytes = malloc((placed_count + 1) * sizeof(uint64_t));
+    rel_edge = malloc((edges + 1) * sizeof(uint32_t));
+    rel_place = malloc((edges + 1) * sizeof(uint32_t));
+    if (!state_bytes || !rel_edge || !rel_place) { PyErr_NoMemory(); goto done; }
+    size_t rels = 0, e = 0;
+    for (size_t p = 0; p < placed_count; p++) {
+        state_bytes[p] = 0;
+        for (uint32_t i = g.count[order[p]]; i; i--, e++) {
+            state_bytes[p] += fixed[e];
+            if (kind[e] != KIND_RELATIVE) continue;
+            state_bytes[p] += ref_width[e];
+            rel_edge[rels] = (uint32_t)e;
+            rel_place[rels++] = (uint32_t)p;
+        }
+    }
     for (;;) {
         cursor = 0;
-        size_t e = 0;
         for (size_t p = 0; p < placed_count; p++) {
             position[order[p]] = cursor;
-            for (uint32_t i = g.count[order[p]]; i; i--, e++) cursor += fixed[e] + (kind[e] == KIND_RELATIVE ? ref_width[e] : 0);
+            cursor += state_bytes[p];
         }
         int grown = 0;
-        e = 0;
-        for (size_t p = 0; p < placed_count; p++) {
-            uint64_t here = position[order[p]];
-            for (uint32_t i = g.count[order[p]]; i; i--, e++) {
-                if (kind[e] != KIND_RELATIVE) continue;
-                uint64_t there = position[file_child[e]];
-                unsigned relative = varint_size(zigzag((int64_t)there - (int64_t)here));
-                unsigned absolute = varint_size(there);
-                unsigned needed = relative < absolute ? relative : absolute;
-                if (needed > ref_width[e]) { ref_width[e] = (uint8_t)needed; grown = 1; }
+        for (size_t k = 0; k < rels; k++) {
+            uint32_t edge = rel_edge[k], place = rel_place[k];
+            uint64_t here = position[order[place]], there = position[file_child[edge]];
+            unsigned relative = varint_size(zigzag((int64_t)there - (int64_t)here));
+            unsigned absolute = varint_size(there);
+            unsigned needed = relative < absolute ? relative : absolute;
+            if (needed > ref_width[edge]) {
+                state_bytes[place] += needed - ref_width[edge];
+                ref_width[edge] = (uint8_t)needed;
+                grown = 1;
             }
         }
         if (!grown) break;
@@ -1424,6 +1441,7 @@ done:
     Py_XDECREF(out_bytes);
     free(number); free(seen); free(order); free(stack); free(hot); free(edge_base);
     free(placed); free(kind); free(ref_width); free(position); free(fixed); free(file_child);
+    free(rel_edge); free(rel_place); free(state_bytes);
     free(g.first); free(g.count); free(g.indegree); free(g.final); free(g.label); free(g.child);
     PyBuffer_Release(&view);
     return result;
