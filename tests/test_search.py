@@ -500,3 +500,20 @@ def test_the_neighbours_scored_on_codes_are_those_scored_one_by_one(
     assert scorer.neighbours_at_least(board, letters, swaps, None) == expected
     worst = data.draw(st.integers(0, max([score for score, _ in expected], default=0) + 1))
     assert scorer.neighbours_at_least(board, letters, swaps, worst) == [item for item in expected if item[0] >= worst]
+
+
+def test_neighbours_already_scored_are_left_out(tmp_path: Path) -> None:
+    # With a set of the face codes scored, a board's neighbours come once: a second call,
+    # or a neighbour of a neighbour met again, is not scored again.
+    dictionary = dictionary_from_words(["TEAS", "SEAT", "EATS", "QUEST", "SET", "TEA"], tmp_path)
+    scorer = S.Scorer(dictionary, (2, 2), scoring=CLASSIC)
+    letters = ("A", "E", "S", "T")
+    seen: set[bytes] = set()
+    first = scorer.neighbours_at_least(("T", "E", "A", "S"), letters, True, None, seen)
+    assert first == scorer.neighbours_at_least(("T", "E", "A", "S"), letters, True, None)
+    assert first and len(seen) == len(first) and scorer.scored == 2 * len(first)
+    assert scorer.neighbours_at_least(("T", "E", "A", "S"), letters, True, None, seen) == []
+    again = scorer.neighbours_at_least(("T", "E", "A", "T"), letters, True, None, seen)  # a neighbour's neighbours
+    everything = scorer.neighbours_at_least(("T", "E", "A", "T"), letters, True, None)
+    assert again is not None and everything is not None
+    assert again == [item for item in everything if item not in first]  # TEAS itself included: never a neighbour before

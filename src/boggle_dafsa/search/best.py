@@ -58,6 +58,12 @@ DEFAULT_STALL = 20_000
 #: A letter is common when at least this share of the dictionary's words hold it: the
 #: first phase of the hill climb uses those only (ENABLE2K: all but K W Z X Q J).
 COMMON_SHARE = 0.08
+#: A generation of the hill climb expands at most the pool's size over this of its fresh
+#: boards, the best first (2: the half; measured with scripts/bench_best.py, see docs/best.md).
+EXPAND_SHARE = 2
+#: Most face codes of neighbours a climb remembers as scored (then it forgets them: only
+#: time is lost), about 100 MB.
+MAX_REMEMBERED = 2_000_000
 #: Seconds between two progress reports of a run (see :func:`run_one`).
 REPORT_EVERY = 1.0
 #: Most symmetries used for canonical keys: beyond, only the reflections along each axis.
@@ -200,10 +206,11 @@ class Scorer:
         return [row[column] for row in self.totals_many(boards)]
 
     def neighbours_at_least(
-        self, board: Board, letters: Sequence[str], swaps: bool, worst: int | None
+        self, board: Board, letters: Sequence[str], swaps: bool, worst: int | None, seen: set[bytes] | None = None
     ) -> list[tuple[int, Board]] | None:
         """(score, board) of each board one edit from ``board`` that scores ``worst`` or more
-        (None: all), in :meth:`FreeLetters.neighbours`' order; None when this scorer has no
+        (None: all), in :meth:`FreeLetters.neighbours`' order, less those whose face codes
+        are in ``seen`` (to which the others are added); None when this scorer has no
         compiled codes for them (then score the boards one by one with :meth:`score_many`).
 
         The edits are made on the boards' face codes, and the neighbours come to the kernel
@@ -218,26 +225,34 @@ class Scorer:
         cells = len(board)
         try:
             codes = prepared.encode(board)
-            letter_codes = [prepared.encode((letter,) * cells)[0] for letter in letters]
+            letter_codes = [prepared.encode((letter,) * cells)[0:1] for letter in letters]
         except TooManyFaces:
             return None
-        parts: list[bytes | bytearray] = []
+        parts: list[bytes] = []
         moves: list[tuple[int, int]] = []  # (cell, letter index), or (first cell, -1 - second cell)
         for cell in range(cells):
-            others = [number for number, letter in enumerate(letters) if letter != board[cell]]
-            if not others:
-                continue
-            block = bytearray(codes * len(others))
-            block[cell::cells] = bytes(letter_codes[number] for number in others)
-            parts.append(block)
-            moves.extend((cell, number) for number in others)
+            head, tail = codes[:cell], codes[cell + 1 :]
+            for number, letter in enumerate(letters):
+                if letter != board[cell]:
+                    changed = head + letter_codes[number] + tail
+                    if seen is not None:
+                        if changed in seen:
+                            continue
+                        seen.add(changed)
+                    parts.append(changed)
+                    moves.append((cell, number))
         if swaps:
             for first in range(cells):
                 for second in range(first + 1, cells):
                     if board[first] != board[second]:
                         swapped = bytearray(codes)
                         swapped[first], swapped[second] = codes[second], codes[first]
-                        parts.append(swapped)
+                        changed = bytes(swapped)
+                        if seen is not None:
+                            if changed in seen:
+                                continue
+                            seen.add(changed)
+                        parts.append(changed)
                         moves.append((first, -1 - second))
         if not moves:
             return []
@@ -249,12 +264,12 @@ class Scorer:
             score = row[column]
             if worst is not None and score < worst:
                 continue
-            changed = list(board)
+            changed_board = list(board)
             if other >= 0:
-                changed[cell] = letters[other]
+                changed_board[cell] = letters[other]
             else:
-                changed[cell], changed[-1 - other] = board[-1 - other], board[cell]
-            found.append((score, tuple(changed)))
+                changed_board[cell], changed_board[-1 - other] = board[-1 - other], board[cell]
+            found.append((score, tuple(changed_board)))
         return found
 
 
@@ -696,6 +711,12 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
         state = space.random(rng)
         starts.setdefault(canonical(space.board(state)), state)
     expanded: set[str] = set()
+    # The face codes of every neighbour scored (free letters): a board met again was
+    # scored before, and the pool's worst only rises, so it cannot get in now if it did
+    # not then (or is in). A fifth of the neighbours on ENABLE2K 4x4 (the boards between
+    # two pool boards one cell apart), and every neighbour met in the first phase when
+    # the second expands the pool again.
+    scored_codes: set[bytes] = set()
 
     def rank(key: str) -> tuple[int, str]:
         # Best score first, then the smaller key: the same order in every process.
@@ -733,13 +754,19 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
         while len(best) > size:
             heapq.heappop(best)
         candidates: dict[str, tuple[int, Any]] = {}
+        # The better part of the fresh boards first: a board pushed out of the pool
+        # before its turn is never expanded (the climb ends, as before, on a pool whose
+        # every board is expanded).
+        fresh = sorted(fresh, key=rank)[: max(1, len(pool) // EXPAND_SHARE)]
         for key in sorted(fresh):
             expanded.add(key)
             state = pool[key][1]
             worst = best[0] if len(best) >= size else None
             scored = None
             if isinstance(space, FreeLetters):  # a state is its board
-                scored = scorer.neighbours_at_least(state, space.letters, space.swaps, worst)
+                if len(scored_codes) > MAX_REMEMBERED:
+                    scored_codes.clear()
+                scored = scorer.neighbours_at_least(state, space.letters, space.swaps, worst, scored_codes)
             if scored is None:
                 states = list(space.neighbours(state))
                 scores = scorer.score_many([space.board(state) for state in states])
