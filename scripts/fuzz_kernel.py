@@ -9,6 +9,8 @@ be a result or the project's DictionaryError, never a crash; and both kernels mu
 agree: the same results, or both an error. Each round also damages, in place, the cells
 of a valid dictionary after the compiled kernel numbered its words (the numbers then lie
 about the cells): its searches, the totals search among them, must still stay inside.
+A fifth of the rounds damage a version 2 file (compact edges): the solver reads the cells
+it expands into, when the expansion does not refuse it.
 
     python scripts/fuzz_kernel.py                 # 2,000 damaged files
     python scripts/fuzz_kernel.py --rounds 200    # a short run (CI)
@@ -223,13 +225,22 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     compiled = load_compiled(compiled_path)
     print(f"compiled kernel: {sys.modules[compiled.__module__].__file__}", flush=True)
     rng = random.Random(seed)
-    errors = agreements = numbered_rounds = 0
+    errors = agreements = numbered_rounds = compacts = 0
     stale = {"ok": 0, "error": 0, "unnumbered": 0}
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
-            dictionary = damaged_dictionary(rng, folder, round_number, frozenset({"QUE", "QUOI", "SQUAT"}))
+            # A fifth of the rounds damage a version 2 file, which the solver reads expanded into cells.
+            version = 2 if round_number % 5 == 4 else 1
+            dictionary = damaged_dictionary(rng, folder, round_number, frozenset({"QUE", "QUOI", "SQUAT"}), version)
             if dictionary is None:
                 continue  # refused at open: nothing reaches the kernel
+            if version == 2:
+                try:
+                    dictionary.layout()
+                except DictionaryError:
+                    dictionary.close()
+                    continue  # refused when expanded: nothing reaches the kernel
+                compacts += 1
             path = dictionary.path
             shape = rng.choice(SHAPES)
             table = neighbours(shape if len(shape) > 1 else (1, *shape), rng.choice(["king", "orthogonal"]))
@@ -251,7 +262,8 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
             errors += compiled_result[0] == "error"
             agreements += 1
             stale[stale_round(compiled, rng, folder)] += 1
-    print(f"{rounds:,} damaged files, {agreements:,} reached the kernels: {errors:,} raised DictionaryError, "
+    print(f"{rounds:,} damaged files ({compacts:,} of version 2, expanded), {agreements:,} reached the kernels: "
+          f"{errors:,} raised DictionaryError, "
           f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered); "
           "both kernels agreed every time, no crash")
     print(f"{sum(stale.values()):,} numbered dictionaries damaged after numbering: {stale['error']:,} raised "
