@@ -202,3 +202,36 @@ def test_the_api_docs_load_with_no_request_leaving_the_machine(server: str, brow
     assert page.locator(".swagger-ui .opblock").count() >= 8
     assert set(hosts) == {urllib.parse.urlsplit(server).netloc}, hosts
     assert errors == []
+
+
+@pytest.mark.slow
+def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> None:
+    from boggle_dafsa.board.dice import load_dice
+    from boggle_dafsa.game.rounds import Game
+    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.web.hints import hint_payload
+
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "play?dice=fr&seed=42&time=60")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#start")
+    page.wait_for_selector("#ask-hint:not([hidden])")
+    game = Game.from_dice(load_dice("fr"), 42, open_dictionary("fr"))
+    for round_ in range(2):
+        page.click("#ask-hint")
+        hint = hint_payload(game)
+        letter = hint["letter"]
+        expected = f"A word of {letter['length']} letters starts with {letter['first']} ({letter['points']} points)."
+        page.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
+        assert page.inner_text("#hint-text").startswith(expected)
+        # Take the words up to 40 %: then the cells count the words left that start on them.
+        words = [hit.word for hit in game.hits]
+        for word in words[: int(0.4 * len(words)) + 1] if round_ == 0 else []:
+            game.submit(word)
+            page.fill("#word", word)
+            page.press("#word", "Enter")
+        page.wait_for_function(f"document.querySelectorAll('#verdicts li').length === {len(game.found)}")
+    counts = page.eval_on_selector_all("#board .cell", "cells => cells.map(c => Number(c.dataset.hint))")
+    assert counts == hint_payload(game)["cells"]
+    assert errors == []

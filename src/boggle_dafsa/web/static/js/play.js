@@ -99,6 +99,8 @@ async function start() {
   $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = true; });
   $("entry").hidden = false;
   $("stop").hidden = false;
+  $("ask-hint").hidden = false;
+  $("hint-text").hidden = true;
   $("word").focus();
   deadline = Date.now() + seconds * 1000;
   tick();
@@ -167,6 +169,34 @@ function judgeHere(raw) {
   return { ...base, accepted: true, points: hit.points, path: hit.path, reason: null };
 }
 
+/** The hints of a solo game, as the server gives them in rooms (web/hints.py): the first
+ * letter and length of the best word not found yet; once 40 % of the words are found,
+ * how many words still to find start on each cell. */
+function showHint() {
+  const mine = new Set(found);
+  const left = loaded.solution.words.filter((hit) => !mine.has(hit.word));
+  const total = loaded.solution.words.length;
+  const parts = [];
+  if (left.length) {
+    const best = [...left].sort((a, b) => b.points - a.points || b.word.length - a.word.length || (a.word < b.word ? -1 : 1))[0];
+    const [row, col] = best.path[0];
+    const first = loaded.roll.faces[row * loaded.roll.shape[1] + col];
+    parts.push(`A word of ${best.word.length} letters starts with ${first} (${best.points} points).`);
+  } else {
+    parts.push("You found every word!");
+  }
+  if (total && mine.size >= 0.4 * total) {
+    const counts = new Array(loaded.roll.faces.length).fill(0);
+    for (const hit of left) counts[hit.path[0][0] * loaded.roll.shape[1] + hit.path[0][1]] += 1;
+    board.cells.forEach((cell, index) => { cell.dataset.hint = String(counts[index]); });
+    parts.push("The numbers on the cells: words still to find that start there.");
+  } else {
+    parts.push(`Find ${Math.ceil(0.4 * total) - mine.size} more words for the cell counts.`);
+  }
+  $("hint-text").textContent = parts.join(" ");
+  $("hint-text").hidden = false;
+}
+
 function score() {
   const points = new Map(loaded.solution.words.map((hit) => [hit.word, hit.points]));
   return found.reduce((total, word) => total + (points.get(word) || 0), 0);
@@ -208,6 +238,8 @@ async function finish() {
   $("clock").textContent = "0:00";
   $("entry").hidden = true;
   $("stop").hidden = true;
+  $("ask-hint").hidden = true;
+  $("hint-text").hidden = true;
   board.onTrace = null;
   board.resetTrail();
   await queue; // the words already sent are judged first
@@ -255,6 +287,7 @@ async function main() {
     submit($("word").value);
   });
   $("stop").addEventListener("click", finish);
+  $("ask-hint").addEventListener("click", showHint);
   $("new").addEventListener("click", () => newSeed().catch((error) => showError($("error"), error)));
   $("copy-share").addEventListener("click", async () => {
     try {

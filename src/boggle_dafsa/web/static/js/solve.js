@@ -66,7 +66,9 @@ async function start() {
   $("scoring").value = params.get("scoring") || "";
   $("min").value = params.get("min") || "";
   document.body.dataset.ready = "true";
+  // The page opens on a board: the grid of the link, else one rolled from the dice set.
   if ($("grid").value) await solve();
+  else await roll();
   document.body.dataset.solved = "true";
 }
 
