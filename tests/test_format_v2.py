@@ -245,3 +245,17 @@ def test_a_header_that_lies_about_the_word_count_is_refused_by_the_listing(tmp_p
         with pytest.raises(DictionaryError, match="damaged"):
             list(lying)
         lying.close()
+
+
+def test_the_example_of_docs_format_md_is_what_the_writer_writes() -> None:
+    import re
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
+    example = page.split("### Example", 1)[1].split("```", 2)[1]
+    # Rows "offset  bytes   edge": the bytes, in hex, at each offset.
+    rows = re.findall(r"^\s*(\d+)\s+((?:[0-9a-f]{2} ?)+)\s{2,}", example, flags=re.MULTILINE)
+    documented = bytes.fromhex("".join(row[1].replace(" ", "") for row in rows))
+    assert [int(row[0]) for row in rows] == sorted(int(row[0]) for row in rows) and rows[0][0] == "0"
+    data = compile_words(["CHAT", "CHIEN", "NICHE", "NICHER", "ZOO"])
+    header = fileformat.decode_header(data, "example", len(data))
+    assert data[header.header_size :] == documented and header.root == 0 and header.cell_count == 19
