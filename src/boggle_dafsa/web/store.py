@@ -12,7 +12,9 @@ from them on load (the same code, the same answers). A room whose game ended whi
 server was down is over when it comes back, with its table.
 
 Writes happen on the event loop, one small transaction each (a room created, a player
-joined, a word sent): a millisecond or so with ``synchronous=NORMAL``.
+joined, a word sent): ``synchronous=NORMAL`` waits for the disk at checkpoints only, so a
+word sent costs about 0.05 ms more than in memory (``python scripts/bench_store.py``:
+median 0.054 ms against 0.003 ms, 8 players, at a load average of 8).
 """
 
 from __future__ import annotations
