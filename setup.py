@@ -33,6 +33,8 @@ EXTENSIONS = [
     Extension("boggle_dafsa.automaton._builder", ["src/boggle_dafsa/automaton/_builder.c"], depends=[FORMAT_HEADER]),
     # The compiled twin of the native query walk (src/boggle_dafsa/query/walk.py's _walk_native).
     Extension("boggle_dafsa.query._walk", ["src/boggle_dafsa/query/_walk.c"], depends=[FORMAT_HEADER]),
+    # The census of a native file's cells (twin: DictionaryBase._check_below in dictionary.py).
+    Extension("boggle_dafsa.automaton._census", ["src/boggle_dafsa/automaton/_census.c"], depends=[FORMAT_HEADER]),
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"

@@ -281,7 +281,11 @@ def test_a_damaged_file_is_not_numbered_and_still_reported(tmp_path: Path) -> No
     # A cycle through the root: no numbering (the search keeps hashing letters) and the
     # search reports the damage as before.
     path = _damaged(tmp_path, {1: 0}, longest=3)
-    prepared = PreparedSolver(NativeDictionary(path), (3, 3), kernel="c")
+    with pytest.raises(DictionaryError, match="damaged"):
+        PreparedSolver(NativeDictionary(path), (3, 3), kernel="c")  # the census sees it first
+    dictionary = NativeDictionary(path)
+    dictionary._checked = True  # past the census: the kernel's own checks
+    prepared = PreparedSolver(dictionary, (3, 3), kernel="c")
     assert prepared._codes is not None and not prepared._codes.solver.number_words()
     with pytest.raises(DictionaryError, match="damaged"):
         prepared.solve(Grid((3, 3), ("A",) * 9))
@@ -390,6 +394,9 @@ def test_a_multi_letter_face_leading_to_the_last_index_is_a_dictionary_error(tmp
     slot = q + 1 + (cells[q] & ((1 << bits["U"]) - 1)).bit_count()
     good.close()
     dictionary = NativeDictionary(_damaged(tmp_path, {slot - root: 0xFFFFFFFF}, words=words))
+    with pytest.raises(DictionaryError, match="damaged"):
+        dictionary.checked()  # the census (automaton/_census.c) refuses it before any search
+    dictionary._checked = True  # past the census: the kernels' own checks
     for grid in (Grid((2, 2), ("QU", "E", "A", "B")), Grid((2, 2), ("A", "QU", "E", "B"))):  # QU first, QU next
         with pytest.raises(DictionaryError, match="damaged"):
             solve(grid, dictionary, kernel=kernel)

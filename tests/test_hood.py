@@ -156,6 +156,9 @@ def test_a_run_on_a_damaged_dictionary_is_a_dictionary_error(tmp_path: Path, ker
     from test_compiled_kernel import _damaged
 
     dictionary = open_dictionary(str(_damaged(tmp_path, {1: 0x0FFFFFFF})))  # the root's first child, far outside
+    with pytest.raises(DictionaryError, match="damaged"):
+        dictionary.checked()  # the census (automaton/_census.c) refuses it before any search
+    dictionary._checked = True  # past the census: the kernels' own checks
     prepared = PreparedSolver(dictionary, (2, 3), kernel=kernel)
     grids = [Grid((2, 3), ("A", "B", "C", "D", face, "F")) for face in "ABCDE"] * 3
     with pytest.raises(DictionaryError, match="damaged"):

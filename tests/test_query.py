@@ -195,7 +195,7 @@ def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
         expected = [(w, automaton.distance(state)) for w, state in walk.search_states(d, automaton, kernel="python")]
         assert expected == [(w, b) for w, b in ((w, min(distance(target, w[:i], transpositions) for i in range(len(w) + 1)) if prefix else distance(target, w, transpositions)) for w in words) if b <= k]
         for name in walk.available_kernels():
-            assert walk.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name) == expected[:limit]
+            assert list(walk.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name)) == expected[:limit]
 
 
 @pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
@@ -204,7 +204,7 @@ def test_compiled_fuzzy_refuses_out_of_range_arguments(tmp_path: Path) -> None:
 
     write_dictionary(["AB"], tmp_path / "w", "native", {"format_version": 1})  # its cells, handed to C below
     d = open_path(tmp_path / "w")
-    for word, k, depth, message in (("AB", -1, 5, "distance"), ("AB", 201, 5, "distance"), ("A" * 1001, 1, 5, "too long"), ("AB", 1, -1, "depth")):
+    for word, k, depth, message in (("AB", -1, 5, "distance"), ("AB", 201, 5, "distance"), ("A" * 1001, 1, 5, "too long"), ("AB", 1, -1, "longest word"), ("AB", 1, len(d.cells) + 1, "longest word")):
         with pytest.raises(ValueError, match=message):
             fuzzy(d.cells, d.root, d.alphabet, word, k, False, False, depth, -1)
     with pytest.raises(ValueError, match="root"):

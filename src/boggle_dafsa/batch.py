@@ -290,7 +290,13 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(dictionary_spec: str | None, options: SolveOptions, rendering: Rendering, source: str) -> None:
+    import signal
+
     from boggle_dafsa.resolve import open_dictionary
+
+    # Ctrl-C reaches the whole process group: the parent's pool stops the workers (its
+    # exit terminates them), without a traceback from each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     _worker.update(dictionary=open_dictionary(dictionary_spec), options=options, rendering=rendering, source=source)
 

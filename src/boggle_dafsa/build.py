@@ -23,7 +23,7 @@ from boggle_dafsa.automaton.stream import sort_blocks
 from boggle_dafsa.errors import BoggleError, WordListError
 from boggle_dafsa.formats import FORMATS, write_dictionary
 from boggle_dafsa.formats.native import compile_words, native_writer
-from boggle_dafsa.limits import MAX_WORD_CHARS
+from boggle_dafsa.limits import MAX_WORD_CHARS, refuse_overwriting
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import read_wordlist, stream_wordlist
 
@@ -119,6 +119,8 @@ def build_dictionary(
                           else f"--format-version is for native files, not {format}")
     started = time.perf_counter()
     output = Path(output)
+    if data is None:
+        refuse_overwriting(output, [source], BoggleError)
     if format != "native":
         # Read whole, then built and written by marisa-trie or the dawgdic port in one
         # call each: the phases are all there is to report.

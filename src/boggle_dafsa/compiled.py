@@ -56,6 +56,7 @@ PARTS: dict[str, Part] = {
         Part("solver", "boggle_dafsa.solver._native", "boggle_dafsa.solver.python"),
         Part("builder", "boggle_dafsa.automaton._builder", "boggle_dafsa.automaton.stream"),
         Part("query walk", "boggle_dafsa.query._walk", "boggle_dafsa.query.walk"),
+        Part("census", "boggle_dafsa.automaton._census", "boggle_dafsa.dictionary"),
     )
 }
 

@@ -247,6 +247,8 @@ class DictionaryBase(Generic[State]):
                     on_path.discard(state)
                     words = int(self.is_word(state)) + sum(counted[child][0] for child in children)
                     depth = max((counted[child][1] + 1 for child in children), default=0)
+                    if not words and state != self.root:
+                        raise self._damaged("a state that leads to no word")
                     if words > max_words or depth > max_depth:
                         raise self._damaged("more or longer words than its header says")
                     counted[state] = (words, depth)

@@ -105,6 +105,18 @@ def format_bytes(count: int) -> str:
     return f"{count:,} bytes"
 
 
+def refuse_overwriting(output: str | Path, inputs: list[str | Path], error: type[BoggleError]) -> None:
+    """Raise ``error`` if ``output`` is one of ``inputs`` (the same file, by any name or
+    link): writing it would replace an input by the output, often before it is read."""
+    for source in inputs:
+        try:
+            same = os.path.samefile(output, source)
+        except (OSError, ValueError):
+            continue  # either does not exist (yet): they cannot be the same file
+        if same:
+            raise error(f"{output}: is the input {source}: write the output elsewhere")
+
+
 def is_regular(path: str | Path) -> bool:
     """True if ``path`` is a regular file (following links); False for devices, pipes, folders, nothing."""
     import stat

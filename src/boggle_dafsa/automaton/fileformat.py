@@ -655,10 +655,39 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     root_outside = root >= cell_count if version == 1 else root > cell_count or (root == cell_count and word_count)
     if len(alphabet) != alphabet_size or root_outside or not longest_word <= state_count <= most_states:
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
+    check_fields(header, source)
     if file_size != header.file_size:
         what = "truncated" if file_size < header.file_size else "has trailing bytes"
         raise DictionaryError(f"{source}: {what} ({file_size} bytes, header says {header.file_size})")
     return header
+
+
+def check_fields(header: Header, source: str) -> None:
+    """Raise "damaged header" unless the fields agree with each other as a writer makes
+    them and as the kernels assume: cells start where the alphabet ends, padded to 8 bytes
+    (aligned 4-byte loads); each state is a header and its transitions; there are no more
+    final states than states nor than words; the alphabet is in strictly increasing code
+    point order (the order words are walked and printed in), and but for the raw policy
+    (any key) holds no control, format or space character."""
+    h = header
+    alphabet = h.alphabet
+    why = None
+    if h.header_size != header_size_for(alphabet):
+        why = f"the cells start at byte {h.header_size}, the alphabet ends at {FIXED_SIZE + len(alphabet.encode('utf-8'))}"
+    elif h.cell_count != h.state_count * h.header_cells + h.transition_count:
+        why = "its cells are not its states and transitions"
+    elif h.root > h.cell_count - h.header_cells:
+        why = "the root points outside the file"
+    elif not h.final_count <= min(h.state_count, h.word_count) or (h.word_count > 0) != (h.final_count > 0):
+        why = "its counts of words and final states disagree"
+    elif (h.word_count > 0) != (h.longest_word > 0):
+        why = "its counts of words and letters disagree"
+    elif h.policy is not Policy.RAW and any(not (letter.isprintable() and not letter.isspace()) for letter in alphabet):
+        why = "its alphabet holds a control, format or space character"
+    elif any(a >= b for a, b in zip(alphabet, alphabet[1:])):
+        why = "its alphabet is not in strictly increasing order"
+    if why is not None:
+        raise DictionaryError(f"{source}: damaged header ({why})")
 
 
 def _header_crc(data: Buffer, header_size: int) -> int:

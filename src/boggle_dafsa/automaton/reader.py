@@ -44,7 +44,8 @@ class NativeDictionary(DictionaryBase[int]):
         """Map ``path`` and check its header (raises :class:`DictionaryError`)."""
         self.path = str(path)
         with opening(path, DictionaryError, "dictionary file"), open(path, "rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
+            identity = os.fstat(stream.fileno())
+            size = identity.st_size
             if size < FIXED_SIZE:
                 head = stream.read(FIXED_SIZE)
                 decode_header(head, self.path, size)  # raises: bad magic or truncated
@@ -74,6 +75,13 @@ class NativeDictionary(DictionaryBase[int]):
             self.states = layout_of(self.header, self.cells, self.path)
         #: Bit index of each letter in a state header.
         self.letter_bits: Mapping[str, int] = self.states.letter_bits
+        self._checked = False
+        # What the census verdict is kept under (see checked()): the file's identity, and its
+        # body checksum, in case it is rewritten within one tick of the clock.
+        self._identity = (identity.st_dev, identity.st_ino, size, identity.st_mtime_ns, self.header.body_crc32)
+        if self.is_word(self.states.root):
+            # No writer stores the empty word, and every kernel assumes it absent.
+            raise DictionaryError(f"{self.path}: damaged dictionary (it holds the empty word)")
 
     @property
     def alphabet(self) -> str:
@@ -81,12 +89,20 @@ class NativeDictionary(DictionaryBase[int]):
         return self.header.alphabet
 
     def layout(self) -> NativeLayout | None:
-        """The cells as the fast kernels (the solver's) read them; None over 31 letters.
+        """The cells as the fast kernels (the solver's) read them, once :meth:`checked`;
+        None over 31 letters.
 
         A version 2 file is expanded into version 1 cells in memory the first time a kernel
         asks (``_builder.expand``, or its twin): opening it never decodes anything, and the
         cursor (``step``, ``children``, iteration, set algebra, ``verify``) walks it in place.
         """
+        cells = self._cells()
+        if cells is not None:
+            self.checked()
+        return cells
+
+    def _cells(self) -> NativeLayout | None:
+        # The version 1 cells, in place or expanded (see layout()), before any census.
         if len(self.header.alphabet) > ONE_CELL_LETTERS:
             return None
         if isinstance(self.states, NativeLayout):
@@ -100,6 +116,52 @@ class NativeDictionary(DictionaryBase[int]):
                 raise self._walk_error(error) from None
             self._expanded = NativeLayout.of(cells, root, self.alphabet, self.header.longest_word, self.path)
         return self._expanded
+
+    def checked(self) -> None:
+        """Prove, once, that the cells hold what the header says, or raise "damaged".
+
+        The checksums only catch accidents: a file can be consistent and still describe
+        2**40 words in 588 bytes, or states that lead nowhere, which any walk (a query, a
+        solve) would explore for ever. One pass over the states (compiled: ``census`` in
+        ``automaton/_census.c``; its twin :meth:`_check_below`) checks that the automaton is
+        acyclic, that every state leads to a word, and that it holds exactly the header's
+        word count and longest word: every walk is then bounded by the header.
+        """
+        if self._checked:
+            return
+        if self._identity in _SOUND or _recalled(self._identity):
+            _SOUND.add(self._identity)
+            self._checked = True
+            return
+        self.census()
+        _SOUND.add(self._identity)
+        _record(self._identity)
+        self._checked = True
+
+    def census(self) -> None:
+        """The check of :meth:`checked`, run now (no verdict kept)."""
+        h = self.header
+        cells = self._cells()
+        census = _compiled_census() if cells is not None else None
+        if cells is not None and census is not None:
+            try:
+                words, longest, _states = census(cells.cells, cells.root, len(h.alphabet), h.longest_word, h.word_count)
+            except ValueError as error:
+                raise self._walk_error(error) from None
+        else:
+            self._check_below(self.root, h.longest_word, h.word_count, whole=True)
+            words, longest = self.__dict__["_counted"][self.root]
+        if words != h.word_count:
+            raise self._damaged(f"{words:,} words, its header says {h.word_count:,}")
+        if longest != h.longest_word:
+            raise self._damaged(f"its longest word has {longest:,} letters, its header says {h.longest_word:,}")
+
+    def _check_below(self, start: int, max_depth: int | None, max_words: int | None, whole: bool = False) -> None:
+        # One census of the whole automaton proves every walk below any state.
+        if whole:
+            super()._check_below(start, max_depth, max_words)
+        else:
+            self.checked()
 
     # -- the cursor ---------------------------------------------------------------------
 
@@ -216,3 +278,45 @@ class NativeDictionary(DictionaryBase[int]):
 
     def __repr__(self) -> str:
         return f"NativeDictionary({self.path!r}, words={len(self)})"
+
+
+# Files found sound in this process, by (device, inode, size, mtime_ns, body CRC); the verdicts are
+# also kept in the cache folder, so that a file is counted once, not once per run (the
+# Python twin takes half a second on ENABLE2K, the compiled census a millisecond or two).
+_SOUND: set[tuple[int, ...]] = set()
+
+
+def _verdict_file(key: tuple[int, ...]) -> Path | None:
+    from boggle_dafsa.folders import private_cache_dir
+
+    folder = private_cache_dir()
+    return None if folder is None else folder / "native-census" / "-".join(map(str, key))
+
+
+def _recalled(key: tuple[int, ...]) -> bool:
+    file = _verdict_file(key)
+    try:
+        return file is not None and file.read_bytes() == b"ok"
+    except OSError:
+        return False
+
+
+def _record(key: tuple[int, ...]) -> None:
+    # Only "sound" is kept: a damaged file is refused again (quickly) each time.
+    from boggle_dafsa.automaton.fileformat import write_atomically
+
+    file = _verdict_file(key)
+    if file is None:
+        return
+    try:
+        write_atomically(file, b"ok")
+    except DictionaryError:
+        pass  # only a cache
+
+
+def _compiled_census() -> Any:
+    # The compiled census, unless missing or BOGGLE_DAFSA_PURE=1 asks for the Python twin.
+    from boggle_dafsa import compiled
+
+    module = compiled.load("census")
+    return None if module is None else module.census

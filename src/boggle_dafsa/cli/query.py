@@ -28,9 +28,17 @@ def _emit(results: Iterable[Any], line: Any, as_json: bool, count: bool, json_it
         found = sum(1 for _ in results)
         typer.echo(str(found))
     elif as_json:
-        items = [json_item(r) if json_item else r for r in results]
-        found = len(items)
-        print_json(items)
+        # A JSON list written an item at a time, as print_json would indent it: the
+        # results stream, in bounded memory, whatever their number.
+        from boggle_dafsa.output.jsonable import dumps
+
+        out = sys.stdout
+        for result in results:
+            item = dumps(json_item(result) if json_item else result, indent=2).replace("\n", "\n  ")
+            out.write(("[\n  " if not found else ",\n  ") + item)
+            found += 1
+        out.write("\n]\n" if found else "[]\n")
+        out.flush()
     else:
         out = sys.stdout
         for result in results:
@@ -68,7 +76,7 @@ def anagram(
     as_json: JsonOption = False,
 ) -> None:
     """Print the words made of exactly LETTERS; the letters blanks became are in lower case."""
-    from boggle_dafsa.query import anagram as run
+    from boggle_dafsa.query import iter_anagram as run
 
     d = load_dictionary(dictionary)
     hits = run(d, letters, sub=sub, limit=limit)
@@ -87,7 +95,7 @@ def fuzzy(
     as_json: JsonOption = False,
 ) -> None:
     """Print DISTANCE<TAB>WORD for the words within --distance edits of WORD, nearest first."""
-    from boggle_dafsa.query import fuzzy as run
+    from boggle_dafsa.query import iter_fuzzy as run
 
     d = load_dictionary(dictionary)
     hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)

@@ -22,6 +22,10 @@ def serve(
         Optional[str],
         typer.Option("--data", help="Folder of the server's database (rooms, daily results), kept across restarts. Default: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa.", show_default=False),
     ] = None,
+    trust_proxy: Annotated[
+        bool,
+        typer.Option("--trust-proxy", help="Behind a reverse proxy: take each client's address from the last X-Forwarded-For entry (for the per-client quotas). Never without such a proxy: clients could claim any address."),
+    ] = False,
 ) -> None:
     """Serve the Solve, Play and Rooms pages and the JSON API (/api/docs) until Ctrl-C.
 
@@ -37,9 +41,10 @@ def serve(
         typer.echo(f"boggle-dafsa: serving on {url}{others} (Ctrl-C to stop)")
 
     try:
+        from boggle_dafsa.web.settings import Limits
         from boggle_dafsa.web.store import data_dir
 
-        run_server(host, port, dictionaries or (), announce=announce, data=data or data_dir())
+        run_server(host, port, dictionaries or (), announce=announce, data=data or data_dir(), limits=Limits(trust_proxy=trust_proxy))
     except KeyboardInterrupt:
         pass
     typer.echo("boggle-dafsa: stopped", err=True)

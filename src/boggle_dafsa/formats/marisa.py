@@ -158,18 +158,30 @@ _verdicts: dict[tuple[int, int, int, int], str | None] = {}
 _PROBE_CODE = """
 import resource, sys
 limit = int(sys.argv[2])
-resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+if hard != resource.RLIM_INFINITY:
+    limit = min(limit, hard)
+resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 import marisa_trie
 trie = marisa_trie.Trie()
 trie.mmap(sys.argv[1])
+def damaged(why):
+    # A verdict on the file, reached by reading it to the end: exit status 3.
+    print(why, file=sys.stderr)
+    sys.exit(3)
 count = 0
-for key in trie.iterkeys():
-    count += 1
-    if key not in trie or not trie.keys(key) or len(key) > 65536:
-        sys.exit("a key is not found again")
+try:
+    for key in trie.iterkeys():
+        count += 1
+        if key not in trie or not trie.keys(key) or len(key) > 65536:
+            damaged("a key is not found again")
+except UnicodeDecodeError as error:
+    damaged(f"UnicodeDecodeError: {error}")
 if count != len(trie):
-    sys.exit("its key count is wrong")
+    damaged("its key count is wrong")
 """
+#: The exit status of a probe that read the file to the end and found it damaged.
+_PROBE_DAMAGED = 3
 
 
 def probe(path: str, identity: os.stat_result) -> None:
@@ -184,14 +196,20 @@ def probe(path: str, identity: os.stat_result) -> None:
     if key not in _verdicts:
         _verdicts[key] = _remembered(key)
     if key not in _verdicts or _verdicts[key] == "unknown":
-        _verdicts[key] = _run_probe(path)
-        _remember(key, _verdicts[key])
+        verdict, final = _run_probe(path)
+        if not final:
+            # The probe did not run to the end (out of memory under a limit, killed, timed
+            # out, a crash): this run refuses the file, but nothing is kept as its verdict.
+            raise DictionaryError(f"{path}: damaged marisa file, or too large to check here ({verdict})")
+        _verdicts[key] = verdict
+        _remember(key, verdict)
     verdict = _verdicts[key]
     if verdict is not None:
         raise DictionaryError(f"{path}: damaged marisa file ({verdict})")
 
 
-def _run_probe(path: str) -> str | None:
+def _run_probe(path: str) -> tuple[str | None, bool]:
+    # (error or None, whether the probe ran to the end: only then is it the file's verdict).
     import subprocess
     import sys
 
@@ -201,15 +219,19 @@ def _run_probe(path: str) -> str | None:
             stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_SECONDS,
         )
     except subprocess.TimeoutExpired:
-        return f"checking it took more than {PROBE_SECONDS:.0f} s"
+        return f"checking it took more than {PROBE_SECONDS:.0f} s", False
     except OSError as error:
-        return f"cannot start the process that checks it: {error.strerror or error}"
+        return f"cannot start the process that checks it: {error.strerror or error}", False
     if result.returncode == 0:
-        return None
-    if result.returncode < 0:
-        return f"marisa crashed reading it (signal {-result.returncode})"
+        return None, True
     lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1][:200] if lines else f"the check failed with status {result.returncode}"
+    if result.returncode == _PROBE_DAMAGED and lines:
+        return lines[-1][:200], True
+    if result.returncode < 0:
+        return f"marisa crashed reading it (signal {-result.returncode})", False
+    if any("MemoryError" in line or "bad_alloc" in line for line in lines):
+        return "out of memory while checking it", False
+    return (lines[-1][:200] if lines else f"the check failed with status {result.returncode}"), False
 
 
 def _verdict_file(key: tuple[int, int, int, int]) -> Path | None:
@@ -233,7 +255,7 @@ def _remember(key: tuple[int, int, int, int], verdict: str | None) -> None:
     from boggle_dafsa.automaton.fileformat import write_atomically
 
     file = _verdict_file(key)
-    if file is None or (verdict or "").startswith("cannot start"):
+    if file is None:
         return
     try:
         write_atomically(file, (verdict or "ok").encode("utf-8"))

@@ -18,6 +18,7 @@ Set algebra (:func:`union`, :func:`intersect`, :func:`difference`) lives in :mod
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, NamedTuple
 
 from boggle_dafsa.errors import QueryError
@@ -90,9 +91,19 @@ class AnagramHit:
         return f"AnagramHit({self.display()!r})"
 
 
+#: Results a sorting query (``fuzzy``, ``anagram --sub``) sorts in memory; past it, it walks
+#: again once per distance or length, streaming: memory stays bounded by this.
+SORT_IN_MEMORY = 100_000
+
+
 def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> list[AnagramHit]:
     """The words made of exactly ``letters`` (``?``: a blank, any letter), in byte order;
     ``sub``: of some of them (a rack), longest first, then in byte order."""
+    return list(iter_anagram(dictionary, letters, sub, limit))
+
+
+def iter_anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> Iterator[AnagramHit]:
+    """:func:`anagram`, streamed: memory stays bounded whatever the number of words."""
     if len(letters) > MAX_RACK:
         raise QueryError(f"rack too long ({len(letters)} letters and blanks, at most {MAX_RACK})")
     blanks = letters.count("?")
@@ -100,12 +111,27 @@ def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None 
     if not tiles and not blanks:
         raise QueryError("empty rack")
     automaton = Anagram(tiles, blanks, sub)
-    words = list(search(dictionary, automaton, None if sub else limit))
-    if sub:
+    if not sub:
+        return (AnagramHit(word, automaton) for word in search(dictionary, automaton, limit))
+    return _sub_anagrams(dictionary, automaton, len(tiles) + blanks, limit)
+
+
+def _sub_anagrams(dictionary: Any, automaton: Anagram, rack: int, limit: int | None) -> Iterator[AnagramHit]:
+    # Longest first: sorted in memory when few, else one streaming walk per length.
+    words = list(islice(search(dictionary, automaton), SORT_IN_MEMORY + 1))
+    if len(words) <= SORT_IN_MEMORY:
         words.sort(key=len, reverse=True)  # stable: byte order within a length
-        if limit is not None:
-            del words[limit:]
-    return [AnagramHit(word, automaton) for word in words]
+        yield from (AnagramHit(word, automaton) for word in words[:limit])
+        return
+    del words
+    left = limit
+    for length in range(rack, 0, -1):
+        for word in search(dictionary, Intersection(automaton, Length(length, length)), left):
+            yield AnagramHit(word, automaton)
+            if left is not None:
+                left -= 1
+                if not left:
+                    return
 
 
 def fuzzy(
@@ -113,19 +139,48 @@ def fuzzy(
 ) -> list[tuple[int, str]]:
     """(distance, word) for the words within ``distance`` edits of ``word``, nearest first
     (then byte order); ``prefix``: words that start within that many edits."""
+    return list(iter_fuzzy(dictionary, word, distance, transpositions, prefix, limit))
+
+
+def iter_fuzzy(
+    dictionary: Any, word: str, distance: int = 1, transpositions: bool = False, prefix: bool = False, limit: int | None = None
+) -> Iterator[tuple[int, str]]:
+    """:func:`fuzzy`, streamed: memory stays bounded whatever the number of words."""
     if not 0 <= distance <= MAX_DISTANCE:
         raise QueryError(f"distance {distance} out of range (0 to {MAX_DISTANCE})")
     key = _key(dictionary, word, "word")
     if len(key) > MAX_FUZZY_WORD:
         raise QueryError(f"word too long for fuzzy ({len(key)} letters, at most {MAX_FUZZY_WORD})")
+    return _fuzzy_sorted(dictionary, key, distance, transpositions, prefix, limit)
+
+
+def _fuzzy_walk(dictionary: Any, key: str, distance: int, transpositions: bool, prefix: bool) -> Iterator[tuple[int, str]]:
+    # (distance, word) in byte order.
     if native_layout(dictionary):
         # A row per depth walked on the mapped cells (compiled, or its Python twin).
-        found = [(d, w) for w, d in fuzzy_native(dictionary, key, distance, transpositions, prefix)]
-    else:
-        automaton = Levenshtein(key, distance, transpositions, prefix)
-        found = [(automaton.distance(state), found) for found, state in search_states(dictionary, automaton)]
-    found.sort()
-    return found if limit is None else found[:limit]
+        return ((d, w) for w, d in fuzzy_native(dictionary, key, distance, transpositions, prefix))
+    automaton = Levenshtein(key, distance, transpositions, prefix)
+    return ((automaton.distance(state), found) for found, state in search_states(dictionary, automaton))
+
+
+def _fuzzy_sorted(dictionary: Any, key: str, distance: int, transpositions: bool, prefix: bool, limit: int | None) -> Iterator[tuple[int, str]]:
+    # Nearest first: sorted in memory when few, else one streaming walk per distance.
+    found = list(islice(_fuzzy_walk(dictionary, key, distance, transpositions, prefix), SORT_IN_MEMORY + 1))
+    if len(found) <= SORT_IN_MEMORY:
+        found.sort()
+        yield from found[:limit]
+        return
+    del found
+    left = limit
+    for exact in range(distance + 1):
+        for hit in _fuzzy_walk(dictionary, key, exact, transpositions, prefix):
+            if hit[0] != exact:
+                continue
+            yield hit
+            if left is not None:
+                left -= 1
+                if not left:
+                    return
 
 
 def prefixes(dictionary: Any, word: str) -> list[str]:
@@ -177,6 +232,8 @@ __all__ = [
     "fuzzy",
     "grep",
     "hooks",
+    "iter_anagram",
+    "iter_fuzzy",
     "match",
     "parse_pattern",
     "prefixes",

@@ -41,7 +41,10 @@ typedef struct {
     int32_t sid;
     uint64_t pair;
     int found;
+    int taken;  /* the letter bit last taken from this frame, -1: none yet (the resume cursor) */
 } Frame;
+
+#define NO_LETTER 0xFF
 
 static int tables_reserve(Tables *t, Py_ssize_t sid) {
     if (sid < t->capacity) return 0;
@@ -148,9 +151,10 @@ static int append_match(PyObject *words, const Py_UCS4 *word, Py_ssize_t length,
 
 static PyObject *walk(PyObject *self, PyObject *args) {
     Py_buffer view;
-    Py_ssize_t root, depth_limit, limit, max_dead;
-    PyObject *alphabet, *dfa;
-    if (!PyArg_ParseTuple(args, "y*nUOnnn", &view, &root, &alphabet, &dfa, &depth_limit, &limit, &max_dead)) return NULL;
+    Py_ssize_t root, depth_limit, limit, max_dead, budget = -1;
+    PyObject *alphabet, *dfa, *cursor_obj = Py_None, *next_cursor = NULL;
+    if (!PyArg_ParseTuple(args, "y*nUOnnn|On", &view, &root, &alphabet, &dfa, &depth_limit, &limit, &max_dead, &cursor_obj, &budget))
+        return NULL;
 
     PyObject *words = NULL, *sids = NULL, *step = NULL, *accept = NULL, *letters = NULL, *start_obj = NULL;
     Py_UCS4 *codes = NULL, *word = NULL;
@@ -164,7 +168,13 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
     if (width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
     t.width = (int)(width ? width : 1);
-    if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
+    /* A word visits distinct states, each at least one cell: a deeper limit is a lie. */
+    if (depth_limit < 0 || depth_limit > n) { damaged("its longest word is longer than the file can hold"); goto done; }
+    if (cursor_obj != Py_None && (!PyBytes_Check(cursor_obj) || PyBytes_GET_SIZE(cursor_obj) < 1
+                                  || PyBytes_GET_SIZE(cursor_obj) > depth_limit + 1)) {
+        PyErr_SetString(PyExc_ValueError, "bad cursor");
+        goto done;
+    }
 
     codes = PyUnicode_AsUCS4Copy(alphabet);
     if (!codes) goto done;
@@ -197,6 +207,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     f->sid = (int32_t)start_sid;
     f->pair = UINT64_MAX;
     f->found = 0;
+    f->taken = -1;
     if (tables_reserve(&t, f->sid) < 0) goto done;
     {
         uint32_t below = format_letters(f->head);
@@ -204,13 +215,67 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         if (below & ~t.known[f->sid] && learn(&t, step, letters, f->sid, below & ~t.known[f->sid]) < 0) goto done;
         f->bits = below & t.alive[f->sid];
     }
-    Py_ssize_t emitted = 0;
+    if (cursor_obj != Py_None) {
+        /* Resume where a previous call stopped: its cursor holds the letter bit taken from
+         * each frame, the last one NO_LETTER if none was taken there yet. Letters are
+         * taken in increasing bit order, so a frame's remaining letters are those above
+         * the one taken. The frames rebuilt are marked as having found a word (never
+         * remembered as dead: their earlier part was walked by the previous call). */
+        const unsigned char *taken = (const unsigned char *)PyBytes_AS_STRING(cursor_obj);
+        Py_ssize_t frames = PyBytes_GET_SIZE(cursor_obj);
+        for (Py_ssize_t i = 0;; i++) {
+            f = &stack[i];
+            f->found = 1;
+            if (taken[i] == NO_LETTER) {
+                if (i != frames - 1) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+                break;
+            }
+            int bit = taken[i];
+            if (bit >= width || !(f->head >> bit & 1u)) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            f->taken = bit;
+            f->bits &= ~((2u << bit) - 1u);
+            if (i == frames - 1) break;
+            int32_t nxt = t.table[(Py_ssize_t)f->sid * t.width + bit];
+            if (nxt < 0) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            Py_ssize_t slot = (Py_ssize_t)format_child_slot(f->state, f->head, 1u << bit);
+            if (slot >= n) { damaged("a transition points outside the file"); goto done; }
+            uint32_t child = cells[slot];
+            if ((Py_ssize_t)child >= n) { damaged("a transition points outside the file"); goto done; }
+            uint32_t child_head = cells[child];
+            uint32_t below = format_letters(child_head);
+            if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
+            word[i] = codes[bit];
+            Frame *c = &stack[i + 1];
+            c->state = child;
+            c->head = child_head;
+            c->sid = nxt;
+            c->pair = (uint64_t)nxt * (uint64_t)n + child;
+            c->taken = -1;
+            if (tables_reserve(&t, nxt) < 0) goto done;
+            if (below & ~t.known[nxt] && learn(&t, step, letters, nxt, below & ~t.known[nxt]) < 0) goto done;
+            c->bits = below & t.alive[nxt];
+            depth = i + 1;
+        }
+    }
+    Py_ssize_t emitted = 0, steps = 0;
     for (;;) {
         f = &stack[depth];
+        /* The work budget: stop after `limit` words or `budget` steps, and hand back a
+         * cursor to resume from, so that the caller streams the words chunk by chunk and
+         * sees Ctrl-C and its deadlines between two calls. */
+        if ((limit >= 0 && emitted >= limit) || (budget >= 0 && steps >= budget)) {
+            next_cursor = PyBytes_FromStringAndSize(NULL, depth + 1);
+            if (!next_cursor) goto done;
+            char *out = PyBytes_AS_STRING(next_cursor);
+            for (Py_ssize_t i = 0; i <= depth; i++) out[i] = (char)(stack[i].taken < 0 ? NO_LETTER : stack[i].taken);
+            goto finished;
+        }
+        steps++;
         if (f->bits) {
             uint32_t low = f->bits & (0u - f->bits);
             f->bits ^= low;
             int bit = (int)lowest_bit32(low);
+            f->taken = bit;
             int32_t nxt = t.table[(Py_ssize_t)f->sid * t.width + bit];
             Py_ssize_t slot = (Py_ssize_t)format_child_slot(f->state, f->head, low);
             if (slot >= n) { damaged("a transition points outside the file"); goto done; }
@@ -225,7 +290,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             if (format_is_final(child_head) && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
                 hit = 1;
                 if (append_match(words, word, depth + 1, sids, nxt) < 0) goto done;
-                if (++emitted == limit) goto finished;
+                emitted++;
             }
             uint32_t below = format_letters(child_head);
             if (!below) {  /* a leaf: no frame needed */
@@ -241,6 +306,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             c->sid = nxt;
             c->pair = pair;
             c->found = hit;
+            c->taken = -1;
             if (tables_reserve(&t, nxt) < 0) goto done;
             if (below & ~t.known[nxt] && learn(&t, step, letters, nxt, below & ~t.known[nxt]) < 0) goto done;
             c->bits = below & t.alive[nxt];
@@ -252,9 +318,10 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         }
     }
 finished:
-    result = PyTuple_Pack(2, words, sids);
+    result = PyTuple_Pack(3, words, sids, next_cursor ? next_cursor : Py_None);
 done:
     PyBuffer_Release(&view);
+    Py_XDECREF(next_cursor);
     Py_XDECREF(words);
     Py_XDECREF(sids);
     Py_XDECREF(step);
@@ -432,14 +499,16 @@ typedef struct {
     uint32_t state, head, bits;
     uint8_t best;   /* prefix mode: the smallest distance of a prefix so far */
     uint8_t live;   /* rows[depth] holds a row with an entry <= k */
+    int taken;      /* the letter bit last taken from this frame, -1: none yet */
 } FuzzyFrame;
 
 static PyObject *fuzzy(PyObject *self, PyObject *args) {
     Py_buffer view;
-    Py_ssize_t root, k, depth_limit, limit;
-    PyObject *alphabet, *target;
+    Py_ssize_t root, k, depth_limit, limit, budget = -1;
+    PyObject *alphabet, *target, *cursor_obj = Py_None, *next_cursor = NULL;
     int transpositions, prefix;
-    if (!PyArg_ParseTuple(args, "y*nUUnppnn", &view, &root, &alphabet, &target, &k, &transpositions, &prefix, &depth_limit, &limit))
+    if (!PyArg_ParseTuple(args, "y*nUUnppnn|On", &view, &root, &alphabet, &target, &k, &transpositions, &prefix, &depth_limit, &limit,
+                          &cursor_obj, &budget))
         return NULL;
 
     PyObject *words = NULL, *distances = NULL, *result = NULL;
@@ -454,7 +523,12 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
     if (width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
     if (k < 0 || k > 200) { PyErr_SetString(PyExc_ValueError, "distance out of range (0 to 200)"); goto done; }
     if (m > 1000) { PyErr_SetString(PyExc_ValueError, "word too long (at most 1,000 letters)"); goto done; }
-    if (depth_limit < 0 || depth_limit > 1000000) { PyErr_SetString(PyExc_ValueError, "bad depth limit"); goto done; }
+    if (depth_limit < 0 || depth_limit > n) { damaged("its longest word is longer than the file can hold"); goto done; }
+    if (cursor_obj != Py_None && (!PyBytes_Check(cursor_obj) || PyBytes_GET_SIZE(cursor_obj) < 1
+                                  || PyBytes_GET_SIZE(cursor_obj) > depth_limit + 1)) {
+        PyErr_SetString(PyExc_ValueError, "bad cursor");
+        goto done;
+    }
     const uint8_t cap = (uint8_t)(k + 1);
     const Py_ssize_t stride = m + 1, max_rows = m + k + 2;
 
@@ -477,11 +551,42 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
     f->head = cells[root];
     f->best = rows[m];
     f->live = 1;
+    f->taken = -1;
     f->bits = format_letters(f->head);
     if (f->bits >> width) { damaged("a letter outside the alphabet"); goto done; }
-    Py_ssize_t emitted = 0;
+    /* Resuming (see walk()): the cursor's letters are replayed, rows recomputed and
+     * nothing emitted, down to its last frame, whose letters above the one taken remain. */
+    const unsigned char *replay = cursor_obj != Py_None ? (const unsigned char *)PyBytes_AS_STRING(cursor_obj) : NULL;
+    const Py_ssize_t replay_frames = replay ? PyBytes_GET_SIZE(cursor_obj) : 0;
+    Py_ssize_t emitted = 0, steps = 0;
     for (;;) {
         f = &stack[depth];
+        int replaying = 0;
+        if (replay) {
+            if (depth >= replay_frames) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            int bit = replay[depth];
+            if (bit != NO_LETTER && (bit >= width || !(f->bits >> bit & 1u))) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            if (depth == replay_frames - 1) {
+                replay = NULL;
+                steps = 0;  /* the budget counts new steps only: each call makes progress */
+                if (bit != NO_LETTER) {
+                    f->taken = bit;
+                    f->bits &= ~((2u << bit) - 1u);
+                }
+                continue;
+            }
+            if (bit == NO_LETTER) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            f->bits &= ~((1u << bit) - 1u);  /* the letter replayed is the lowest left */
+            replaying = 1;
+        } else if ((limit >= 0 && emitted >= limit) || (budget >= 0 && steps >= budget)) {
+            /* The work budget, as in walk(). */
+            next_cursor = PyBytes_FromStringAndSize(NULL, depth + 1);
+            if (!next_cursor) goto done;
+            char *out = PyBytes_AS_STRING(next_cursor);
+            for (Py_ssize_t i = 0; i <= depth; i++) out[i] = (char)(stack[i].taken < 0 ? NO_LETTER : stack[i].taken);
+            goto finished;
+        }
+        steps++;
         if (!f->bits) {
             if (depth == 0) break;
             depth--;
@@ -490,6 +595,7 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
         uint32_t low = f->bits & (0u - f->bits);
         f->bits ^= low;
         int bit = (int)lowest_bit32(low);
+        f->taken = bit;
         Py_UCS4 c = codes[bit];
         uint8_t live = 0, best = f->best, dist = cap;
         if (f->live) {
@@ -512,7 +618,10 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
             dist = next[m];
             if (dist < best) best = dist;
         }
-        if (!live && !(prefix && best <= k)) continue;  /* nothing below can match */
+        if (!live && !(prefix && best <= k)) {  /* nothing below can match */
+            if (replaying) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            continue;
+        }
         Py_ssize_t slot = (Py_ssize_t)format_child_slot(f->state, f->head, low);
         if (slot >= n) { damaged("a transition points outside the file"); goto done; }
         uint32_t child = cells[slot];
@@ -520,12 +629,15 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
         uint32_t child_head = cells[child];
         word[depth] = c;
         uint8_t found = prefix ? best : dist;
-        if (format_is_final(child_head) && found <= k) {
+        if (format_is_final(child_head) && found <= k && !replaying) {
             if (append_match(words, word, depth + 1, distances, found) < 0) goto done;
-            if (++emitted == limit) goto finished;
+            emitted++;
         }
         uint32_t below = format_letters(child_head);
-        if (!below) continue;
+        if (!below) {
+            if (replaying) { PyErr_SetString(PyExc_ValueError, "bad cursor"); goto done; }
+            continue;
+        }
         if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
         if (depth + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done; }
         depth++;
@@ -535,11 +647,13 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
         c_frame->bits = below;
         c_frame->best = best;
         c_frame->live = live;
+        c_frame->taken = -1;
     }
 finished:
-    result = PyTuple_Pack(2, words, distances);
+    result = PyTuple_Pack(3, words, distances, next_cursor ? next_cursor : Py_None);
 done:
     PyBuffer_Release(&view);
+    Py_XDECREF(next_cursor);
     Py_XDECREF(words);
     Py_XDECREF(distances);
     PyMem_Free(codes);
@@ -552,9 +666,9 @@ done:
 
 static PyMethodDef methods[] = {
     {"walk2", walk2, METH_VARARGS, "walk2(body, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states): walk() on a version 2 body"},
-    {"walk", walk, METH_VARARGS, "walk(cells, root, alphabet, dfa, depth_limit, limit, max_dead) -> (words, query states)"},
+    {"walk", walk, METH_VARARGS, "walk(cells, root, alphabet, dfa, depth_limit, limit, max_dead, cursor=None, budget=-1) -> (words, query states, cursor)"},
     {"fuzzy", fuzzy, METH_VARARGS,
-     "fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit) -> (words, distances)"},
+     "fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth_limit, limit, cursor=None, budget=-1) -> (words, distances, cursor)"},
     {NULL, NULL, 0, NULL},
 };
 

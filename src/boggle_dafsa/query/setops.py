@@ -46,6 +46,23 @@ def check_policies(dictionaries: Sequence[Any]) -> None:
             )
 
 
+def check_letters(dictionaries: Sequence[Any]) -> None:
+    """Raise :class:`DictionaryError` if a dictionary holds letters its policy never looks
+    up (a fold dictionary with a lower-case or accented letter): written out, its words
+    would be unreachable. Fold works letter by letter, so the alphabet tells; an exact
+    dictionary's words are checked one by one as they are merged (see :func:`_checked`)."""
+    from boggle_dafsa.words.normalize import Policy, fold
+
+    for dictionary in dictionaries:
+        if dictionary.policy is not Policy.FOLD:
+            continue
+        stray = [letter for letter in dictionary.alphabet if not (letter.isalpha() and fold(letter) == letter)]
+        if stray:
+            raise DictionaryError(
+                f"{_name(dictionary)}: damaged dictionary (letters its policy fold never looks up: {''.join(stray[:10])!r})"
+            )
+
+
 def _name(dictionary: Any) -> str:
     return str(getattr(dictionary, "path", dictionary))
 
@@ -53,10 +70,17 @@ def _name(dictionary: Any) -> str:
 def _checked(dictionary: Any) -> Iterator[str]:
     # The merge is only right on sorted streams: a file that lists its words otherwise
     # (a marisa file in weight order read by another reader, a damaged file) is refused.
+    from boggle_dafsa.words.normalize import Policy
+
+    exact = dictionary.policy is Policy.EXACT
+    if exact:
+        from unicodedata import is_normalized
     previous = None
     for word in dictionary:
         if previous is not None and word <= previous:
             raise DictionaryError(f"{_name(dictionary)}: words not in byte order ({previous!r} then {word!r})")
+        if exact and not (word.isalpha() and is_normalized("NFC", word)):
+            raise DictionaryError(f"{_name(dictionary)}: damaged dictionary ({word[:40]!r} is not a word its policy exact looks up)")
         previous = word
         yield word
 
@@ -78,6 +102,7 @@ def merged(dictionaries: Sequence[Any], operation: str, progress: Callable[[int,
     if not dictionaries:
         raise QueryError(f"{operation} needs at least one dictionary")
     check_policies(dictionaries)
+    check_letters(dictionaries)
     count = len(dictionaries)
     streams: list[Iterable[tuple[str, int]]] = [_tagged(d, i) for i, d in enumerate(dictionaries)]
     current: str | None = None
@@ -116,7 +141,9 @@ def write_set(
 
     ``progress``: see :func:`merged`."""
     from boggle_dafsa.formats import write_dictionary
+    from boggle_dafsa.limits import refuse_overwriting
 
+    refuse_overwriting(output, [d.path for d in dictionaries if getattr(d, "path", None)], DictionaryError)
     count = 0
 
     def counted(words: Iterator[str]) -> Iterator[str]:

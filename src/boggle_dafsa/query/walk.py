@@ -17,7 +17,7 @@ letter, as the solver does); any other dictionary is walked through its ``childr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 
 from boggle_dafsa import compiled
@@ -34,15 +34,53 @@ DEFAULT_MAX_DEPTH = 4096
 MAX_DEAD_PAIRS = 4_000_000
 
 
+#: Words the compiled walks hand back in their first call (the first answers show at
+#: once), then in calls of up to CHUNK_WORDS: memory stays flat whatever the language.
+FIRST_CHUNK = 256
+CHUNK_WORDS = 16384
+#: Steps (cells visited) of a compiled walk between two returns to Python, where Ctrl-C,
+#: --timeout and the deadlines of :func:`boggle_dafsa.solver.time_limit` are seen: a few
+#: milliseconds of work.
+STEP_BUDGET = 1 << 18
+
+
 def search(dictionary: Any, automaton: Automaton[Any], limit: int | None = None, kernel: str = "auto") -> Iterator[str]:
-    """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``."""
-    if (native_layout(dictionary) or compact_layout(dictionary)) and select_kernel(kernel) == compiled.C:
-        # The compiled walk returns its words in one list: iterate it without a Python frame per word.
+    """The words of ``dictionary`` that ``automaton`` matches, in byte order, at most ``limit``.
+
+    Streams: words come as the walk finds them, in bounded memory, whatever the size of
+    the language (see :data:`CHUNK_WORDS`)."""
+    if native_layout(dictionary) and select_kernel(kernel) == compiled.C:
+        # The compiled walk returns its words a chunk at a time: iterate each chunk without
+        # a Python frame per word.
+        ensure_sound(dictionary)
         dfa = LazyDFA(automaton)
         if limit == 0 or dfa.start < 0:
             return iter(())
-        return iter(_compiled_lists(dictionary, dfa, limit)[0])
+        return chain.from_iterable(chunk for chunk, _ in _compiled_chunks(dictionary, dfa, limit))
     return (word for word, _ in search_states(dictionary, automaton, limit, kernel))
+
+
+def ensure_sound(dictionary: Any) -> None:
+    """Raise "damaged" unless the dictionary's automaton holds what its file says (once per
+    dictionary): then no walk can meet a cycle, a state leading nowhere, or more or longer
+    words than the header says. Formats that state no bounds (marisa) are bounded by
+    their own reader."""
+    checked = getattr(dictionary, "checked", None)
+    if checked is not None:
+        checked()
+        return
+    bounds = getattr(dictionary, "_walk_bounds", None)
+    if bounds is not None:
+        max_depth, max_words = bounds()
+        dictionary._check_below(dictionary.root, max_depth, max_words)
+
+
+def check_deadline() -> None:
+    """Raise ``TimeoutError`` if the deadline of an enclosing
+    :func:`boggle_dafsa.solver.time_limit` has passed (the walks' work budget)."""
+    from boggle_dafsa.solver.prepared import _seconds_left
+
+    _seconds_left()
 
 
 def search_states(
@@ -58,11 +96,9 @@ def search_states(
     if limit == 0 or dfa.start < 0:
         return
     states = dfa.states
-    if compact_layout(dictionary) and select_kernel(kernel) == compiled.C:
-        # A version 2 file: the compiled walk of its edges in place (walk2), whose twin is the generic walk.
-        pairs: Iterator[tuple[str, int]] = _walk_compiled(dictionary, dfa, limit)
-    elif not native_layout(dictionary):
-        pairs = _walk_generic(dictionary, dfa)
+    ensure_sound(dictionary)
+    if not native_layout(dictionary):
+        pairs: Iterator[tuple[str, int]] = _walk_generic(dictionary, dfa)
     elif select_kernel(kernel) == compiled.C:
         pairs = _walk_compiled(dictionary, dfa, limit)
     else:
@@ -91,36 +127,41 @@ def _compiled_walk() -> Any:
     return None if module is None else module.walk
 
 
-def _compiled_lists(dictionary: Any, dfa: LazyDFA, limit: int | None) -> tuple[list[str], list[int]]:
-    # _walk_native in C (_walk.c): one call returns every match (up to `limit`) at once;
-    # on a version 2 file, walk2 reads the edges in place (the twin: _walk_generic).
-    if compact_layout(dictionary):
-        states = dictionary.states
+def _compiled_chunks(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator[tuple[list[str], list[int]]]:
+    # _walk_native in C (_walk.c), a call per chunk of words or per STEP_BUDGET steps,
+    # each resuming from the cursor where the previous one stopped.
+    walk = _compiled_walk()
+    layout = dictionary.layout()
+    cells, root, alphabet, depth = layout.cells, layout.root, layout.alphabet, max_depth(dictionary)
+    cursor = None
+    chunk = FIRST_CHUNK
+    left = limit
+    while True:
+        want = chunk if left is None else min(chunk, left)
         try:
-            return compiled.built("query walk").walk2(  # type: ignore[no-any-return, union-attr]
-                states.body, states.root >> 1, states.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit,
-                MAX_DEAD_PAIRS,
-            )
+            words, sids, cursor = walk(cells, root, alphabet, dfa, depth, want, MAX_DEAD_PAIRS, cursor, STEP_BUDGET)
         except ValueError as error:
             raise _damaged(dictionary, error) from None
-    try:
-        layout = dictionary.layout()
-        return _compiled_walk()(  # type: ignore[no-any-return]
-            layout.cells, layout.root, layout.alphabet, dfa, max_depth(dictionary), -1 if limit is None else limit, MAX_DEAD_PAIRS
-        )
-    except ValueError as error:
-        raise _damaged(dictionary, error) from None
+        if words:
+            yield words, sids
+            if left is not None:
+                left -= len(words)
+            chunk = min(4 * chunk, CHUNK_WORDS)
+        if cursor is None or left == 0:
+            return
+        check_deadline()
 
 
 def _walk_compiled(dictionary: Any, dfa: LazyDFA, limit: int | None) -> Iterator[tuple[str, int]]:
-    words, sids = _compiled_lists(dictionary, dfa, limit)
-    return zip(words, sids)
+    for words, sids in _compiled_chunks(dictionary, dfa, limit):
+        yield from zip(words, sids)
 
 
 def native_layout(dictionary: Any) -> bool:
-    """True if ``dictionary`` is a version 1 native file the fast walks can read (one-cell state headers)."""
-    return (getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "version", 1) == 1
-            and dictionary.layout() is not None)
+    """True if ``dictionary`` is a native file the fast walks can read as one-cell state
+    headers: a version 1 file in place, a version 2 file expanded (its census expands it
+    anyway, see NativeDictionary.checked): the walks then stream, chunk by chunk."""
+    return getattr(dictionary, "format_name", None) == "native" and dictionary.layout() is not None
 
 
 def compact_layout(dictionary: Any) -> bool:
@@ -151,7 +192,11 @@ def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
     letters: list[str] = []
     # A frame: [children iterator, query state, (dictionary state, query state), found a word below?]
     stack: list[list[Any]] = [[iter(children(root)), dfa.start, None, False]]
+    steps = 0
     while stack:
+        steps += 1
+        if not steps & 0xFFFF:  # the work budget, as STEP_BUDGET in C
+            check_deadline()
         frame = stack[-1]
         sid = frame[1]
         for letter, child in frame[0]:
@@ -185,7 +230,7 @@ def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
 
 def fuzzy_native(
     dictionary: Any, word: str, k: int, transpositions: bool = False, prefix: bool = False, limit: int | None = None, kernel: str = "auto"
-) -> list[tuple[str, int]]:
+) -> Iterator[tuple[str, int]]:
     """(word, distance) for the words of the native ``dictionary`` within ``k`` edits of
     ``word`` (``prefix``: whose closest prefix is), in byte order, at most ``limit``.
 
@@ -195,21 +240,37 @@ def fuzzy_native(
     automaton through :func:`_walk_native`, without the dead-pair memo (the C walk has
     none, and on a damaged file the memo could skip a branch that C finds damaged).
     """
+    ensure_sound(dictionary)
     if select_kernel(kernel) == "python":
         automaton = Levenshtein(word, k, transpositions, prefix)
         dfa = LazyDFA(automaton)
         found = islice(_walk_native(dictionary, dfa, max_dead=0), limit)
-        return [(hit, automaton.distance(dfa.states[sid])) for hit, sid in found]
+        return ((hit, automaton.distance(dfa.states[sid])) for hit, sid in found)
+    return _fuzzy_compiled(dictionary, word, k, transpositions, prefix, limit)
+
+
+def _fuzzy_compiled(dictionary: Any, word: str, k: int, transpositions: bool, prefix: bool, limit: int | None) -> Iterator[tuple[str, int]]:
+    # fuzzy in C, a chunk at a time as _compiled_chunks.
     fuzzy = compiled.built("query walk").fuzzy  # type: ignore[union-attr]
 
-    try:
-        layout = dictionary.layout()
-        words, distances = fuzzy(
-            layout.cells, layout.root, layout.alphabet, word, k, transpositions, prefix, max_depth(dictionary), -1 if limit is None else limit
-        )
-    except ValueError as error:
-        raise _damaged(dictionary, error) from None
-    return list(zip(words, distances))
+    layout = dictionary.layout()
+    cells, root, alphabet, depth = layout.cells, layout.root, layout.alphabet, max_depth(dictionary)
+    cursor = None
+    chunk = FIRST_CHUNK
+    left = limit
+    while left != 0:
+        want = chunk if left is None else min(chunk, left)
+        try:
+            words, distances, cursor = fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth, want, cursor, STEP_BUDGET)
+        except ValueError as error:
+            raise _damaged(dictionary, error) from None
+        yield from zip(words, distances)
+        if left is not None:
+            left -= len(words)
+        chunk = min(4 * chunk, CHUNK_WORDS)
+        if cursor is None:
+            return
+        check_deadline()
 
 
 def _damaged(dictionary: Any, error: ValueError) -> Exception:
@@ -272,11 +333,15 @@ def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) 
     sid = dfa.start
     key = -1
     found = False
+    steps = 0
     try:
         head = cells[state]
         learn(sid, head & letter_mask)
         bits = head & alive[sid]
         while True:
+            steps += 1
+            if not steps & 0xFFFF:  # the work budget, as STEP_BUDGET in C
+                check_deadline()
             if bits:
                 low = bits & -bits
                 bits ^= low

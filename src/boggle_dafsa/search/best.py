@@ -30,6 +30,7 @@ import heapq
 import itertools
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from boggle_dafsa.board.dice import DiceSet, SplitMix64
 from boggle_dafsa.board.grid import Grid, format_shape
 from boggle_dafsa.board.scoring import SCORINGS, Scoring
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.limits import MAX_WORD_CHARS
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
@@ -73,6 +75,15 @@ _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 Board = tuple[str, ...]
+
+
+#: Bounds on what a search may be asked (each keeps memory or time within reason).
+MAX_POOL = 100_000
+MAX_STEPS = 10**9
+MAX_RUNS = 100_000
+#: Largest search log read by ``--resume``, and its longest line (a run is a few kB).
+MAX_LOG_BYTES = 256 << 20
+MAX_LOG_LINE = 1 << 20
 
 
 def default_pool(shape: Sequence[int]) -> int:
@@ -497,10 +508,12 @@ def make_spec(
         raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     if method not in METHODS:
         raise BoggleError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
-    if pool < 1:
-        raise BoggleError(f"the pool (`pool`) must hold at least 1 board, not {pool}")
-    if steps < 1 or stall < 1:
-        raise BoggleError("the steps and stall of annealing (`steps`, `stall`) must be at least 1")
+    if not 1 <= pool <= MAX_POOL:
+        raise BoggleError(f"the pool (`pool`) must hold 1 to {MAX_POOL:,} boards, not {pool}")
+    if not (1 <= steps <= MAX_STEPS and 1 <= stall <= MAX_STEPS):
+        raise BoggleError(f"the steps and stall of annealing (`steps`, `stall`) must be 1 to {MAX_STEPS:,}")
+    if min_length is not None and not 1 <= min_length <= MAX_WORD_CHARS:
+        raise BoggleError(f"the shortest word (`min_length`) must be 1 to {MAX_WORD_CHARS:,} letters, not {min_length}")
     shape = tuple(shape)
     if math.prod(shape) > 4096:
         raise BoggleError(f"a {format_shape(shape)} grid is too large to search (4,096 cells at most)")
@@ -867,17 +880,27 @@ class SearchResult:
 
 def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResult]:
     """Runs of this search (same spec and seed) already in the ndjson log at ``path``."""
+    from boggle_dafsa.limits import format_bytes, read_limited
+
     key = spec.key()
     done: dict[int, RunResult] = {}
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not os.path.exists(path):
         return done
-    except (OSError, UnicodeDecodeError) as error:
-        raise BoggleError(f"{path}: cannot read the log ({getattr(error, 'strerror', None) or error})") from None
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Bounded, whatever the file is (/dev/zero, a 10 GB file, one endless line).
+    data = read_limited(path, MAX_LOG_BYTES, BoggleError, "search log", stop_at_nul=True)
+    if b"\0" in data:
+        raise BoggleError(f"{path}: not a search log (binary data)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BoggleError(f"{path}: cannot read the log ({error})") from None
+    del data
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        if len(line) > MAX_LOG_LINE:
+            raise BoggleError(f"{path}:{number}: line longer than {format_bytes(MAX_LOG_LINE)}: not a line of a search log")
         try:
             data = json.loads(line)
             if data.get("spec") != key or data.get("seed") != seed:
@@ -885,9 +908,11 @@ def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResu
             result = RunResult.from_json(data)
         except (ValueError, KeyError, TypeError, AttributeError):
             # The last line of an interrupted run may be cut short: the run is done again.
-            if number == len(text.splitlines()):
+            if number == len(lines):
                 continue
             raise BoggleError(f"{path}:{number}: not a line of a search log") from None
+        if not 0 <= result.run < MAX_RUNS:
+            raise BoggleError(f"{path}:{number}: run number {result.run} out of range (0 to {MAX_RUNS - 1:,})")
         done[result.run] = result
     return done
 
@@ -912,15 +937,17 @@ def search(
     of the runs under way (see :data:`Report`) about every ``report_every`` seconds,
     from another thread when the runs are elsewhere.
     """
-    if runs < 1:
-        raise BoggleError(f"the number of runs (`runs`) must be at least 1, not {runs}")
+    if not 1 <= runs <= MAX_RUNS:
+        raise BoggleError(f"the number of runs (`runs`) must be 1 to {MAX_RUNS:,}, not {runs}")
     if jobs < 1 or jobs > 64:
         raise BoggleError(f"the number of processes (`jobs`) must be 1 to 64, not {jobs}")
     done = done or {}
     result = SearchResult(spec, seed, [done[run] for run in sorted(done) if run < runs])
     todo = [run for run in range(runs) if run not in done]
     if dask:
-        from boggle_dafsa.search.distributed import dask_as_completed
+        from boggle_dafsa.search.distributed import dask_as_completed, require_dask
+
+        require_dask()
 
         path = spec.dictionary if spec.dictionary_digest else None
         if path is not None:
@@ -952,6 +979,11 @@ _PROGRESS_QUEUE: Any = None
 def _pool_init(queue: Any) -> None:
     global _PROGRESS_QUEUE
     _PROGRESS_QUEUE = queue
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself (see
+    # _pool_runs), so that one press stops everything without a traceback per worker.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _pool_report(run: int, scored: int, best: int) -> None:
@@ -968,7 +1000,8 @@ def _pool_runs(
 ) -> Iterator[RunResult]:
     import multiprocessing
     import threading
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from itertools import islice
 
     # "spawn" would re-import the caller; fork is what the batch solver uses too, where it exists.
     methods = multiprocessing.get_all_start_methods()
@@ -987,10 +1020,34 @@ def _pool_runs(
     try:
         with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context, initializer=_pool_init,
                                  initargs=(queue,)) as executor:
-            futures = [executor.submit(_pool_run, spec, seed, run, report_every) for run in todo]
-            for future in as_completed(futures):
-                yield future.result()
+            try:
+                # A few runs queued per process, not all of them: memory stays flat whatever --runs.
+                waiting = iter(todo)
+                running = {executor.submit(_pool_run, spec, seed, run, report_every) for run in islice(waiting, 2 * jobs)}
+                while running:
+                    finished, running = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        yield future.result()
+                        running |= {executor.submit(_pool_run, spec, seed, run, report_every) for run in islice(waiting, 1)}
+            except BaseException:
+                # Interrupted (Ctrl-C, an error, the caller gone): stop the workers now
+                # rather than wait for their runs to end.
+                _stop_workers(executor)
+                raise
     finally:
         if queue is not None and relay is not None:
             queue.put(None)  # after the processes ended: their reports are all in the queue
             relay.join()
+
+
+def _stop_workers(executor: Any) -> None:
+    """Terminate the processes of a ``ProcessPoolExecutor`` and wait for them (no orphan)."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join()

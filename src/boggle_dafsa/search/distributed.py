@@ -27,12 +27,20 @@ BATCH_CHUNK = 1000
 CONNECT_TIMEOUT = 10
 
 
+def require_dask() -> None:
+    """Raise :class:`BoggleError` (one line: which extra to install) unless Dask's
+    ``distributed`` can be imported."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise BoggleError("running on a Dask cluster needs the [dask] extra: install boggle-dafsa[dask] (pip install 'boggle-dafsa[dask]')") from None
+
+
 def connect(address: str) -> Any:
     """A client of the Dask scheduler at ``address`` (raises :class:`BoggleError` if it cannot)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise BoggleError("running on a Dask cluster needs the [dask] extra: pip install 'boggle-dafsa[dask]'") from None
+    require_dask()
+    from distributed import Client
+
     try:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
@@ -97,6 +105,7 @@ def dask_as_completed(
     a list, from the client's thread) while the task runs: Dask events on a topic of
     this call's own. A task's events arrive before its result.
     """
+    require_dask()
     from distributed import as_completed
 
     client = connect(address)

@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.web.guard import CLIENT_KEY, ClientGuard, GuardMiddleware, bounded
 from boggle_dafsa.web.payloads import report_payload, solution_payload, verdict_payload
 from boggle_dafsa.web.rooms import OVER, PLAYING, Room, RoomError, RoomRegistry
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits
@@ -195,6 +196,10 @@ def create_app(
     app.state.limits = limits
     app.state.store = store
     app.add_middleware(SizeLimit, limits=limits)  # type: ignore[arg-type]
+    # Outermost: quotas by client address before anything else is done for a request.
+    guard = ClientGuard(limits)
+    app.state.guard = guard
+    app.add_middleware(GuardMiddleware, guard=guard)  # type: ignore[arg-type]
     # Routes return JSONResponse themselves: FastAPI's generic encoder would walk every
     # word and path again, and costs four times the solve on a 4x4 grid.
 
@@ -210,6 +215,11 @@ def create_app(
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
         return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+
+    @app.exception_handler(TimeoutError)
+    async def too_long(_request: Request, _error: TimeoutError) -> JSONResponse:
+        # A kernel's deadline (web/guard.py bounded()) reached outside a route's own handling.
+        return JSONResponse({"error": f"this took more than {limits.solve_seconds:g} s, the server's limit"}, status_code=503)
 
     @app.exception_handler(Exception)
     async def unexpected(_request: Request, _error: Exception) -> JSONResponse:
@@ -315,6 +325,7 @@ def create_app(
         responses=_example(SOLVE_EXAMPLE),
     )
     async def solve(
+        request: Request,
         grid: Annotated[str, Query(min_length=1, max_length=limits.grid_chars, description="The grid in the GRID syntax of `solve`, e.g. IDXT/MHEI/ERVN/TLLU.")],
         dict: Annotated[str | None, Query(max_length=64, description="A dictionary of `/api/dictionaries`.")] = None,
         dice: Annotated[str | None, Query(max_length=32, description="Take the scoring and minimum length of this dice set.")] = None,
@@ -339,14 +350,21 @@ def create_app(
         parsed = options.parse(grid, words)
         if len(parsed) > limits.cells:
             raise BoggleError(f"the grid has {len(parsed)} cells; this server solves grids of {limits.cells} at most")
-        if len(parsed) <= INLINE_CELLS:
-            hits = options.solve(parsed, words)
-        else:
-            hits = await run_in_threadpool(options.solve, parsed, words)
+        # Every solve has a deadline (limits.solve_seconds), and each client a share of the
+        # worker threads: a heavy grid gets a 503, and the others are served meanwhile.
+        with guard.solving(request.scope.get(CLIENT_KEY, "unknown")):
+            if len(parsed) <= INLINE_CELLS and len(parsed.shape) == 2:
+                hits = bounded(limits.solve_seconds, lambda: options.solve(parsed, words))
+            else:
+                hits = await run_in_threadpool(bounded, limits.solve_seconds, lambda: options.solve(parsed, words))
         return JSONResponse(solution_payload(parsed, hits))
 
     @app.post("/api/play", summary="Judge the words of a solo game; with end, the report and the solution")
     def play(request: Annotated[PlayRequest, Body()]) -> JSONResponse:
+        # On a worker thread (a plain def), under the solves' deadline.
+        return bounded(limits.solve_seconds, lambda: judge_solo(request))
+
+    def judge_solo(request: PlayRequest) -> JSONResponse:
         from boggle_dafsa.game.rounds import EndReason, Game
 
         chosen = dice_set(request.dice)
@@ -371,8 +389,11 @@ def create_app(
         return JSONResponse(answer)
 
     @app.post("/api/rooms", status_code=201, summary="Open a room: the server rolls the grid and owns the clock")
-    def create_room(request: Annotated[RoomRequest, Body()]) -> JSONResponse:
+    def create_room(http: Request, request: Annotated[RoomRequest, Body()]) -> JSONResponse:
         from boggle_dafsa.board.dice import random_seed
+
+        address = http.scope.get(CLIENT_KEY, "unknown")
+        guard.check_room(address, lambda room_id: room_id in registry.rooms)
 
         if not limits.min_seconds <= request.seconds <= limits.max_seconds:
             raise BoggleError(f"a game lasts {limits.min_seconds} to {limits.max_seconds} seconds, not {request.seconds}")
@@ -381,6 +402,7 @@ def create_app(
         seed = random_seed() if request.seed is None else request.seed
         options = {"hints": request.hints}
         room = registry.make_room(lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options))
+        guard.room_opened(address, room.id)
         return JSONResponse(room.state(), status_code=201)
 
     @app.get("/api/rooms/{room_id}", summary="A room's public state")

@@ -119,15 +119,18 @@ class Room:
         once the game is over.
         """
         from boggle_dafsa.game.rounds import Game
+        from boggle_dafsa.web.guard import name_key, player_name
 
-        if not isinstance(name, str) or not name.strip():
-            raise RoomError("give a name to join the room")
-        name = " ".join(name.split())
-        if len(name) > self.limits.name_chars:
-            raise RoomError(f"a name has at most {self.limits.name_chars} characters")
+        try:
+            name = player_name(name, self.limits.name_chars)
+        except ValueError as error:
+            raise RoomError(str(error)) from None
         self.touch()
-        player = self.players.get(name)
+        # Unique up to case: `alice` and `Alice` are one player (and one name shown).
+        key = name_key(name)
+        player = next((p for p in self.players.values() if name_key(p.name) == key), None)
         if player is not None:
+            name = player.name
             if not isinstance(token, str) or not secrets.compare_digest(token, player.token):
                 raise RoomError(f"the name {name!r} is taken in this room: choose another")
             if len(player.connections) >= self.limits.pages_per_player:
@@ -283,7 +286,7 @@ class RoomRegistry:
         """The room ``room_id``; raises :class:`RoomError` if there is none."""
         room = self.rooms.get(room_id)
         if room is None:
-            raise NoSuchRoom(f"no room {room_id[:32]!r} (it may have been closed after an hour unused)")
+            raise NoSuchRoom(f"no room {room_id[:32]!r} (it may have been closed, unused)")
         return room
 
     def make_room(self, create: Callable[[str], Room]) -> Room:
@@ -304,7 +307,7 @@ class RoomRegistry:
     def _close_idle(self) -> None:
         now = self.clock()
         for room_id, room in list(self.rooms.items()):
-            idle = now - room.last_activity > self.limits.room_idle_seconds
+            idle = now - room.last_activity > (self.limits.room_idle_seconds if room.players else self.limits.room_unused_seconds)
             if idle and room.status != PLAYING and not any(p.connections for p in room.players.values()):
                 if room.timer is not None:
                     room.timer.cancel()

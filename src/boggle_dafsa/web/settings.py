@@ -36,14 +36,35 @@ class Limits:
     #: Length of a game, in seconds (a room's, or the Play page's).
     min_seconds: int = 1
     max_seconds: int = 3600
-    #: A room nobody touched for this long is closed when a new one is needed.
-    room_idle_seconds: int = 3600
+    #: A room nobody touched for this long is closed when a new one is needed; one that no
+    #: player ever joined, after room_unused_seconds.
+    room_idle_seconds: int = 900
+    room_unused_seconds: int = 120
     #: Open connections (HTTP and WebSocket) the server accepts at once (uvicorn answers 503 past it).
     connections: int = 512
     #: Pages open at once for one player (a phone and a laptop, a few tabs).
     pages_per_player: int = 4
     #: A WebSocket that has not joined its room after this long is closed.
     join_seconds: int = 120
+    # -- what one client may take (by address: see web/guard.py); each well below the global
+    # cap, yet enough for a class behind one address (a school's NAT)
+    #: Requests per second of one address (a bucket of request_burst): 429 past it.
+    requests_per_second: float = 50.0
+    request_burst: int = 200
+    #: WebSockets open at once: one address, the whole server (below `connections`, so
+    #: that plain requests still get through).
+    sockets_per_client: int = 64
+    sockets: int = 384
+    #: Rooms one address may have open at once (of `rooms`).
+    rooms_per_client: int = 20
+    #: Solves running at once: one address, the whole server; and the longest a solve
+    #: (or a game's judging) may take before the client gets a 503.
+    solves_per_client: int = 4
+    solves: int = 16
+    solve_seconds: float = 10.0
+    #: Take the client's address from the last entry of X-Forwarded-For (only behind a
+    #: proxy that sets it: `serve --trust-proxy`).
+    trust_proxy: bool = False
 
 
 class DictionaryCatalog:
