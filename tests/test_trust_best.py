@@ -9,6 +9,7 @@ no process left behind. Driven through a real pseudo-terminal (pexpect), as a us
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -73,7 +74,10 @@ def test_best_resume_reads_its_own_log(folder: Path) -> None:
     first = run(["best", "-d", "small.dafsa", "-s", "3x3", "--seed", "7", "-n", "2", "--log", str(log), "--json"], folder)
     assert first.returncode == 0, first.stderr
     again = run(["best", "-d", "small.dafsa", "-s", "3x3", "--seed", "7", "-n", "2", "--resume", str(log), "--json"], folder)
-    assert again.returncode == 0 and again.stdout == first.stdout, again.stderr
+    assert again.returncode == 0, again.stderr
+    # The same boards (the runs read back from the log), whatever the timings say.
+    boards = [{k: v for k, v in board.items() if k != "seconds"} for board in json.loads(first.stdout)["best"]]
+    assert [{k: v for k, v in board.items() if k != "seconds"} for board in json.loads(again.stdout)["best"]] == boards
     assert len(log.read_text().splitlines()) == 2  # nothing run twice
 
 

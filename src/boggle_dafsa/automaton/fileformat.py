@@ -665,7 +665,7 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
 def check_fields(header: Header, source: str) -> None:
     """Raise "damaged header" unless the fields agree with each other as a writer makes
     them and as the kernels assume: cells start where the alphabet ends, padded to 8 bytes
-    (aligned 4-byte loads); each state is a header and its transitions; there are no more
+    (aligned 4-byte loads); in version 1 each state is a header and its transitions; no more
     final states than states nor than words; the alphabet is in strictly increasing code
     point order (the order words are walked and printed in), and but for the raw policy
     (any key) holds no control, format or space character."""
@@ -674,9 +674,9 @@ def check_fields(header: Header, source: str) -> None:
     why = None
     if h.header_size != header_size_for(alphabet):
         why = f"the cells start at byte {h.header_size}, the alphabet ends at {FIXED_SIZE + len(alphabet.encode('utf-8'))}"
-    elif h.cell_count != h.state_count * h.header_cells + h.transition_count:
+    elif h.version == 1 and h.cell_count != h.state_count * h.header_cells + h.transition_count:
         why = "its cells are not its states and transitions"
-    elif h.root > h.cell_count - h.header_cells:
+    elif h.version == 1 and h.root > h.cell_count - h.header_cells:
         why = "the root points outside the file"
     elif not h.final_count <= min(h.state_count, h.word_count) or (h.word_count > 0) != (h.final_count > 0):
         why = "its counts of words and final states disagree"
