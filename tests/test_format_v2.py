@@ -173,6 +173,7 @@ def test_verify_catches_any_changed_body_byte(tmp_path: Path) -> None:
             check_integrity(NativeDictionary(tmp_path / "d.dafsa"))
 
 
+@pytest.mark.slow
 def test_format_version_option(tmp_path: Path) -> None:
     source = tmp_path / "w.txt"
     source.write_text("chat\nchien\nniche\n", encoding="utf-8")
