@@ -156,6 +156,9 @@ def test_the_score_example_prints_what_the_page_shows(page: Path, tmp_path: Path
 def test_the_readme_is_a_front_door() -> None:
     text = README.read_text("utf-8")
     assert len(text.splitlines()) <= 300
+    # The door opens on every room: each page of docs/ is linked from it.
+    for page in PAGES[1:]:
+        assert f"]({page_id(page)}" in text, f"the README links to no {page_id(page)}"
     # Every page it links to exists.
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
         if "://" not in target:
