@@ -235,3 +235,26 @@ def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> Non
     counts = page.eval_on_selector_all("#board .cell", "cells => cells.map(c => Number(c.dataset.hint))")
     assert counts == hint_payload(game)["cells"]
     assert errors == []
+
+
+@pytest.mark.slow
+def test_on_a_phone_the_board_stays_in_view_and_a_sent_trace_clears(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
+    page.goto(server + "play?dice=fr&seed=42&time=60")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    # HALTE traced by taps: H (2,1) A (2,2) L (2,3) T (3,2) E (3,3), then E again to send.
+    for index in (9, 10, 11, 14, 15, 15):
+        page.tap(f"#board .cell[data-index='{index}']")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 1")
+    assert page.locator("#board .cell.traced").count() == 0  # the trace is gone once sent
+    page.click("#stop")
+    page.wait_for_selector("#report:not([hidden])")
+    # Scroll down the long list of missed words: the board's panel stays at the top.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(200)
+    top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
+    assert 0 <= top < 700 and page.evaluate("window.scrollY") > 700
+    assert errors == []
