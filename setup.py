@@ -35,6 +35,8 @@ EXTENSIONS = [
     Extension("boggle_dafsa.query._walk", ["src/boggle_dafsa/query/_walk.c"], depends=[FORMAT_HEADER]),
     # The census of a native file's cells (twin: DictionaryBase._check_below in dictionary.py).
     Extension("boggle_dafsa.automaton._census", ["src/boggle_dafsa/automaton/_census.c"], depends=[FORMAT_HEADER]),
+    # The compiled twin of the prover's class kernel (src/boggle_dafsa/search/prove.py's prove_class_python).
+    Extension("boggle_dafsa.search._prove", ["src/boggle_dafsa/search/_prove.c"], depends=[FORMAT_HEADER]),
 ]
 
 DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"

@@ -57,6 +57,7 @@ PARTS: dict[str, Part] = {
         Part("builder", "boggle_dafsa.automaton._builder", "boggle_dafsa.automaton.stream"),
         Part("query walk", "boggle_dafsa.query._walk", "boggle_dafsa.query.walk"),
         Part("census", "boggle_dafsa.automaton._census", "boggle_dafsa.dictionary"),
+        Part("prover", "boggle_dafsa.search._prove", "boggle_dafsa.search.prove"),
     )
 }
 

@@ -50,6 +50,7 @@ VERBS: dict[str, str] = {
     "serve": "serve",
     "solve": "solve",
     "find": "find",
+    "prove": "prove",
 }
 
 

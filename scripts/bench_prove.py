@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Side-by-side proof: `boggle-dafsa prove` and hybrid-boggle's `break_all`, same machine, same run.
+
+Each runs as a child process; its CPU time is the children's user + system time
+(``resource.getrusage``), its peak memory the children's largest resident set. The
+boards each reports are put in one canonical form (smallest text of the eight
+symmetric images) and compared. The load average is printed at the start and the end:
+on a busy machine, the ratio of the two CPU times is the figure to read.
+
+hybrid-boggle is built beside the project, never vendored::
+
+    git clone <hybrid-boggle> /work/peers/hybrid-boggle   (the search tool's fetch, here)
+    python3.12 -m venv .venv && .venv/bin/pip install pybind11 tqdm && ./build.sh (c++ line)
+    stubs/google/cloud/storage.py  (its cloud upload, never called: a stub module)
+
+Usage::
+
+    python scripts/bench_prove.py --min 500                      # ENABLE2K 3x3, both
+    python scripts/bench_prove.py --min 500 --ours-only -d fr     # French, no peer
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from boggle_dafsa.search.best import Canonical  # noqa: E402
+
+INNER = "AEIJOU BCDFGMPQVWXZ HKLNRSTY"
+CORNERS = "AEIOSUY BCDFGHJKLMNPQRTVWXZ"
+
+
+def children_usage() -> tuple[float, int]:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def timed(command: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> tuple[str, float, float, int]:
+    """(stdout, CPU seconds, wall seconds, peak RSS in kB of the largest child so far)."""
+    before, _ = children_usage()
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd)
+    wall = time.perf_counter() - started
+    after, peak = children_usage()
+    if result.returncode != 0:
+        sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr[-2000:]}")
+    return result.stdout, after - before, wall, peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-d", "--dict", default="enable2k")
+    parser.add_argument("-s", "--shape", default="3x3")
+    parser.add_argument("--min", type=int, default=500)
+    parser.add_argument("--buckets", default=INNER)
+    parser.add_argument("--corner-buckets", default=CORNERS)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--peer", default="/work/peers/hybrid-boggle", help="hybrid-boggle's checkout (built)")
+    parser.add_argument("--peer-python", default=None, help="its interpreter (default: PEER/.venv/bin/python)")
+    parser.add_argument("--peer-dict", default=None, help="its word list (default: PEER/wordlists/enable2k.txt)")
+    parser.add_argument("--ours-only", action="store_true")
+    parser.add_argument("--peer-first", action="store_true", help="run the peer before ours")
+    args = parser.parse_args()
+    shape = tuple(int(size) for size in args.shape.split("x"))
+    canonical = Canonical(shape, False)
+    print(f"load average at start: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+
+    def ours() -> set[str]:
+        command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", args.dict,
+                   "-s", args.shape, "--min", str(args.min), "--buckets", args.buckets, "--corner-buckets",
+                   args.corner_buckets, "--jobs", str(args.jobs), "--json"]
+        out, cpu, wall, peak = timed(command)
+        data = json.loads(out)
+        boards = {canonical.key(tuple(board["grid"].replace("/", ""))) for board in data["boards"]}
+        top = data["boards"][0] if data["boards"] else None
+        print(f"boggle-dafsa prove: {len(boards)} boards >= {args.min}, top {top}, {data['classes']} classes, "
+              f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB")
+        results["ours"] = cpu
+        return boards
+
+    def peer() -> set[str]:
+        root = Path(args.peer)
+        python = args.peer_python or str(root / ".venv" / "bin" / "python")
+        words = args.peer_dict or str(root / "wordlists" / "enable2k.txt")
+        classes = f"{args.buckets.lower()}, corner:{args.corner_buckets.lower()}"
+        size = f"{shape[0]}{shape[1]}"
+        command = [python, "-m", "boggle.break_all", classes, str(args.min), "--size", size, "--dictionary", words,
+                   "--num_threads", str(args.jobs), "--output_base", "/tmp/bench-prove-peer"]
+        env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
+        out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
+        listed = out.split("breaking failure(s):\n", 1)[1].split() if "breaking failure(s):" in out else []
+        boards = {canonical.key(tuple(board.upper())) for board in listed}
+        print(f"hybrid-boggle break_all: {len(boards)} boards >= {args.min} ({len(listed)} before symmetry), "
+              f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB")
+        results["peer"] = cpu
+        return boards
+
+    results: dict[str, float] = {}
+    order = [peer, ours] if args.peer_first else [ours, peer]
+    if args.ours_only:
+        order = [ours]
+    found = {function.__name__: function() for function in order}
+    print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+    if "peer" in found:
+        same = found["ours"] == found["peer"]
+        print(f"same boards: {same}" + ("" if same else f" (only ours: {sorted(found['ours'] - found['peer'])}, "
+                                                        f"only peer: {sorted(found['peer'] - found['ours'])})"))
+        print(f"CPU ratio ours / peer: {results['ours'] / results['peer']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

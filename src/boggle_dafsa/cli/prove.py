@@ -1,0 +1,170 @@
+"""``boggle-dafsa prove``: every board of a shape with at least N points (a thin layer over :mod:`boggle_dafsa.search.prove`)."""
+
+# No `from __future__ import annotations` here, as in solve.py: typer evaluates the
+# commands' annotations at each start. Names imported for type checking only are quoted.
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from boggle_dafsa.cli.base import app
+from boggle_dafsa.cli.common import is_terminal, print_json
+from boggle_dafsa.cli.options import (
+    AdjacencyOption,
+    DictOption,
+    JsonOption,
+    MinLengthOption,
+    QuOption,
+    ScoringOption,
+    SeedOption,
+)
+
+if TYPE_CHECKING:
+    from boggle_dafsa.search.prove import ClassResult, ProofResult, ProofSpec
+
+
+@app.command()
+def prove(
+    minimum: Annotated[int, typer.Option("--min", help="Print every board with at least this many points (words with --objective words).", show_default=False)],
+    dictionary: DictOption = None,
+    shape: Annotated[str, typer.Option("--shape", "-s", help="Shape of the boards: N for NxN, or sizes like 3x4 (32 cells at most).")] = "3x3",
+    objective: Annotated[str, typer.Option("--objective", help="What --min counts: points or words.")] = "points",
+    scoring: ScoringOption = None,
+    min_length: MinLengthOption = None,
+    q_is_qu: QuOption = False,
+    adjacency: AdjacencyOption = "king",
+    buckets: Annotated[Optional[str], typer.Option("--buckets", help="Letter buckets of the board classes, e.g. 'AEIJOU BCDFGMPQVWXZ HKLNRSTY' (default: vowels, common and rare consonants).", show_default=False)] = None,
+    corner_buckets: Annotated[Optional[str], typer.Option("--corner-buckets", help="Buckets of the corner cells (default: vowels with S, the other letters).", show_default=False)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes proving classes on this machine.")] = 1,
+    log: Annotated[Optional[str], typer.Option("--log", help="Append each proven class to this ndjson file.", show_default=False)] = None,
+    resume: Annotated[Optional[str], typer.Option("--resume", help="Skip the classes of this proof already in this log (and append to it).", show_default=False)] = None,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Prove a random sample of classes only, and project the whole proof's CPU time and memory.")] = False,
+    sample: Annotated[int, typer.Option("--sample", help="Classes the estimate proves.")] = 100,
+    seed: SeedOption = None,
+    memory: Annotated[int, typer.Option("--memory", help="Most MB of tree per class: a class that needs more is split in two.")] = 400,
+    json_output: JsonOption = False,
+) -> None:
+    """Prove which boards of a shape have at least --min points: print every one, best first, one per symmetry class.
+
+    Boards are split into classes (a bucket of letters per cell); each class is bounded from above and split cell by cell until its bound falls below --min, and every board left is scored exactly. A board not printed has fewer points than --min. Progress shows on a terminal only; Ctrl-C stops (resume with --resume LOG).
+    """
+    from boggle_dafsa.board.grid import parse_shape
+    from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.search import prove as P
+
+    if memory < 1:
+        raise BoggleError(f"--memory must be at least 1 MB, not {memory}")
+    spec = P.make_spec(
+        dictionary, parse_shape(shape), minimum, buckets=buckets, corner_buckets=corner_buckets, scoring=scoring,
+        min_length=min_length, adjacency=adjacency, objective=objective, q_is_qu=q_is_qu,
+        node_budget=max(100, memory * (1 << 20) // P.NODE_BYTES),
+    )
+    classes = len(spec.classes())
+    if estimate:
+        chosen_seed = seed if seed is not None else 1
+        bar = _Bar(min(sample, classes), 0) if is_terminal(sys.stderr) else None
+        try:
+            if bar is not None:
+                bar.start()
+            projected = P.estimate(spec, sample, chosen_seed, jobs=jobs, on_result=bar.update if bar else None)
+        finally:
+            if bar is not None:
+                bar.stop()
+        if json_output:
+            print_json({**projected.to_json(), "seed": chosen_seed})
+        else:
+            typer.echo(_estimate_text(projected))
+        return
+    done = P.read_log(resume, spec) if resume else {}
+    log_path = log or resume
+    log_stream = P.open_log(log_path) if log_path else None
+    key = spec.key()
+    bar = _Bar(classes, len(done)) if is_terminal(sys.stderr) else None
+
+    def finished(result: "ClassResult") -> None:
+        if log_stream is not None:
+            log_stream.write(json.dumps(result.to_json(key)) + "\n")
+            log_stream.flush()
+        if bar is not None:
+            bar.update(result)
+
+    try:
+        if bar is not None:
+            bar.start()
+        proof = P.prove(spec, jobs=jobs, done=done, on_result=finished)
+    finally:
+        if bar is not None:
+            bar.stop()
+        if log_stream is not None:
+            log_stream.close()
+    if json_output:
+        print_json(proof_json(proof))
+    else:
+        typer.echo(_proof_text(proof))
+
+
+def proof_json(proof: "ProofResult") -> "dict[str, Any]":
+    """The proof as JSON: every board with its points and words, and the work done."""
+    spec = proof.spec
+    return {
+        "boards": [{"grid": _grid_text(spec, text), "points": points, "words": words} for text, points, words in proof.boards()],
+        "classes": proof.classes,
+        "cpu_seconds": round(proof.cpu_seconds, 3),
+        "minimum": spec.minimum,
+        "objective": spec.objective,
+        "shape": "x".join(map(str, spec.shape)),
+    }
+
+
+def _grid_text(spec: "ProofSpec", key: str) -> str:
+    from boggle_dafsa.board.grid import Grid
+
+    faces = tuple(key.split(" ")) if any(len(face) > 1 for face in spec.faces) else tuple(key)
+    return str(Grid(spec.shape, faces))
+
+
+def _proof_text(proof: "ProofResult") -> str:
+    spec = proof.spec
+    boards = proof.boards()
+    unit = "points" if spec.objective == "points" else "words"
+    lines = [f"{len(boards):,} board{'s' if len(boards) != 1 else ''} with at least {spec.minimum:,} {unit} "
+             f"({proof.classes:,} classes, {proof.cpu_seconds:,.1f} CPU-s):"]
+    for text, points, words in boards:
+        lines.append(f"{points:>6,} points {words:>5,} words  {_grid_text(spec, text)}")
+    return "\n".join(lines)
+
+
+def _estimate_text(projected: Any) -> str:
+    hours = projected.projected / 3600
+    return (
+        f"sample: {projected.sampled:,} of {projected.classes:,} classes in {projected.cpu_seconds:,.1f} CPU-s\n"
+        f"projected: {projected.projected:,.0f} CPU-s ± {projected.margin:,.0f} (95%), {hours:,.2f} CPU-hours for the whole proof\n"
+        f"largest tree: {projected.peak_nodes:,} nodes, about {projected.peak_bytes / (1 << 20):,.0f} MB per process\n"
+        f"boards found in the sample: {projected.boards:,}"
+    )
+
+
+class _Bar:
+    """Classes done, boards found and the time left, on standard error (a terminal)."""
+
+    def __init__(self, total: int, done: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self._progress = Progress(
+            TextColumn("classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+            TimeRemainingColumn(), TextColumn("{task.fields[status]}"), console=Console(stderr=True), transient=True,
+        )
+        self._task = self._progress.add_task("classes", total=total, completed=done, status="")
+        self._boards: set[str] = set()
+
+    def start(self) -> None:
+        self._progress.start()
+
+    def stop(self) -> None:
+        self._progress.stop()
+
+    def update(self, result: "ClassResult") -> None:
+        self._boards.update(text for text, _, _ in result.boards)
+        self._progress.update(self._task, advance=1, status=f"{len(self._boards):,} boards")

@@ -1,0 +1,893 @@
+"""Proof of the best board: every board of a shape with at least N points, by branch and bound.
+
+The method is the one Dan Vanderkam published (hybrid-boggle, arXiv 2507.02117); this
+is an implementation of our own:
+
+* **Classes.** The letters are split into buckets (three for most cells, two for the
+  corners by default, see :func:`default_buckets`). A *class* gives each cell one bucket:
+  it holds every board whose cells show a letter of their bucket. The classes partition
+  the boards; only one class of each symmetry orbit is proven (rotations and
+  reflections map corners to corners, so bucket tuples are compared directly).
+* **Bound.** For one class, every word that some board of it could hold is found by a
+  depth-first walk of the grid's paths and of a trie of the words, each cell trying
+  every letter of its bucket. Each *word instance* (a path and its letters) is inserted
+  into an *orderly tree*: its (cell, letter) pairs sorted by one fixed cell order, so
+  that sum nodes (points of the words that end there, plus their children) and choice
+  nodes (one cell's letter: the most of the children) for the same cell merge. A word
+  found on the same set of cells with the same letters (two paths) is counted once.
+  The bound of the root is at least the points of any board of the class: a board
+  picks one letter at each choice node, and its words are a subset of the instances.
+* **Branch.** Cells are fixed one at a time in that same order. Because every word's
+  pairs are sorted, the choice nodes of the next cell are exactly those of the current
+  *frontier* (the sum nodes reached so far) for that cell: fixing a letter replaces
+  each of them by its child for the letter, and the bound falls by the difference. A
+  branch whose bound is below N is dropped; a board whose every cell is fixed with a
+  bound of at least N is a *candidate*, re-scored exactly by the solver.
+
+The tree building and the branching of one class are done by the compiled kernel
+(``_prove.c``) when it is built, else by :func:`prove_class_python`, its twin, which
+gives the same bounds and the same candidates in the same order (the tests compare
+them). ``BOGGLE_DAFSA_PURE=1`` forces the twin.
+
+A proof is a list of classes (tasks); :func:`prove` runs them here, in ``jobs``
+processes, and writes each finished class to a log that :func:`read_log` reads back to
+resume. :func:`estimate` proves a random sample of classes and projects the whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boggle_dafsa.board.grid import format_shape, neighbours
+from boggle_dafsa.board.scoring import SCORINGS, Scoring
+from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.search.best import OBJECTIVES, Canonical, Scorer, symmetries
+
+if TYPE_CHECKING:
+    from boggle_dafsa.dictionary import Dictionary
+
+#: Most cells the prover takes (the compiled kernel's masks hold 32 cells).
+MAX_CELLS = 32
+#: Most faces (letters) the compiled kernel takes; the twin takes any number.
+MAX_KERNEL_FACES = 32
+#: Default most tree nodes of one class at a time (about 24 bytes each in the kernel):
+#: a class whose tree would be larger is split in two and each half proven apart.
+DEFAULT_NODE_BUDGET = 20_000_000
+#: Most candidate boards one class may yield before the proof gives up (raise N).
+MAX_CANDIDATES = 5_000_000
+#: Bytes per tree node in the compiled kernel (for the memory estimate).
+NODE_BYTES = 20
+#: Letters that the default buckets count as vowels (after the dictionary's normalization).
+VOWELS = frozenset("AEIOUY")
+
+
+# -- the kernel seam ----------------------------------------------------------------------
+
+
+def compiled_kernel() -> Any | None:
+    """The compiled prover (``_prove``), or None when it is not built or ``BOGGLE_DAFSA_PURE`` is set."""
+    from boggle_dafsa import compiled
+
+    return compiled.load("prover")
+
+
+def available_kernels() -> list[str]:
+    """The prover kernels this installation can run: "c" when built, and always "python"."""
+    from boggle_dafsa import compiled
+
+    return list(compiled.available("prover"))
+
+
+# -- the words as a trie over faces -------------------------------------------------------
+
+
+class Lexicon:
+    """The words of a dictionary that fit a shape, as a trie over face indices.
+
+    ``faces`` are the faces a cell may show (one letter each, or QU). Node 0 is the
+    root; node ``i`` has a child for face ``f`` when bit ``f`` of ``masks[i]`` is set, and
+    its children are numbered ``firsts[i]``, ``firsts[i] + 1``, ... in face order.
+    ``values[i]`` is what the word ending at node ``i`` is worth (points, or 1 for the
+    words objective; 0 when no counted word ends there).
+    """
+
+    def __init__(self, faces: Sequence[str], masks: list[int], firsts: list[int], values: list[int]) -> None:
+        self.faces = tuple(faces)
+        self.masks = masks
+        self.firsts = firsts
+        self.values = values
+        self._capsule: Any = None
+
+    def __len__(self) -> int:
+        return len(self.masks)
+
+    def child(self, node: int, face: int) -> int:
+        """The child of ``node`` for ``face``, or -1."""
+        mask = self.masks[node]
+        if not mask >> face & 1:
+            return -1
+        return self.firsts[node] + (mask & ((1 << face) - 1)).bit_count()
+
+    def capsule(self, kernel: Any) -> Any:
+        """The trie as the compiled kernel holds it (checked once, then kept)."""
+        if self._capsule is None:
+            import array
+
+            self._capsule = kernel.lexicon(
+                array.array("I", self.masks).tobytes(), array.array("i", self.firsts).tobytes(),
+                array.array("i", self.values).tobytes(), len(self.faces),
+            )
+        return self._capsule
+
+
+def tokenize(word: str, faces: frozenset[str], longest_face: int) -> list[tuple[str, ...]]:
+    """Every way to spell ``word`` with ``faces`` (usually one; none if a letter has no face)."""
+    ways: list[tuple[str, ...]] = []
+
+    def extend(start: int, sofar: tuple[str, ...]) -> None:
+        if start == len(word):
+            ways.append(sofar)
+            return
+        for size in range(1, longest_face + 1):
+            piece = word[start : start + size]
+            if len(piece) == size and piece in faces:
+                extend(start + size, (*sofar, piece))
+
+    extend(0, ())
+    return ways
+
+
+def build_lexicon(
+    words: Iterable[str], faces: Sequence[str], cells: int, value: Callable[[str], int]
+) -> Lexicon:
+    """The trie of ``words`` spelled with ``faces`` in at most ``cells`` faces; ``value(word)`` is its worth."""
+    face_set = frozenset(faces)
+    index = {face: number for number, face in enumerate(faces)}
+    longest = max(len(face) for face in faces)
+    # Nested dicts first (face index -> child), then numbered breadth-first so that each
+    # node's children are consecutive.
+    root: dict[int, Any] = {}
+    worth: dict[int, int] = {}  # id(node dict) -> value
+    for word in words:
+        if len(word) > cells * longest:
+            continue
+        points = value(word)
+        if points <= 0:  # its prefixes come with the words that count
+            continue
+        for way in tokenize(word, face_set, longest):
+            if len(way) > cells:
+                continue
+            node = root
+            for face in way:
+                node = node.setdefault(index[face], {})
+            worth[id(node)] = max(worth.get(id(node), 0), points)
+    masks: list[int] = []
+    firsts: list[int] = []
+    values: list[int] = []
+    queue = [root]
+    position = 0
+    while position < len(queue):
+        node = queue[position]
+        position += 1
+        mask = 0
+        for number in node:
+            mask |= 1 << number
+        masks.append(mask)
+        firsts.append(len(queue))
+        values.append(worth.get(id(node), 0))
+        queue.extend(node[number] for number in sorted(node))
+    return Lexicon(faces, masks, firsts, values)
+
+
+# -- what is proven -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProofSpec:
+    """Everything a proof needs, in plain values (sent to other processes as it is)."""
+
+    dictionary: str
+    shape: tuple[int, ...]
+    minimum: int
+    faces: tuple[str, ...]
+    #: Buckets of letters (faces) for most cells, and for the corners.
+    buckets: tuple[tuple[str, ...], ...]
+    corner_buckets: tuple[tuple[str, ...], ...]
+    scoring: str = "classic"
+    min_length: int | None = None
+    adjacency: str = "king"
+    objective: str = "points"
+    dictionary_digest: str | None = None
+    #: Most tree nodes of one class at a time (larger classes are split).
+    node_budget: int = DEFAULT_NODE_BUDGET
+
+    def key(self) -> str:
+        """A short digest of what decides the result (for logs and resuming)."""
+        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        values.pop("dictionary")
+        values.pop("node_budget")  # splits change the work, not the boards
+        text = json.dumps(values, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def cells(self) -> int:
+        return math.prod(self.shape)
+
+    def corners(self) -> list[bool]:
+        """For each cell, whether it is a corner (every coordinate at an end of its axis)."""
+        strides = [math.prod(self.shape[axis + 1 :]) for axis in range(len(self.shape))]
+        result = []
+        for cell in range(self.cells):
+            coordinates = [cell // stride % size for stride, size in zip(strides, self.shape)]
+            result.append(all(value in (0, size - 1) for value, size in zip(coordinates, self.shape)))
+        return result
+
+    def classes(self) -> list[tuple[int, ...]]:
+        """The classes to prove, one per symmetry orbit: a bucket number per cell (corners
+        number the corner buckets)."""
+        corners = self.corners()
+        choices = [range(len(self.corner_buckets if corner else self.buckets)) for corner in corners]
+        images = symmetries(self.shape)[1:]
+        kept = []
+        for numbers in itertools.product(*choices):
+            if all(tuple(numbers[source] for source in image) >= numbers for image in images):
+                kept.append(numbers)
+        return kept
+
+    def letter_sets(self, numbers: Sequence[int]) -> list[list[int]]:
+        """The face indices each cell of class ``numbers`` may show."""
+        index = {face: number for number, face in enumerate(self.faces)}
+        corners = self.corners()
+        return [
+            sorted(index[face] for face in (self.corner_buckets if corner else self.buckets)[number])
+            for corner, number in zip(corners, numbers)
+        ]
+
+
+def value_function(scoring: Scoring, min_length: int, objective: str) -> Callable[[str], int]:
+    """What a word is worth: its points under ``scoring``, or 1 (objective "words"), 0 if too short."""
+    if objective == "words":
+        return lambda word: 1 if len(word) >= min_length else 0
+    points = scoring.points
+    top = len(points) - 1
+    return lambda word: points[min(len(word), top)] if len(word) >= min_length and len(word) >= scoring.min_length else 0
+
+
+def default_buckets(dictionary: Dictionary, faces: Sequence[str]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """Buckets for most cells (vowels; the commonest consonants; the rest) and corners
+    (vowels with S; the other consonants), by how many words hold each letter.
+
+    The consonants are split so that the common bucket holds the letters of about two
+    thirds of the consonant occurrences (for ENABLE2K: D G H L N R S T, close to the
+    split Vanderkam measured as good).
+    """
+    counts: dict[str, int] = dict.fromkeys(faces, 0)
+    long_faces = [face for face in faces if len(face) > 1]
+    for word in dictionary:
+        for letter in set(word):
+            if letter in counts:
+                counts[letter] += 1
+        for face in long_faces:
+            counts[face] += face in word
+    vowels = tuple(face for face in faces if face in VOWELS)
+    consonants = sorted((face for face in faces if face not in VOWELS), key=lambda face: (-counts[face], face))
+    total = sum(counts[face] for face in consonants) or 1
+    common: list[str] = []
+    running = 0
+    for face in consonants:
+        if running >= total * 0.55 and len(common) >= 2:
+            break
+        common.append(face)
+        running += counts[face]
+    rare = [face for face in consonants if face not in common]
+    inner = tuple(bucket for bucket in (vowels, tuple(sorted(common)), tuple(sorted(rare))) if bucket)
+    corner_first = tuple(sorted([*vowels, *(face for face in ("S",) if face in consonants)]))
+    corner_second = tuple(face for face in faces if face not in corner_first)
+    corner = tuple(bucket for bucket in (corner_first, corner_second) if bucket)
+    return inner, corner
+
+
+def parse_buckets(text: str, faces: Sequence[str], normalize: Callable[[str], str | None]) -> tuple[tuple[str, ...], ...]:
+    """Buckets written as words of letters separated by spaces ("AEIOU BCD ..."): each face in exactly one."""
+    index = {face: number for number, face in enumerate(faces)}
+    buckets: list[tuple[str, ...]] = []
+    seen: set[str] = set()
+    for word in text.split():
+        bucket: list[str] = []
+        for letter in word:
+            face = normalize(letter) or letter
+            if face == "Q" and "Q" not in index and "QU" in index:
+                face = "QU"
+            if face not in index:
+                raise BoggleError(f"bucket {word!r}: {letter!r} is not a letter of the dictionary")
+            if face in seen:
+                raise BoggleError(f"bucket {word!r}: {letter!r} is in two buckets")
+            seen.add(face)
+            bucket.append(face)
+        buckets.append(tuple(sorted(bucket, key=index.__getitem__)))
+    missing = [face for face in faces if face not in seen]
+    if missing:
+        raise BoggleError(f"buckets {text!r} leave out {''.join(missing)}: every letter must be in one bucket")
+    return tuple(buckets)
+
+
+def default_order(shape: Sequence[int], adjacency: str) -> list[int]:
+    """The cell order of the trees and of the branching: cells with the most neighbours
+    first (the centre of a 3x3), ties by the cell nearest the centre, then by number."""
+    table = neighbours(tuple(shape), adjacency)
+    strides = [math.prod(shape[axis + 1 :]) for axis in range(len(shape))]
+
+    def distance(cell: int) -> float:
+        return sum(abs(cell // stride % size - (size - 1) / 2) for stride, size in zip(strides, shape))
+
+    return sorted(range(len(table)), key=lambda cell: (-len(table[cell]), distance(cell), cell))
+
+
+def make_spec(
+    dictionary: str | None,
+    shape: Sequence[int],
+    minimum: int,
+    *,
+    buckets: str | None = None,
+    corner_buckets: str | None = None,
+    scoring: str | None = None,
+    min_length: int | None = None,
+    adjacency: str = "king",
+    objective: str = "points",
+    q_is_qu: bool = False,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+) -> ProofSpec:
+    """Check the parameters of a proof and describe it (raises :class:`BoggleError`)."""
+    from boggle_dafsa.resolve import open_dictionary, resolve_spec
+
+    dictionary, _ = resolve_spec(dictionary or None)
+    shape = tuple(shape)
+    if math.prod(shape) > MAX_CELLS:
+        raise BoggleError(f"a {format_shape(shape)} grid is too large to prove ({MAX_CELLS} cells at most)")
+    if math.prod(shape) < 1:
+        raise BoggleError("the grid has no cells")
+    if objective not in OBJECTIVES:
+        raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    if adjacency not in ("king", "orthogonal"):
+        raise BoggleError(f"unknown adjacency {adjacency!r} (known: king, orthogonal)")
+    scoring_name = scoring or "classic"
+    if scoring_name not in SCORINGS:
+        raise BoggleError(f"unknown scoring {scoring_name!r} (known: {', '.join(SCORINGS)})")
+    if min_length is not None and min_length < 1:
+        raise BoggleError(f"the shortest word (--min-length) must be at least 1, not {min_length}")
+    if minimum < 1:
+        raise BoggleError(f"the minimum (--min) must be at least 1, not {minimum}")
+    if node_budget < 100:
+        raise BoggleError(f"the node budget must be at least 100, not {node_budget}")
+    opened = open_dictionary(dictionary)
+    faces = [letter for letter in opened.alphabet]
+    if q_is_qu and "Q" in faces:
+        faces[faces.index("Q")] = "QU"
+    if buckets:
+        inner = parse_buckets(buckets, faces, opened.normalize)
+        corner = parse_buckets(corner_buckets, faces, opened.normalize) if corner_buckets else inner
+    else:
+        inner, corner = default_buckets(opened, faces)
+        if corner_buckets:
+            corner = parse_buckets(corner_buckets, faces, opened.normalize)
+    digest = None
+    if getattr(opened, "path", None) and Path(dictionary).is_file():
+        from boggle_dafsa.search.distributed import file_digest
+
+        digest = file_digest(dictionary)
+    return ProofSpec(
+        dictionary=dictionary, shape=shape, minimum=minimum, faces=tuple(faces), buckets=inner, corner_buckets=corner,
+        scoring=scoring_name, min_length=min_length, adjacency=adjacency, objective=objective,
+        dictionary_digest=digest, node_budget=node_budget,
+    )
+
+
+# -- one class: the tree, its bound, the branching (Python twin of _prove.c) ---------------
+
+
+@dataclass
+class KernelResult:
+    """What the kernel says of one class: its root bound, tree size, branches and candidates."""
+
+    bound: int
+    nodes: int
+    branches: int
+    #: Boards whose bound is at least N, as one face index per cell, in branching order.
+    candidates: list[tuple[int, ...]]
+    #: False when the tree would have exceeded the node budget (nothing else is set then).
+    complete: bool = True
+
+
+def prove_class_python(
+    lexicon: Lexicon,
+    table: Sequence[Sequence[int]],
+    sets: Sequence[Sequence[int]],
+    order: Sequence[int],
+    minimum: int,
+    node_budget: int,
+    max_candidates: int = MAX_CANDIDATES,
+) -> KernelResult:
+    """Bound class ``sets`` (face indices per cell) and branch on it: see the module's docstring.
+
+    ``order`` is the cell order of the tree and of the branching. Raises
+    :class:`BoggleError` past ``max_candidates`` candidates.
+    """
+    cells = len(sets)
+    rank = [0] * cells
+    for position, cell in enumerate(order):
+        rank[cell] = position
+    masks, firsts, values = lexicon.masks, lexicon.firsts, lexicon.values
+    # A sum node is [points, bound, {rank: choice}]; a choice node is [bound, {face: sum}].
+    root: list[Any] = [0, 0, {}]
+    nodes = 1
+    seen: set[tuple[int, int]] = set()
+    path_cells: list[int] = []
+    path_faces: list[int] = []
+    used = [False] * cells
+
+    class Budget(Exception):
+        pass
+
+    def add(word: int) -> None:
+        nonlocal nodes
+        node = root
+        for position, face in sorted(zip([rank[cell] for cell in path_cells], path_faces)):
+            choices = node[2]
+            choice = choices.get(position)
+            if choice is None:
+                choice = choices[position] = [0, {}]
+                nodes += 1
+            children = choice[1]
+            child = children.get(face)
+            if child is None:
+                child = children[face] = [0, 0, {}]
+                nodes += 1
+            node = child
+        if nodes > node_budget:
+            raise Budget
+        key = (id(node), word)
+        if key not in seen:
+            seen.add(key)
+            node[0] += values[word]
+
+    def visit(cell: int, trie: int) -> None:
+        mask = masks[trie]
+        used[cell] = True
+        path_cells.append(cell)
+        for face in sets[cell]:
+            if mask >> face & 1:
+                child = firsts[trie] + (mask & ((1 << face) - 1)).bit_count()
+                path_faces.append(face)
+                if values[child]:
+                    add(child)
+                if masks[child]:
+                    for other in table[cell]:
+                        if not used[other]:
+                            visit(other, child)
+                path_faces.pop()
+        path_cells.pop()
+        used[cell] = False
+
+    try:
+        for start in range(cells):
+            visit(start, 0)
+    except Budget:
+        return KernelResult(0, nodes, 0, [], complete=False)
+
+    def settle(node: list[Any]) -> int:
+        total = node[0]
+        for choice in node[2].values():
+            best = 0
+            for child in choice[1].values():
+                best = max(best, settle(child))
+            choice[0] = best
+            total += best
+        node[1] = total
+        return total
+
+    bound = settle(root)
+    # The frontier: for each rank, the choice nodes of the sum nodes reached so far.
+    frontier: list[list[list[Any]]] = [[] for _ in range(cells)]
+    for position, choice in root[2].items():
+        frontier[position].append(choice)
+    candidates: list[tuple[int, ...]] = []
+    board = [0] * cells
+    branches = 0
+
+    def branch(position: int, bound: int) -> None:
+        nonlocal branches
+        branches += 1
+        if position == cells:
+            if len(candidates) >= max_candidates:
+                raise BoggleError(
+                    f"more than {max_candidates:,} candidate boards in one class: raise the minimum"
+                )
+            candidates.append(tuple(board))
+            return
+        here = frontier[position]
+        base = bound - sum(choice[0] for choice in here)
+        cell = order[position]
+        for face in sets[cell]:
+            reached = [choice[1][face] for choice in here if face in choice[1]]
+            value = base + sum(child[1] for child in reached)
+            if value < minimum:
+                continue
+            board[cell] = face
+            sizes = [len(bucket) for bucket in frontier]
+            for child in reached:
+                for later, choice in child[2].items():
+                    frontier[later].append(choice)
+            branch(position + 1, value)
+            for bucket, size in zip(frontier, sizes):
+                del bucket[size:]
+
+    if bound >= minimum:
+        branch(0, bound)
+    return KernelResult(bound, nodes, branches, candidates)
+
+
+def prove_class_kernel(
+    kernel: Any,
+    lexicon: Lexicon,
+    table: Sequence[Sequence[int]],
+    sets: Sequence[Sequence[int]],
+    order: Sequence[int],
+    minimum: int,
+    node_budget: int,
+    max_candidates: int = MAX_CANDIDATES,
+) -> KernelResult:
+    """:func:`prove_class_python` done by the compiled kernel (same arguments, same result)."""
+    face_masks = [sum(1 << face for face in faces) for faces in sets]
+    result = kernel.prove_class(
+        lexicon.capsule(kernel), [tuple(row) for row in table], face_masks, list(order), minimum, node_budget,
+        max_candidates,
+    )
+    if result is None:
+        raise BoggleError(f"more than {max_candidates:,} candidate boards in one class: raise the minimum")
+    bound, nodes, branches, packed, complete = result
+    cells = len(sets)
+    candidates = [tuple(packed[start : start + cells]) for start in range(0, len(packed), cells)]
+    return KernelResult(bound, nodes, branches, candidates, bool(complete))
+
+
+# -- a proof: classes as tasks ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassResult:
+    """One class proven: its boards of at least N points (canonical text, points, words)."""
+
+    index: int
+    boards: tuple[tuple[str, int, int], ...]
+    bound: int
+    nodes: int
+    branches: int
+    candidates: int
+    splits: int
+    seconds: float
+
+    def to_json(self, key: str) -> dict[str, Any]:
+        """The class as one line of the ndjson log."""
+        return {
+            "spec": key, "class": self.index, "boards": [list(board) for board in self.boards], "bound": self.bound,
+            "nodes": self.nodes, "branches": self.branches, "candidates": self.candidates, "splits": self.splits,
+            "seconds": round(self.seconds, 4),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ClassResult:
+        """A class read back from the log (raises KeyError, TypeError or ValueError if malformed)."""
+        boards = tuple((str(text), int(points), int(words)) for text, points, words in data["boards"])
+        return cls(int(data["class"]), boards, int(data["bound"]), int(data["nodes"]), int(data["branches"]),
+                   int(data["candidates"]), int(data["splits"]), float(data["seconds"]))
+
+
+class _Context:
+    """What the classes of one proof share in a process: the trie, the scorer, the tables."""
+
+    def __init__(self, spec: ProofSpec, dictionary: Dictionary, kernel: str = "auto") -> None:
+        self.spec = spec
+        scoring = SCORINGS[spec.scoring]
+        min_length = scoring.min_length if spec.min_length is None else spec.min_length
+        self.lexicon = build_lexicon(iter(dictionary), spec.faces, spec.cells,
+                                     value_function(scoring, min_length, spec.objective))
+        self.scorer = Scorer(dictionary, spec.shape, scoring=scoring, min_length=spec.min_length,
+                             adjacency=spec.adjacency, objective=spec.objective)
+        self.table = neighbours(spec.shape, spec.adjacency)
+        self.order = default_order(spec.shape, spec.adjacency)
+        self.classes = spec.classes()
+        self.canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
+        from boggle_dafsa import compiled as seam
+
+        chosen = seam.choose("prover", kernel)
+        compiled = seam.built("prover") if chosen == "c" else None
+        if compiled is not None and len(spec.faces) > MAX_KERNEL_FACES:
+            if kernel == "c":
+                raise BoggleError(f"the compiled prover takes {MAX_KERNEL_FACES} letters at most")
+            compiled = None
+        self.kernel = compiled
+        self.kernel_name = "c" if compiled is not None else "python"
+
+    def run(self, sets: Sequence[Sequence[int]], node_budget: int) -> KernelResult:
+        arguments = (self.lexicon, self.table, sets, self.order, self.spec.minimum, node_budget)
+        if self.kernel is not None:
+            return prove_class_kernel(self.kernel, *arguments)
+        return prove_class_python(*arguments)
+
+
+_CONTEXTS: dict[tuple[str, str], _Context] = {}
+
+
+def context_for(spec: ProofSpec, kernel: str = "auto", data: bytes | None = None) -> _Context:
+    """The context of ``spec`` in this process (made once: workers open the dictionary once)."""
+    from boggle_dafsa import compiled as seam
+
+    key = (spec.key(), seam.choose("prover", kernel))  # BOGGLE_DAFSA_PURE may change between calls
+    context = _CONTEXTS.get(key)
+    if context is None:
+        from boggle_dafsa.search.distributed import open_shipped
+
+        context = _Context(spec, open_shipped(spec.dictionary, spec.dictionary_digest, data), kernel)
+        _CONTEXTS.clear()
+        _CONTEXTS[key] = context
+    return context
+
+
+def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | None = None) -> ClassResult:
+    """Prove class number ``index`` of ``spec``: its boards of at least N points, re-scored.
+
+    A class whose tree would exceed the node budget is split in two on its cell with the
+    most letters, and each half proven (again split if need be).
+    """
+    context = context_for(spec, kernel, data)
+    started = time.process_time()
+    pending = [context.spec.letter_sets(context.classes[index])]
+    bound = nodes = branches = candidates = splits = 0
+    boards: dict[str, tuple[int, int]] = {}
+    first = True
+    while pending:
+        sets = pending.pop()
+        result = context.run(sets, spec.node_budget)  # the budget is not part of the context's key
+        if not result.complete:
+            widest = max(range(len(sets)), key=lambda cell: len(sets[cell]))
+            if len(sets[widest]) < 2:
+                raise BoggleError("one board's tree exceeds the node budget: raise it")
+            half = len(sets[widest]) // 2
+            for part in (sets[widest][half:], sets[widest][:half]):
+                pending.append([part if cell == widest else faces for cell, faces in enumerate(sets)])
+            splits += 1
+            continue
+        if first:
+            bound = result.bound
+        first = False
+        nodes = max(nodes, result.nodes)
+        branches += result.branches
+        candidates += len(result.candidates)
+        _rescore(context, result.candidates, boards)
+    ranked = sorted(((text, points, words) for text, (points, words) in boards.items()), key=lambda row: (-row[1], row[0]))
+    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, time.process_time() - started)
+
+
+def _rescore(context: _Context, candidates: list[tuple[int, ...]], boards: dict[str, tuple[int, int]]) -> None:
+    # Exact scores by the solver; boards kept once per symmetry orbit.
+    faces = context.spec.faces
+    minimum = context.spec.minimum
+    column = 1 if context.spec.objective == "points" else 0
+    chunk = 50_000
+    for start in range(0, len(candidates), chunk):
+        grids = [tuple(faces[face] for face in board) for board in candidates[start : start + chunk]]
+        for grid, (words, points) in zip(grids, context.scorer.totals_many(grids)):
+            if (words, points)[column] >= minimum:
+                boards[context.canonical.key(grid)] = (points, words)
+
+
+@dataclass
+class ProofResult:
+    """A whole proof: the classes proven and every board of at least N points."""
+
+    spec: ProofSpec
+    classes: int
+    results: dict[int, ClassResult] = field(default_factory=dict)
+
+    def boards(self) -> list[tuple[str, int, int]]:
+        """Every board of at least N (canonical text, points, words), best first (by the objective)."""
+        found: dict[str, tuple[int, int]] = {}
+        for result in self.results.values():
+            for text, points, words in result.boards:
+                found[text] = (points, words)
+        column = 0 if self.spec.objective == "points" else 1
+        return sorted(((text, points, words) for text, (points, words) in found.items()),
+                      key=lambda row: (-(row[1], row[2])[column], row[0]))
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU seconds of the classes (in the processes that proved them)."""
+        return sum(result.seconds for result in self.results.values())
+
+    @property
+    def complete(self) -> bool:
+        return len(self.results) == self.classes
+
+
+def read_log(path: str | Path, spec: ProofSpec) -> dict[int, ClassResult]:
+    """Classes of this proof (same spec) already in the ndjson log at ``path``."""
+    key = spec.key()
+    done: dict[int, ClassResult] = {}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return done
+    except (OSError, UnicodeDecodeError) as error:
+        raise BoggleError(f"{path}: cannot read the log ({getattr(error, 'strerror', None) or error})") from None
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if data.get("spec") != key:
+                continue
+            result = ClassResult.from_json(data)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            # The last line of an interrupted proof may be cut short: that class is proven again.
+            if number == len(lines):
+                continue
+            raise BoggleError(f"{path}:{number}: not a line of a proof log") from None
+        done[result.index] = result
+    return done
+
+
+def open_log(path: str | Path) -> Any:
+    """The log at ``path`` opened for appending, its last line dropped first if it was cut
+    short (a proof killed while writing it): what follows starts on a line of its own."""
+    try:
+        with open(path, "rb+") as stream:
+            stream.seek(0, os.SEEK_END)
+            size = stream.tell()
+            if size:
+                stream.seek(max(0, size - 65536))
+                tail = stream.read()
+                if not tail.endswith(b"\n"):
+                    cut = tail.rfind(b"\n")
+                    stream.truncate(size - len(tail) + cut + 1 if cut >= 0 else (0 if size <= 65536 else size))
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise BoggleError(f"{path}: cannot open the log ({error.strerror})") from None
+    try:
+        return open(path, "a", encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise BoggleError(f"{path}: cannot open the log ({error.strerror})") from None
+
+
+def prove(
+    spec: ProofSpec,
+    *,
+    jobs: int = 1,
+    done: dict[int, ClassResult] | None = None,
+    only: Sequence[int] | None = None,
+    kernel: str = "auto",
+    on_result: Callable[[ClassResult], None] | None = None,
+) -> ProofResult:
+    """Prove every class of ``spec`` (or those of ``only``) not in ``done``.
+
+    ``jobs`` processes on this machine (1: in this process). ``on_result`` hears of
+    each class as it finishes, in any order; the result does not depend on it.
+    """
+    if jobs < 1 or jobs > 64:
+        raise BoggleError(f"the number of processes (--jobs) must be 1 to 64, not {jobs}")
+    classes = spec.classes()
+    wanted = list(range(len(classes))) if only is None else list(only)
+    done = done or {}
+    result = ProofResult(spec, len(wanted), {index: done[index] for index in wanted if index in done})
+    todo = [index for index in wanted if index not in done]
+    if jobs == 1 or len(todo) <= 1:
+        finished: Iterable[ClassResult] = (prove_one(spec, index, kernel) for index in todo)
+    else:
+        finished = _pool(spec, todo, jobs, kernel)
+    for class_result in finished:
+        result.results[class_result.index] = class_result
+        if on_result is not None:
+            on_result(class_result)
+    return result
+
+
+def _pool_task(spec: ProofSpec, indices: list[int], kernel: str) -> list[ClassResult]:
+    return [prove_one(spec, index, kernel) for index in indices]
+
+
+def _pool_init() -> None:
+    # The parent alone answers Ctrl-C: a worker ignores SIGINT and is ended by it.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Iterator[ClassResult]:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    # Tasks of a few classes (an interleaved share, so each holds cheap and dear ones
+    # alike), a few tasks per process at a time: the log and the bar move steadily.
+    size = max(1, min(16, len(todo) // (jobs * 8)))
+    chunks = [todo[start : start + size] for start in range(0, len(todo), size)]
+    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context, initializer=_pool_init)
+    try:
+        pending = set()
+        queue = iter(chunks)
+        for chunk in itertools.islice(queue, jobs * 2):
+            pending.add(executor.submit(_pool_task, spec, chunk, kernel))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield from future.result()
+                following = next(queue, None)
+                if following is not None:
+                    pending.add(executor.submit(_pool_task, spec, following, kernel))
+    except BaseException:
+        # Ctrl-C or an error: the workers end now, not after the classes queued.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+
+
+# -- estimate -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A projection of a whole proof from a random sample of its classes."""
+
+    classes: int
+    sampled: int
+    cpu_seconds: float
+    #: Projected CPU seconds of the whole proof and the half-width of its 95% interval.
+    projected: float
+    margin: float
+    peak_nodes: int
+    peak_bytes: int
+    boards: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "classes": self.classes, "sampled": self.sampled, "sample_cpu_seconds": round(self.cpu_seconds, 3),
+            "projected_cpu_seconds": round(self.projected, 1), "margin_95": round(self.margin, 1),
+            "peak_tree_nodes": self.peak_nodes, "peak_tree_bytes": self.peak_bytes, "boards_in_sample": self.boards,
+        }
+
+
+def estimate(spec: ProofSpec, sample: int, seed: int, *, jobs: int = 1, kernel: str = "auto",
+             on_result: Callable[[ClassResult], None] | None = None) -> Estimate:
+    """Prove ``sample`` classes drawn at random (seeded) and project the whole proof's CPU time.
+
+    The projection is the sample's mean time per class times the classes; its margin the
+    95% interval of that mean (normal approximation, finite population corrected).
+    """
+    if sample < 1:
+        raise BoggleError(f"the sample (--sample) must hold at least 1 class, not {sample}")
+    total = len(spec.classes())
+    chosen = sorted(random.Random(seed).sample(range(total), min(sample, total)))
+    result = prove(spec, jobs=jobs, only=chosen, kernel=kernel, on_result=on_result)
+    times = [class_result.seconds for class_result in result.results.values()]
+    mean = statistics.fmean(times)
+    spread = statistics.stdev(times) if len(times) > 1 else 0.0
+    correction = math.sqrt(max(0.0, (total - len(times)) / max(1, total - 1)))
+    margin = 1.96 * spread / math.sqrt(len(times)) * correction * total
+    peak = max(class_result.nodes for class_result in result.results.values())
+    return Estimate(total, len(times), sum(times), mean * total, margin, peak, peak * NODE_BYTES,
+                    len(result.boards()))

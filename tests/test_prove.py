@@ -1,0 +1,325 @@
+"""The prover against brute force (every board of small shapes), its kernels against each
+other, its bound against exact scores, against `best`, and the command (log, resume, Ctrl-C)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa.board.scoring import CLASSIC, LETTERS
+from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.search import prove as P
+from boggle_dafsa.search.best import Canonical, Scorer
+from boggle_dafsa.testing import dictionary_from_words
+
+WORDS = [
+    "cat", "act", "tac", "cats", "scat", "taco", "coat", "coats", "ascot", "stoa", "oats", "oast", "tacos", "toast",
+    "sea", "eat", "tea", "ate", "east", "seat", "teas", "sate", "oat", "tao", "cast", "coast", "taste", "state", "tot",
+    "tots", "sot", "toe", "toes", "tete", "otto", "cocoa", "sec", "secs",
+]
+# Buckets of the small alphabet (A C E O S T): each letter in exactly one.
+BUCKETS = "AE CO ST"
+CORNERS = "AEO CST"
+#: Words with QU, for --qu (alphabet A E I O Q S T U).
+QU_WORDS = ["quest", "quote", "quota", "aqua", "equate", "suet", "set", "seat", "east", "toque", "quiet", "quit", "suit"]
+KERNELS = P.available_kernels()
+
+
+@pytest.fixture(scope="module")
+def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(dictionary_from_words(WORDS, tmp_path_factory.mktemp("prove")).path)
+
+
+def brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int, int]]:
+    """Every board over the spec's faces scored by the solver: canonical text -> (points, words) of those >= N."""
+    from boggle_dafsa.resolve import open_dictionary
+
+    opened = open_dictionary(dictionary)
+    scoring = {"classic": CLASSIC, "letters": LETTERS}[spec.scoring]
+    scorer = Scorer(opened, spec.shape, scoring=scoring, min_length=spec.min_length, adjacency=spec.adjacency,
+                    objective=spec.objective)
+    canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
+    found: dict[str, tuple[int, int]] = {}
+    boards = list(itertools.product(spec.faces, repeat=spec.cells))
+    for board, (words, points) in zip(boards, scorer.totals_many(boards)):
+        if (points if spec.objective == "points" else words) >= spec.minimum:
+            found[canonical.key(board)] = (points, words)
+    return found
+
+
+def proven(spec: P.ProofSpec, kernel: str) -> dict[str, tuple[int, int]]:
+    return {text: (points, words) for text, points, words in P.prove(spec, kernel=kernel).boards()}
+
+
+CASES = [
+    # shape, minimum, options
+    ((2, 2), 3, {}),
+    ((2, 3), 6, {}),
+    ((3, 2), 4, {"objective": "words"}),
+    ((2, 3), 8, {"scoring": "letters"}),
+    ((2, 3), 3, {"adjacency": "orthogonal"}),
+    ((2, 3), 5, {"min_length": 4}),
+    ((1, 6), 2, {}),
+]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize(("shape", "minimum", "options"), CASES)
+def test_the_proof_finds_exactly_the_boards_brute_force_finds(
+    small_dict: str, kernel: str, shape: tuple[int, int], minimum: int, options: dict[str, object]
+) -> None:
+    spec = P.make_spec(small_dict, shape, minimum, buckets=BUCKETS, corner_buckets=CORNERS, **options)  # type: ignore[arg-type]
+    expected = brute_force(small_dict, spec)
+    assert expected, "a case with no board proves nothing"
+    assert proven(spec, kernel) == expected
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_qu_faces_prove_as_brute_force(tmp_path: Path, kernel: str) -> None:
+    dictionary = str(dictionary_from_words(QU_WORDS, tmp_path).path)
+    spec = P.make_spec(dictionary, (2, 2), 2, q_is_qu=True, buckets="AEIOU QST")
+    assert "QU" in spec.faces and "Q" not in spec.faces
+    expected = brute_force(dictionary, spec)
+    assert any("QU" in text for text in expected)
+    assert proven(spec, kernel) == expected
+
+
+@pytest.mark.slow
+@settings(max_examples=25)
+@given(
+    words=st.lists(st.text(alphabet="ABCE", min_size=2, max_size=4), min_size=1, max_size=30),
+    shape=st.sampled_from([(2, 2), (1, 4), (2, 3)]),
+    minimum=st.integers(1, 6),
+    objective=st.sampled_from(["points", "words"]),
+    split=st.integers(1, 3),
+)
+def test_any_word_list_proves_as_brute_force(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], shape: tuple[int, int], minimum: int, objective: str,
+    split: int,
+) -> None:
+    dictionary = str(dictionary_from_words(words, tmp_path_factory.mktemp("any")).path)
+    from boggle_dafsa.resolve import open_dictionary
+
+    alphabet = open_dictionary(dictionary).alphabet
+    buckets = " ".join(part for part in (alphabet[:split], alphabet[split:]) if part)
+    spec = P.make_spec(dictionary, shape, minimum, objective=objective, buckets=buckets, min_length=2)
+    expected = brute_force(dictionary, spec)
+    for kernel in KERNELS:
+        assert proven(spec, kernel) == expected
+
+
+@pytest.mark.slow
+def test_a_tiny_node_budget_splits_classes_and_finds_the_same_boards(small_dict: str) -> None:
+    spec = P.make_spec(small_dict, (3, 3), 37, buckets=BUCKETS, corner_buckets=CORNERS)
+    kernel = KERNELS[0]  # the twin gives the same classes (test below)
+    whole = P.prove(spec, kernel=kernel)
+    largest = max(class_result.nodes for class_result in whole.results.values())
+    tight = P.make_spec(small_dict, (3, 3), 37, buckets=BUCKETS, corner_buckets=CORNERS, node_budget=largest * 2 // 3)
+    result = P.prove(tight, kernel=kernel)
+    assert sum(class_result.splits for class_result in result.results.values()) > 0
+    assert whole.boards() and result.boards() == whole.boards()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("c" not in KERNELS, reason="the compiled prover is not built")
+@pytest.mark.parametrize(("shape", "minimum", "budget"), [((2, 3), 4, 10**7), ((3, 3), 36, 10**7), ((3, 3), 36, 200)])
+def test_the_compiled_kernel_and_its_twin_agree_on_every_class(
+    small_dict: str, shape: tuple[int, int], minimum: int, budget: int
+) -> None:
+    spec = P.make_spec(small_dict, shape, minimum, buckets=BUCKETS, corner_buckets=CORNERS)
+    context = P.context_for(spec, "python")
+    kernel = P.compiled_kernel()
+    compared = incomplete = 0
+    for numbers in spec.classes():
+        sets = spec.letter_sets(numbers)
+        twin = P.prove_class_python(context.lexicon, context.table, sets, context.order, minimum, budget)
+        compiled = P.prove_class_kernel(kernel, context.lexicon, context.table, sets, context.order, minimum, budget)
+        assert compiled == twin
+        compared += 1
+        incomplete += not twin.complete
+    assert compared == len(spec.classes())
+    assert (incomplete > 0) == (budget < 10**6)
+
+
+def test_the_bound_of_a_class_is_never_below_a_board_of_it(small_dict: str) -> None:
+    spec = P.make_spec(small_dict, (2, 3), 1, buckets=BUCKETS, corner_buckets=CORNERS)
+    context = P.context_for(spec, "python")
+    for numbers in spec.classes()[::3]:
+        sets = spec.letter_sets(numbers)
+        bound = P.prove_class_python(context.lexicon, context.table, sets, context.order, 10**9, 10**7).bound
+        boards = [tuple(spec.faces[face] for face in board) for board in itertools.product(*sets)]
+        assert max(points for _, points in context.scorer.totals_many(boards)) <= bound
+
+
+def test_the_classes_cover_every_board_once_up_to_symmetry(small_dict: str) -> None:
+    spec = P.make_spec(small_dict, (3, 3), 1, buckets=BUCKETS, corner_buckets=CORNERS)
+    kept = set(spec.classes())
+    corners = spec.corners()
+    all_classes = list(itertools.product(*[range(2 if corner else 3) for corner in corners]))
+    from boggle_dafsa.search.best import symmetries
+
+    for numbers in all_classes:
+        images = {tuple(numbers[source] for source in image) for image in symmetries(spec.shape)}
+        assert len(images & kept) == 1
+
+
+@pytest.mark.slow
+def test_the_top_board_is_never_below_what_best_finds(tmp_path: Path) -> None:
+    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.search import best as B
+
+    # A real list cut to a few letters, so that a 3x3 proof takes seconds.
+    letters = set("AEINRST")
+    words = [word for word in open_dictionary("enable2k") if set(word) <= letters and len(word) <= 9]
+    dictionary = str(dictionary_from_words(words, tmp_path).path)
+    search = B.search(B.make_spec(dictionary, (2, 3)), seed=7, runs=2)
+    top = search.best(1)[0][0]
+    spec = P.make_spec(dictionary, (2, 3), top.points, buckets="AEI NRST", corner_buckets="AEIS NRT")
+    boards = P.prove(spec).boards()
+    assert boards and boards[0][1] >= top.points
+    canonical = Canonical((2, 3), False)
+    assert canonical.key(top.board) in {text for text, _, _ in boards}
+
+
+@pytest.mark.slow
+def test_default_buckets_partition_the_alphabet() -> None:
+    from boggle_dafsa.resolve import open_dictionary
+
+    for name in ("enable2k", "fr"):
+        opened = open_dictionary(name)
+        inner, corner = P.default_buckets(opened, list(opened.alphabet))
+        for buckets in (inner, corner):
+            letters = [face for bucket in buckets for face in bucket]
+            assert sorted(letters) == sorted(opened.alphabet)
+
+
+def test_bad_buckets_are_refused(small_dict: str) -> None:
+    with pytest.raises(BoggleError, match="leave out"):
+        P.make_spec(small_dict, (2, 2), 3, buckets="AE CO")
+    with pytest.raises(BoggleError, match="two buckets"):
+        P.make_spec(small_dict, (2, 2), 3, buckets="AE CO STA")
+    with pytest.raises(BoggleError, match="not a letter"):
+        P.make_spec(small_dict, (2, 2), 3, buckets="AE CO STX")
+    with pytest.raises(BoggleError, match="too large"):
+        P.make_spec(small_dict, (6, 6), 3)
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_command_prints_the_proof_as_json(small_dict: str) -> None:
+    result = run_cli("prove", "-d", small_dict, "-s", "2x3", "--min", "6", "--buckets", BUCKETS,
+                     "--corner-buckets", CORNERS, "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    spec = P.make_spec(small_dict, (2, 3), 6, buckets=BUCKETS, corner_buckets=CORNERS)
+    expected = brute_force(small_dict, spec)
+    assert len(data["boards"]) == len(expected)
+    assert data["classes"] == len(spec.classes())
+    points = [board["points"] for board in data["boards"]]
+    assert points == sorted(points, reverse=True)
+    top = data["boards"][0]
+    assert (top["points"], top["words"]) == expected[top["grid"].replace("/", "")]
+    text = run_cli("prove", "-d", small_dict, "-s", "2x3", "--min", "6", "--buckets", BUCKETS, "--corner-buckets", CORNERS)
+    assert text.returncode == 0 and f"{len(expected):,} boards with at least 6 points" in text.stdout
+
+
+@pytest.mark.slow
+def test_bad_input_is_one_line_and_exit_2(small_dict: str) -> None:
+    for args in (["--min", "0"], ["--min", "5", "--buckets", "AE"], ["--min", "5", "-s", "9x9"],
+                 ["--min", "5", "--objective", "letters"]):
+        result = run_cli("prove", "-d", small_dict, *args)
+        assert result.returncode == 2, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_the_estimate_projects_from_a_sample(small_dict: str) -> None:
+    result = run_cli("prove", "-d", small_dict, "-s", "3x3", "--min", "36", "--buckets", BUCKETS,
+                     "--corner-buckets", CORNERS, "--estimate", "--sample", "20", "--seed", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["sampled"] == 20 and data["classes"] == len(P.make_spec(
+        small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS).classes())
+    assert data["projected_cpu_seconds"] >= data["sample_cpu_seconds"] and data["peak_tree_nodes"] > 0
+
+
+@pytest.mark.slow
+def test_a_log_resumes_to_the_same_list(small_dict: str, tmp_path: Path) -> None:
+    args = ["prove", "-d", small_dict, "-s", "3x2", "--min", "5", "--buckets", BUCKETS, "--corner-buckets", CORNERS,
+            "--json"]
+    whole = json.loads(run_cli(*args).stdout)["boards"]
+    log = tmp_path / "proof.ndjson"
+    assert run_cli(*args, "--log", str(log)).returncode == 0
+    lines = log.read_text().splitlines()
+    # As if killed: half the classes, and the last line cut short.
+    log.write_text("\n".join(lines[: len(lines) // 2]) + "\n" + lines[len(lines) // 2][:20])
+    resumed = run_cli(*args, "--resume", str(log), "--jobs", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["boards"] == whole
+    assert len(P.read_log(log, P.make_spec(small_dict, (3, 2), 5, buckets=BUCKETS, corner_buckets=CORNERS))) == len(lines)
+
+
+@pytest.mark.slow
+def test_jobs_give_the_same_list(small_dict: str) -> None:
+    spec = P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS)
+    assert P.prove(spec, jobs=2).boards() == P.prove(spec).boards()
+
+
+def _descendants(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_one_ctrl_c_stops_the_proof_and_its_workers(tmp_path: Path) -> None:
+    log = tmp_path / "proof.ndjson"
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", "enable2k", "-s", "3x3",
+         "--min", "300", "--jobs", "2", "--log", str(log)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):
+        time.sleep(0.2)
+    workers = _descendants(process.pid)
+    assert workers, "the workers should be running"
+    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    _, stderr = process.communicate(timeout=30)
+    assert time.monotonic() - started < 5
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    time.sleep(0.5)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists() and "Z" not in
+                (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0])]
+    # Every line written is whole.
+    for line in log.read_text().splitlines():
+        json.loads(line)
+
+
+def test_pure_forces_the_twin(monkeypatch: pytest.MonkeyPatch, small_dict: str) -> None:
+    monkeypatch.setenv("BOGGLE_DAFSA_PURE", "1")
+    assert P.compiled_kernel() is None
+    spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
+    assert P.context_for(spec).kernel_name == "python"
