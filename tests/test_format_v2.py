@@ -50,6 +50,7 @@ def c_and_python_expansions(layout: fileformat.CompactLayout) -> list[bytes]:
     return found
 
 
+@pytest.mark.slow
 @given(words=WORDS)
 def test_version_2_holds_what_version_1_holds(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
     v1, v2 = both(tmp_path_factory.mktemp("v"), words)
@@ -64,6 +65,7 @@ def test_version_2_holds_what_version_1_holds(tmp_path_factory: pytest.TempPathF
         assert cells == bytes(v1.cells)
 
 
+@pytest.mark.slow
 @given(keys=KEYS)
 def test_any_key_round_trips_in_both_versions(tmp_path_factory: pytest.TempPathFactory, keys: list[str]) -> None:
     v1, v2 = both(tmp_path_factory.mktemp("k"), keys, Policy.RAW)
@@ -78,6 +80,7 @@ def test_any_key_round_trips_in_both_versions(tmp_path_factory: pytest.TempPathF
         assert v2.layout() is None  # wide alphabets: the cursor walks the bytes
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(len(kernels()) < 2, reason="the compiled builder is not built")
 @given(keys=st.one_of(WORDS, KEYS))
 def test_c_and_python_writers_give_the_same_bytes(keys: list[str]) -> None:
@@ -95,6 +98,7 @@ def test_c_and_python_writers_give_the_same_bytes(keys: list[str]) -> None:
     assert files[0] == files[1]
 
 
+@pytest.mark.slow
 def test_sizes_of_the_embedded_lists_beat_version_1(tmp_path: Path) -> None:
     # The bar is against marisa-trie and dawg2 (scripts/bench_build.py); here, that
     # version 2 is well under half of version 1 and under a byte per word on fr.
@@ -135,6 +139,7 @@ def damaged_copy(tmp_path: Path, change: dict[int, int]) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", [{0: 0x3F}, {0: 0xFF, 1: 0xFF}, {2: 0x2F}, {0: 0x1F}, {1: 0x7F}, {3: 0x30, 4: 0x00}])
 def test_a_damaged_body_is_refused_in_one_line(tmp_path: Path, change: dict[int, int]) -> None:
     path = damaged_copy(tmp_path, change)
@@ -191,6 +196,7 @@ def test_format_version_option(tmp_path: Path) -> None:
     assert dumped == "CHAT\nCHIEN\nNICHE\n"
 
 
+@pytest.mark.slow
 @given(keys=st.one_of(WORDS, KEYS), data=st.data())
 def test_the_walks_of_the_edges_in_place_answer_as_a_scan(
     tmp_path_factory: pytest.TempPathFactory, keys: list[str], data: st.DataObject
@@ -218,6 +224,7 @@ def test_the_walks_of_the_edges_in_place_answer_as_a_scan(
         assert target in {w for _, w in query.fuzzy(v2, target, 1)}
 
 
+@pytest.mark.slow
 @given(keys=st.one_of(WORDS, KEYS), prefix_length=st.integers(0, 3), limit=st.one_of(st.none(), st.integers(0, 5)))
 def test_listing_by_the_compiled_walk_is_the_cursors(
     tmp_path_factory: pytest.TempPathFactory, keys: list[str], prefix_length: int, limit: int | None

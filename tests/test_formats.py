@@ -70,6 +70,7 @@ def test_dawg_python_reads_our_dawg_files(words: list[str]) -> None:
         assert "ZZ" not in loaded
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(word_lists)
 def test_dawg_files_are_byte_identical_to_dawg2(words: list[str]) -> None:
@@ -440,6 +441,7 @@ def test_the_compiled_dawg_builder_refuses_what_the_python_one_refuses() -> None
                 build_dawg(bad, kernel)
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(word_lists)
 def test_dawg_writer_kernels_write_the_same_bytes(words: list[str]) -> None:

@@ -211,6 +211,7 @@ def test_the_grid_is_drawn_with_rows_and_columns_from_0() -> None:
 # -- `play` through a pipe ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_through_a_pipe(dictionary) -> None:  # type: ignore[no-untyped-def]
     result = subprocess.run(
         [*COMMAND, "play", "--seed", "42", "--time", "0", "-d", str(dictionary.path)],

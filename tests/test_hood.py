@@ -135,6 +135,7 @@ def test_runs_cut_a_batch_as_described() -> None:
     assert MIN_RUN == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_every_neighbour_of_the_best_4x4_board(kernel: str) -> None:
     # ENABLE2K around perslatgsineters (3,625 points): every board one letter away, cell

@@ -193,6 +193,7 @@ def solve_code(tmp_path: Path) -> str:
     )
 
 
+@pytest.mark.slow
 def test_solve_imports_only_what_it_needs(tmp_path: Path) -> None:
     modules, output = modules_after(solve_code(tmp_path))
     assert "SLATE" in output
@@ -240,6 +241,7 @@ def test_solve_creates_no_named_tuple_class(tmp_path: Path) -> None:
     assert output.strip().splitlines()[-1] != "[]"
 
 
+@pytest.mark.slow
 def test_the_import_check_sees_a_forbidden_module() -> None:
     # The check above can fail: a run that imports a listed module is caught.
     modules, _ = modules_after("import boggle_dafsa.cli.solve, tempfile")

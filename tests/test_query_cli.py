@@ -77,6 +77,7 @@ def test_limit_count_and_json(files: dict[str, Path]) -> None:
     assert json.loads(run_cli("hooks", "cat", "-d", d, "--json").stdout) == {"word": "CAT", "front": "S", "back": ""}
 
 
+@pytest.mark.slow
 def test_nothing_found_exits_1(files: dict[str, Path]) -> None:
     result = run_cli("match", "QQ*", "-d", str(files["marisa"]))
     assert (result.returncode, result.stdout, result.stderr) == (1, "", "")

@@ -29,6 +29,7 @@ def expected(lines: list[str]) -> list[str]:
     return sorted({line for line in lines if line}, key=lambda key: key.encode("utf-8"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", list(kernels()))
 @given(keys=st.lists(KEY, min_size=1, max_size=30), crlf=st.booleans())
 def test_any_keys_come_back_exactly(tmp_path_factory: pytest.TempPathFactory, kernel: str, keys: list[str], crlf: bool) -> None:

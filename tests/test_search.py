@@ -474,6 +474,7 @@ def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypat
         S.search(spec, seed=1, runs=1, dask="tcp://127.0.0.1:9")
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(
     data=st.data(),

@@ -62,6 +62,7 @@ def test_json(dictionary: str) -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.slow
 def test_options_change_the_rules(dictionary: str) -> None:
     assert solve(dictionary, "TAS/ESE", "--min-length", "5").stdout.split() == ["STASE"]
     assert solve(dictionary, "TAS/ESE", "--scoring", "big").stdout.split() == ["STASE", "ESTE", "TASE"]
@@ -341,6 +342,7 @@ def test_enable2k_board_from_the_command_line() -> None:
     assert result.stdout.splitlines()[-1] == "1,045 words, 3,625 points"
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_not_an_error() -> None:
     # Over 64 kB of output: the solver is still writing when the reader goes away.
     solver = subprocess.Popen(

@@ -42,6 +42,7 @@ def test_days_and_dice_sets_give_different_grids() -> None:
     assert daily_seed(day, "fr") != daily_seed(day, "en")
 
 
+@pytest.mark.slow
 def test_the_api_gives_the_same_grid_twice_and_the_console_the_same(client: TestClient) -> None:
     first = client.get("/api/daily?dice=fr").json()
     second = client.get("/api/daily", params={"dice": "fr"}).json()
@@ -95,6 +96,7 @@ def test_the_share_text_counts_lengths_without_words() -> None:
     assert text.splitlines() == ["boggle-dafsa daily 2026-03-04 (fr)", "7 of 80 points, 4 of 50 words", "letters 3:●●  4:●  5:●"]
 
 
+@pytest.mark.slow
 def test_play_daily_refuses_a_seed_and_a_dice_file() -> None:
     assert "not with --seed" in run_cli("play", "--daily", "--seed", "3", input="\n").stderr
     result = run_cli("play", "--daily", "--dice", "./mine.txt", input="\n")
