@@ -16,9 +16,12 @@ it expands into, when the expansion does not refuse it.
     python scripts/fuzz_kernel.py --rounds 200    # a short run (CI)
     python scripts/fuzz_kernel.py --asan          # the same run on an AddressSanitizer build
 
-``--asan`` compiles ``src/boggle_dafsa/solver/_native.c`` with ``-fsanitize=address`` (gcc
-or clang) into a temporary folder and runs the fuzz in a child interpreter with the
-sanitizer's runtime preloaded: any out-of-bounds read or write aborts with a report.
+``--asan`` compiles ``src/boggle_dafsa/solver/_native.c`` and the census
+(``automaton/_census.c``) with ``-fsanitize=address,undefined`` (gcc or clang) into a
+temporary folder and runs the fuzz in a child interpreter with both sanitizers' runtimes
+preloaded: any out-of-bounds read or write, misaligned load, overflow or bad shift aborts
+with a report. Every damaged file the header checks let through is first counted by the
+census (compiled and Python twin, which must agree), then walked past it by the kernels.
 Exit status 0 if every round passed.
 """
 
@@ -158,9 +161,35 @@ def damaged_dictionary(
     path = Path(folder) / f"damaged{round_number % 7}.dafsa"
     path.write_bytes(data)
     try:
-        return NativeDictionary(path)
+        opened = NativeDictionary(path)
     except DictionaryError:
         return None
+    census_agrees(opened)
+    # Past the census, so that the kernels meet the damage themselves (their own checks).
+    opened._checked = True
+    return opened
+
+
+def census_agrees(opened: NativeDictionary) -> str:
+    """The census verdict of the compiled census and of its Python twin (raises
+    AssertionError if they differ): "sound" or "damaged"."""
+    from boggle_dafsa.automaton import reader
+
+    verdicts = []
+    for census in (reader._compiled_census, lambda: None):
+        saved = reader._compiled_census
+        reader._compiled_census = census  # type: ignore[assignment]
+        try:
+            fresh = NativeDictionary(opened.path)
+            fresh.census()
+            verdicts.append("sound")
+        except DictionaryError as error:
+            verdicts.append("damaged" if "damaged" in str(error) else str(error))
+        finally:
+            reader._compiled_census = saved  # type: ignore[assignment]
+    if verdicts[0] != verdicts[1]:
+        raise AssertionError(f"the census kernels disagree over {opened.path}: compiled {verdicts[0]}, python {verdicts[1]}")
+    return verdicts[0]
 
 
 def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool,  # type: ignore[no-untyped-def]
@@ -222,6 +251,7 @@ def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: igno
 
 
 def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
+    load_census()
     compiled = load_compiled(compiled_path)
     print(f"compiled kernel: {sys.modules[compiled.__module__].__file__}", flush=True)
     rng = random.Random(seed)
@@ -271,30 +301,61 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     return 0
 
 
+#: The census (automaton/_census.c): built with the sanitizers beside the fuzzed part, and
+#: loaded by the child through this variable (read by the fuzz scripts, not the package).
+CENSUS_SOURCE = ROOT / "src" / "boggle_dafsa" / "automaton" / "_census.c"
+CENSUS_VARIABLE = "BOGGLE_DAFSA_FUZZ_CENSUS"
+
+
 def asan_build(folder: str, source: Path = ROOT / "src" / "boggle_dafsa" / "solver" / "_native.c") -> str:
-    """Compile the C file ``source`` with AddressSanitizer into ``folder``: the path of the module."""
+    """Compile the C file ``source`` with AddressSanitizer and UndefinedBehaviorSanitizer
+    (every finding fatal: misaligned loads, overflows, shifts past the width) into
+    ``folder``: the path of the module."""
     compiler = os.environ.get("CC", "gcc")
     target = os.path.join(folder, source.stem + sysconfig.get_config_var("EXT_SUFFIX"))
     command = [
-        compiler, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
-        "-I", sysconfig.get_paths()["include"], str(source), "-o", target,
+        compiler, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+        "-fno-omit-frame-pointer", "-I", sysconfig.get_paths()["include"], str(source), "-o", target,
     ]
     subprocess.run(command, check=True)
     return target
 
 
 def run_under_asan(script: str, source: Path, arguments: list[str]) -> int:
-    """Run ``script`` with ``arguments`` and ``--module`` set to an AddressSanitizer build of
-    ``source``, in a child interpreter with the sanitizer's runtime preloaded: its exit status."""
+    """Run ``script`` with ``arguments`` and ``--module`` set to a sanitized build of ``source``
+    (and the census, sanitized, through :data:`CENSUS_VARIABLE`), in a child interpreter with
+    the sanitizers' runtimes preloaded: its exit status."""
     compiler = os.environ.get("CC", "gcc")
-    runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    runtimes = [
+        subprocess.run([compiler, f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+        for name in ("libasan.so", "libubsan.so")
+    ]
     with tempfile.TemporaryDirectory() as folder:
         module = asan_build(folder, source)
+        census_folder = os.path.join(folder, "census")
+        os.mkdir(census_folder)
+        census = asan_build(census_folder, CENSUS_SOURCE)
         environment = dict(
-            os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+            os.environ, LD_PRELOAD=" ".join(runtimes), PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", **{CENSUS_VARIABLE: census},
         )
-        print(f"AddressSanitizer build: {module}", flush=True)
+        print(f"AddressSanitizer + UndefinedBehaviorSanitizer builds: {module}, {census}", flush=True)
         return subprocess.run([sys.executable, script, *arguments, "--module", module], env=environment).returncode
+
+
+def load_census() -> None:
+    """Make the sanitized census named by :data:`CENSUS_VARIABLE` the compiled census (if set)."""
+    path = os.environ.get(CENSUS_VARIABLE)
+    if path:
+        spec = importlib.util.spec_from_file_location("boggle_dafsa.automaton._census", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["boggle_dafsa.automaton._census"] = module
+        from boggle_dafsa import compiled
+
+        compiled._loaded["census"] = module
+        print(f"census: {path}", flush=True)
 
 
 def main() -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import random
 import sys
 import tempfile
@@ -39,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fuzz_kernel import ALPHABET, asan_build, damaged_dictionary, run_under_asan  # noqa: E402
+from fuzz_kernel import ALPHABET, asan_build, damaged_dictionary, load_census, run_under_asan  # noqa: E402
 
 from boggle_dafsa.automaton.fileformat import NativeLayout  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
@@ -98,8 +99,57 @@ def queries(rng: random.Random) -> list[tuple[str, Any]]:
     return [
         (f"match {pattern}", lambda d, kernel: list(walk.search_states(d, parse.parse_pattern(pattern, d.normalize), limit, kernel))),
         (f"anagram {rack}", lambda d, kernel: list(walk.search_states(d, automata.Anagram(rack.replace("?", ""), blanks, True), limit, kernel))),
-        (f"fuzzy {word} {k}", lambda d, kernel: walk.fuzzy_native(d, word, k, transpositions, prefix, limit, kernel)),
+        (f"fuzzy {word} {k}", lambda d, kernel: list(walk.fuzzy_native(d, word, k, transpositions, prefix, limit, kernel))),
     ]
+
+
+def huge_round(rng: random.Random, folder: str, round_number: int) -> tuple[str, int]:
+    """A file whose checksums hold describing a huge language (a chain of up to 40 states,
+    each leading to the next by up to 31 letters: up to 31**40 words), its header honest or
+    lying about the words or the longest, in version 1 or 2. The census (compiled and twin)
+    must refuse every lie; on an honest file, limited and streamed queries must agree over
+    both kernels. Returns (verdict, queries run)."""
+    from fuzz_kernel import census_agrees
+
+    from boggle_dafsa.automaton.builder import Automaton
+    from boggle_dafsa.automaton.fileformat import encode
+    from boggle_dafsa.words.normalize import Policy
+
+    letters = "".join(sorted(rng.sample("ABCDEFGHIJKLMNOPQRSTUVWXYZÀÂÇÈÉ", rng.randint(1, 31))))
+    truthful = rng.random() < 0.5
+    # Truthful headers need at most 2**32 - 1 words: as many levels as the letters allow.
+    most = 40 if not truthful or len(letters) == 1 else max(1, int(31.99 / math.log2(len(letters))))
+    levels = rng.randint(1, most)
+    real = len(letters) ** levels
+    words = min(real, 2**32 - 1)  # the header's field holds 32 bits
+    truthful = truthful and real < 2**32
+    claimed = words if truthful else rng.choice([words - 1 if words > 1 else 2, 2**32 - 1, rng.randrange(1, 2**32)])
+    longest = levels if truthful or rng.random() < 0.5 else rng.randint(1, levels)
+    honest = claimed == real and longest == levels
+    labels: list[tuple[Any, ...]] = [()] + [tuple(x for letter in letters for x in (letter, i - 1)) for i in range(1, levels + 1)]
+    automaton = Automaton(finals=[True] + [False] * levels, labels=labels, root=levels, word_count=claimed, longest_word=longest)
+    path = Path(folder) / f"huge{round_number % 5}.dafsa"
+    try:
+        path.write_bytes(encode(automaton, Policy.FOLD, "00" * 32, rng.choice([1, 2])))
+        opened = NativeDictionary(path)
+    except DictionaryError:
+        return "refused at open", 0
+    verdict = census_agrees(opened)
+    if verdict != ("sound" if honest else "damaged"):
+        raise AssertionError(f"round {round_number}: the census says {verdict} of a file that is {'honest' if honest else 'lying'}: {path}")
+    if verdict != "sound":
+        return verdict, 0
+    runs = 0
+    for name, run in [
+        ("match *", lambda kernel: list(walk.search_states(opened, automata.everything(), 500, kernel))),
+        ("fuzzy", lambda kernel: list(walk.fuzzy_native(opened, letters[0] * min(levels, 8), 2, False, True, 300, kernel))),
+    ]:
+        compiled, python = outcome(lambda: run("c")), outcome(lambda: run("python"))
+        if compiled != python:
+            raise AssertionError(f"round {round_number}: the kernels disagree on {name} over the huge language {path}")
+        runs += 1
+    opened.close()
+    return verdict, runs
 
 
 #: The compiled codec of version 2 (``_builder``): the installed one, or an AddressSanitizer build.
@@ -155,6 +205,7 @@ def compact_round(opened: NativeDictionary, round_number: int, seed: int) -> int
 
 
 def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -> int:
+    load_census()
     load_compiled(module)
     load_codec(codec)
     rng = random.Random(seed)
@@ -182,6 +233,17 @@ def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -
                 errors += compiled[0] == "error"
             dictionary = None
             opened.close()
+        # Huge languages, wide alphabets and lying headers, a tenth as many rounds.
+        verdicts: dict[str, int] = {}
+        for round_number in range(max(1, rounds // 10)):
+            try:
+                verdict, runs = huge_round(rng, folder, round_number)
+            except AssertionError as failure:
+                print(f"{failure} (seed {seed})", file=sys.stderr)
+                return 1
+            verdicts[verdict] = verdicts.get(verdict, 0) + 1
+            reached += runs
+        print(f"huge languages: {verdicts}")
     print(f"{rounds:,} damaged files ({compacts:,} of version 2 opened), {reached:,} queries reached the kernels: "
           f"{errors:,} raised DictionaryError, {reached - errors:,} gave results; both kernels agreed every time, no crash")
     return 0

@@ -44,8 +44,6 @@ typedef struct {
     int taken;  /* the letter bit last taken from this frame, -1: none yet (the resume cursor) */
 } Frame;
 
-#define NO_LETTER 0xFF
-
 static int tables_reserve(Tables *t, Py_ssize_t sid) {
     if (sid < t->capacity) return 0;
     Py_ssize_t capacity = t->capacity ? t->capacity : 64;
@@ -130,6 +128,23 @@ static int dead_add(DeadSet *d, uint64_t key) {
     return 0;
 }
 
+/* The cursor of a walk stopped with frames 0..depth on its stack: the letter each took last
+ * (NO_LETTER: none yet), and with `descend` one more frame, the child of the word just
+ * reported, not entered yet (its letters are checked when the walk resumes, as the Python
+ * walk checks them when it goes on, never when it stops at its limit). */
+#define NO_LETTER 0xFF
+static PyObject *make_cursor(Py_ssize_t depth, const int *taken, Py_ssize_t stride, int descend) {
+    PyObject *cursor = PyBytes_FromStringAndSize(NULL, depth + 1 + (descend ? 1 : 0));
+    if (!cursor) return NULL;
+    char *out = PyBytes_AS_STRING(cursor);
+    for (Py_ssize_t i = 0; i <= depth; i++) {
+        int letter = *(const int *)((const char *)taken + i * stride);
+        out[i] = (char)(letter < 0 ? NO_LETTER : letter);
+    }
+    if (descend) out[depth + 1] = (char)NO_LETTER;
+    return cursor;
+}
+
 static PyObject *damaged(const char *what) {
     PyErr_Format(PyExc_ValueError, "damaged: %s", what);
     return NULL;
@@ -168,10 +183,11 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_ssize_t width = PyUnicode_GET_LENGTH(alphabet);
     if (width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
     t.width = (int)(width ? width : 1);
-    /* A word visits distinct states, each at least one cell: a deeper limit is a lie. */
-    if (depth_limit < 0 || depth_limit > n) { damaged("its longest word is longer than the file can hold"); goto done; }
+    /* A word visits distinct states, each at least one cell: a longest word past the cells
+     * is a lie; refused when large (the stack is allocated for it), walked as told when small. */
+    if (depth_limit < 0 || (depth_limit > n + 1 && depth_limit > 4096)) { damaged("its longest word is longer than the file can hold"); goto done; }
     if (cursor_obj != Py_None && (!PyBytes_Check(cursor_obj) || PyBytes_GET_SIZE(cursor_obj) < 1
-                                  || PyBytes_GET_SIZE(cursor_obj) > depth_limit + 1)) {
+                                  || PyBytes_GET_SIZE(cursor_obj) > depth_limit + 2)) {
         PyErr_SetString(PyExc_ValueError, "bad cursor");
         goto done;
     }
@@ -244,6 +260,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             uint32_t child_head = cells[child];
             uint32_t below = format_letters(child_head);
             if (below >> width) { damaged("a letter outside the alphabet"); goto done; }
+            if (below && i + 1 > depth_limit) { damaged("a path longer than its longest word"); goto done; }
             word[i] = codes[bit];
             Frame *c = &stack[i + 1];
             c->state = child;
@@ -264,10 +281,8 @@ static PyObject *walk(PyObject *self, PyObject *args) {
          * cursor to resume from, so that the caller streams the words chunk by chunk and
          * sees Ctrl-C and its deadlines between two calls. */
         if ((limit >= 0 && emitted >= limit) || (budget >= 0 && steps >= budget)) {
-            next_cursor = PyBytes_FromStringAndSize(NULL, depth + 1);
+            next_cursor = make_cursor(depth, &stack[0].taken, sizeof(Frame), 0);
             if (!next_cursor) goto done;
-            char *out = PyBytes_AS_STRING(next_cursor);
-            for (Py_ssize_t i = 0; i <= depth; i++) out[i] = (char)(stack[i].taken < 0 ? NO_LETTER : stack[i].taken);
             goto finished;
         }
         steps++;
@@ -290,7 +305,13 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             if (format_is_final(child_head) && PyObject_IsTrue(PyList_GET_ITEM(accept, nxt))) {
                 hit = 1;
                 if (append_match(words, word, depth + 1, sids, nxt) < 0) goto done;
-                emitted++;
+                if (++emitted == limit) {
+                    /* The chunk is full: stop before looking below the word (see make_cursor). */
+                    f->found = 1;
+                    next_cursor = make_cursor(depth, &stack[0].taken, sizeof(Frame), format_letters(child_head) != 0);
+                    if (!next_cursor) goto done;
+                    goto finished;
+                }
             }
             uint32_t below = format_letters(child_head);
             if (!below) {  /* a leaf: no frame needed */
@@ -523,9 +544,11 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
     if (width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
     if (k < 0 || k > 200) { PyErr_SetString(PyExc_ValueError, "distance out of range (0 to 200)"); goto done; }
     if (m > 1000) { PyErr_SetString(PyExc_ValueError, "word too long (at most 1,000 letters)"); goto done; }
-    if (depth_limit < 0 || depth_limit > n) { damaged("its longest word is longer than the file can hold"); goto done; }
+    /* A word visits distinct states, each at least one cell: a longest word past the cells
+     * is a lie; refused when large (the stack is allocated for it), walked as told when small. */
+    if (depth_limit < 0 || (depth_limit > n + 1 && depth_limit > 4096)) { damaged("its longest word is longer than the file can hold"); goto done; }
     if (cursor_obj != Py_None && (!PyBytes_Check(cursor_obj) || PyBytes_GET_SIZE(cursor_obj) < 1
-                                  || PyBytes_GET_SIZE(cursor_obj) > depth_limit + 1)) {
+                                  || PyBytes_GET_SIZE(cursor_obj) > depth_limit + 2)) {
         PyErr_SetString(PyExc_ValueError, "bad cursor");
         goto done;
     }
@@ -580,10 +603,8 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
             replaying = 1;
         } else if ((limit >= 0 && emitted >= limit) || (budget >= 0 && steps >= budget)) {
             /* The work budget, as in walk(). */
-            next_cursor = PyBytes_FromStringAndSize(NULL, depth + 1);
+            next_cursor = make_cursor(depth, &stack[0].taken, sizeof(FuzzyFrame), 0);
             if (!next_cursor) goto done;
-            char *out = PyBytes_AS_STRING(next_cursor);
-            for (Py_ssize_t i = 0; i <= depth; i++) out[i] = (char)(stack[i].taken < 0 ? NO_LETTER : stack[i].taken);
             goto finished;
         }
         steps++;
@@ -631,7 +652,12 @@ static PyObject *fuzzy(PyObject *self, PyObject *args) {
         uint8_t found = prefix ? best : dist;
         if (format_is_final(child_head) && found <= k && !replaying) {
             if (append_match(words, word, depth + 1, distances, found) < 0) goto done;
-            emitted++;
+            if (++emitted == limit) {
+                /* The chunk is full: stop before looking below the word (see make_cursor). */
+                next_cursor = make_cursor(depth, &stack[0].taken, sizeof(FuzzyFrame), format_letters(child_head) != 0);
+                if (!next_cursor) goto done;
+                goto finished;
+            }
         }
         uint32_t below = format_letters(child_head);
         if (!below) {
