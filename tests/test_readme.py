@@ -209,7 +209,7 @@ def help_options(help_text: str) -> list[set[str]]:
     """The options of a command's --help: each as the set of its names (long, aliases, short)."""
     options = []
     for line in help_text.splitlines():
-        match = re.match(r"^[│|]\s+(--[a-z][a-z-]*(?:,--[a-z][a-z-]*)*)(?:\s+(-[a-zA-Z]))?\s", line)
+        match = re.match(r"^[│|]\s+(?:\*\s+)?(--[a-z][a-z-]*(?:,--[a-z][a-z-]*)*)(?:\s+(-[a-zA-Z]))?\s", line)  # * marks a required one
         if match:
             names = set(match.group(1).split(","))
             if match.group(2):
