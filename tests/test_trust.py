@@ -451,3 +451,14 @@ def test_a_marisa_probe_that_does_not_run_to_the_end_is_not_kept(tmp_path: Path,
     monkeypatch.setattr(marisa, "PROBE_MEMORY", 2 << 30)
     monkeypatch.setattr(marisa, "_verdicts", {})
     assert list(open_path(path)) == ["CHAT", "ZOO"]
+
+
+def test_verify_counts_the_extras_of_a_huge_language_past_the_end_of_the_list(folder: Path) -> None:
+    from boggle_dafsa.verify import verify
+    from boggle_dafsa.words.wordlist import read_wordlist
+
+    listed = folder / "two.txt"
+    listed.write_text("a" * 31 + "\n" + "a" * 30 + "b\n")
+    result = verify(open_path(folder / "honest.dafsa"), read_wordlist(listed))
+    assert result.missing_count == 0 and result.extra_count == 2**31 - 2
+    assert result.extra == sorted(result.extra) and len(result.extra) == 10 and result.extra[0] == "A" * 29 + "BA"

@@ -44,8 +44,16 @@ def verify(
     check_integrity(dictionary)
     result = Verification()
     expected: Iterable[str] = wordlist.words if progress is None else _counted(wordlist.words, progress)
-    for side, word in _merge_differences(iter(dictionary), expected):
-        if side == "missing":
+    found = _Tally(iter(dictionary))
+    # A native file's count is exact once walked (its census proved it): past the end of
+    # the list, the extras are counted rather than listed, so that a dictionary of 2**31
+    # words checked against a short list answers at once.
+    exact = getattr(dictionary, "checked", None) is not None
+    tail = False
+    for side, word in _merge_differences(found, expected):
+        if side == "tail":
+            tail = exact
+        elif side == "missing":
             result.missing_count += 1
             if len(result.missing) < keep:
                 result.missing.append(word)
@@ -53,7 +61,26 @@ def verify(
             result.extra_count += 1
             if len(result.extra) < keep:
                 result.extra.append(word)
+            elif tail:
+                result.extra_count += len(dictionary) - found.count
+                break
     return result
+
+
+class _Tally:
+    """An iterator that counts what it has given."""
+
+    def __init__(self, words: Iterator[str]) -> None:
+        self.words = words
+        self.count = 0
+
+    def __iter__(self) -> _Tally:
+        return self
+
+    def __next__(self) -> str:
+        word = next(self.words)
+        self.count += 1
+        return word
 
 
 def _merge_differences(found: Iterator[str], expected: Iterable[str]) -> Iterator[tuple[str, str]]:
@@ -68,6 +95,7 @@ def _merge_differences(found: Iterator[str], expected: Iterable[str]) -> Iterato
             current = next(found, sentinel)
         else:
             yield "missing", word
+    yield "tail", ""  # the list is done: every word left is extra
     while current is not None:
         yield "extra", current
         current = next(found, sentinel)
