@@ -127,6 +127,7 @@ def test_the_docs_have_examples_to_run() -> None:
     assert {"solve.md", "queries.md", "best.md", "game.md"} <= names, names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [page for page in PAGES if python_blocks(page.read_text("utf-8"))], ids=page_id)
 def test_the_python_examples_run(page: Path, tmp_path: Path) -> None:
     for code in python_blocks(page.read_text("utf-8")):
@@ -186,12 +187,26 @@ def documented_commands() -> dict[str, str]:
     return {name: usage.replace("\\|", "|") for name, usage in rows}
 
 
-def app_commands() -> dict[str, str]:
-    """Each command of the app and its --help text, as the installed command prints them."""
-    env = {**os.environ, "COLUMNS": "250", "TERM": "dumb", "NO_COLOR": "1"}
-    listing = subprocess.run([sys.executable, "-m", "boggle_dafsa", "--help"], capture_output=True, text=True, env=env, timeout=60)
+HELP_ENV = {**os.environ, "COLUMNS": "250", "TERM": "dumb", "NO_COLOR": "1"}
+
+
+def app_command_names() -> list[str]:
+    """The commands `boggle-dafsa --help` lists."""
+    listing = subprocess.run([sys.executable, "-m", "boggle_dafsa", "--help"], capture_output=True, text=True, env=HELP_ENV, timeout=60)
     names = re.findall(r"^[│|]? {1,2}([a-z][a-z-]+) {2,}\S", listing.stdout, flags=re.MULTILINE)
     assert names, listing.stdout + listing.stderr
+    return names
+
+
+def test_every_command_has_a_row_in_the_command_reference() -> None:
+    """The quick half (one process, in the fast subset): a new command without its row fails here."""
+    assert sorted(documented_commands()) == sorted(app_command_names()), "docs/commands.md's table and `boggle-dafsa --help` differ"
+
+
+def app_commands() -> dict[str, str]:
+    """Each command of the app and its --help text, as the installed command prints them."""
+    env = HELP_ENV
+    names = app_command_names()
     helps = {}
     for name in names:
         result = subprocess.run([sys.executable, "-m", "boggle_dafsa", name, "--help"], capture_output=True, text=True, env=env, timeout=60)
