@@ -1,7 +1,8 @@
 """Fuzz the compiled builder (``src/boggle_dafsa/automaton/_builder.c``) against its Python twins.
 
 Each round draws a random word list (ASCII, accented and astral letters, repeats) and runs
-every compiled entry point next to its twin: the streaming builder and file writer, the
+every compiled entry point next to its twin: the streaming builder and file writer
+(versions 1 and 2), the
 run sort, the run merge, and dawgdic's three stages. Both must give the same bytes. Then
 hostile inputs: bytes that are not UTF-8, words out of order, blank lines, random bytes,
 run files with garbage, dawg lists that do not fit together, and a small cap on states
@@ -71,7 +72,11 @@ def body(kernel_builder: Any, data: bytes, max_states: int = stream.limits.MAX_S
         builder.finish()
         out = io.BytesIO()
         answer = builder.write_body(out)
-        return out.getvalue(), answer, builder.stats()
+        # Version 2: the compiled builder lays it out from its states, the twin from the cells.
+        alphabet_size = len(builder.stats()["alphabet"])
+        direct = getattr(builder, "compact_body", None)
+        compact = direct() if direct else stream.python_compact_body(out.getvalue(), answer[2], alphabet_size)
+        return out.getvalue(), answer, builder.stats(), compact
 
     return outcome(run)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import compiled, query
@@ -267,3 +267,41 @@ def test_the_example_of_docs_format_md_is_what_the_writer_writes() -> None:
     data = compile_words(["CHAT", "CHIEN", "NICHE", "NICHER", "ZOO"])
     header = fileformat.decode_header(data, "example", len(data))
     assert data[header.header_size :] == documented and header.root == 0 and header.cell_count == 19
+
+
+@pytest.mark.skipif(len(kernels()) < 2, reason="the compiled builder is not built")
+@settings(max_examples=60, deadline=None)
+@given(keys=st.one_of(WORDS, KEYS, st.lists(st.text(st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF), min_size=1, max_size=4), max_size=20)))
+def test_the_compiled_builder_lays_version_2_out_from_its_states_as_from_the_cells(keys: list[str]) -> None:
+    # Builder.compact_body (straight from the states, what the build runs) against the
+    # compact_body of the version 1 cells, in C and in Python (the definition).
+    import io
+
+    from boggle_dafsa.automaton.stream import python_compact_body
+
+    ready = sorted(set(keys))
+    if not ready:
+        return
+    c = kernels()["c"]
+    builder = c.Builder()
+    builder.add_lines("".join(key + "\n" for key in ready).encode("utf-8"))
+    builder.finish()
+    stats = builder.stats()
+    assert stats["alphabet"] == "".join(sorted(set("".join(ready))))
+    cells = io.BytesIO()
+    _, _, root = builder.write_body(cells)
+    direct = builder.compact_body()
+    assert direct == c.compact_body(cells.getbuffer(), root, len(stats["alphabet"]))
+    assert direct == python_compact_body(cells.getvalue(), root, len(stats["alphabet"]))
+    # And the body holds the keys: a depth-first walk of its edges lists them in order.
+    layout = fileformat.CompactLayout(direct[0], direct[1], stats["alphabet"], stats["longest"], "test")
+    found: list[str] = []
+
+    def walk(state: int, prefix: str) -> None:
+        if layout.is_final(state):
+            found.append(prefix)
+        for label, child in layout.edges(state):
+            walk(child, prefix + stats["alphabet"][label])
+
+    walk(layout.root, "")
+    assert found == ready
