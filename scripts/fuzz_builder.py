@@ -3,11 +3,11 @@
 Each round draws a random word list (ASCII, accented and astral letters, repeats) and runs
 every compiled entry point next to its twin: the streaming builder and file writer (format
 versions 1 and 2), the run sort, the run merge, and dawgdic's three stages. Both must give
-the same bytes. Then
-hostile inputs: bytes that are not UTF-8, words out of order, blank lines, random bytes,
-run files with garbage, dawg lists that do not fit together, and a small cap on states
-(both kernels must stop at the same state, with the same error). Every outcome must be a
-result or a ValueError, never a crash, and both kernels must agree on which.
+the same bytes. Then hostile inputs: bytes that are not UTF-8, words out of order, blank
+lines, random bytes, run files with garbage, dawg lists that do not fit together, and a
+small cap on states (both kernels must stop at the same state, with the same error). Every
+outcome must be a result or a ValueError, never a crash, and both kernels must agree on
+which.
 
     python scripts/fuzz_builder.py                 # 1,000 rounds
     python scripts/fuzz_builder.py --rounds 100    # a short run
