@@ -22,8 +22,19 @@ Three measurements, each a ratio taken in the same run (the machine is shared):
    that runs it, ``--hybrid-python``), its C++ solver scores the same boards in the same
    run (a ``boggle.perf``-style loop over ``Boggler44.score``), the three taking turns.
 
+4. **Neighbourhoods** (``--neighbourhoods``, alone): every board one edit away (a cell
+   changed to any other letter A-Z, Q read as QU, or two cells swapped) from the best
+   ENABLE2K 4x4 and 5x5 boards (``perslatgsineters``, ``ligdrmanesietildsracsepes``), the
+   boards that the best-board climb and the proof score, ``--hood-copies`` times over:
+   through the library's batch call, through the whole command ``solve --batch FILE
+   --summary --qu`` as a slope (the time of twice the boards less the time of the boards,
+   over the boards: start-up left out), and through hybrid-boggle's ``Boggler44`` /
+   ``Boggler55`` in process (with ``--hybrid``), the three taking turns, the totals checked
+   equal.
+
     python scripts/bench_kernel.py [--grids 300] [--batch-grids 3000] [--boards 100000]
                                    [--runs 3] [--seed 1] [--hybrid DIR --hybrid-python PY]
+    python scripts/bench_kernel.py --neighbourhoods [--hood-copies 40] [--runs 3] [--hybrid DIR --hybrid-python PY]
 """
 
 from __future__ import annotations
@@ -57,7 +68,7 @@ sys.path.insert(0, sys.argv[1])
 import cpp_boggle
 boards = [line.strip().lower() for line in open(sys.argv[2])]
 trie = cpp_boggle.Trie.create_from_file(sys.argv[3])
-boggler = cpp_boggle.Boggler44(trie)
+boggler = getattr(cpp_boggle, sys.argv[4] if len(sys.argv) > 4 else "Boggler44")(trie)
 start = time.perf_counter()
 total = 0
 for board in boards:
@@ -135,6 +146,77 @@ def output_of(command: list[str], environment: dict[str, str]) -> bytes:
     return subprocess.run(command, capture_output=True, check=True, env=environment).stdout
 
 
+#: The best known boards (ENABLE2K, proven for 4x4) whose neighbourhoods are measured, and
+#: hybrid-boggle's class for their shape.
+HOODS = (("perslatgsineters", (4, 4), "Boggler44"), ("ligdrmanesietildsracsepes", (5, 5), "Boggler55"))
+
+
+def one_edit(board: str) -> list[str]:
+    """Every board one edit from ``board``: each cell changed to another letter, cell by cell
+    (A-Z), then each pair of different cells swapped."""
+    board = board.upper()
+    changed = [board[:cell] + letter + board[cell + 1 :] for cell in range(len(board)) for letter in LETTERS
+               if letter != board[cell]]
+    swapped = []
+    for first in range(len(board)):
+        for second in range(first + 1, len(board)):
+            if board[first] != board[second]:
+                cells = list(board)
+                cells[first], cells[second] = cells[second], cells[first]
+                swapped.append("".join(cells))
+    return changed + swapped
+
+
+def neighbourhoods(args: argparse.Namespace, command: list[str], native: dict[str, str], folder: Path) -> list[str]:
+    """The rows of measurement 4 (see the module's docstring)."""
+    enable2k = open_dictionary("enable2k")
+    lines = [
+        "| one edit from (ENABLE2K, --qu) | boards | library batch, boards/s | `solve --batch --summary` slope, boards/s "
+        "| hybrid-boggle in process, boards/s | library ÷ hybrid | command ÷ hybrid | total points |",
+        "| --- | --: | --: | --: | --: | --: | --: | --: |",
+    ]
+    for best, shape, hybrid_class in HOODS:
+        boards = one_edit(best) * args.hood_copies
+        prepared = PreparedSolver(enable2k, shape)
+        codes = b"".join(prepared.encode(tuple("QU" if letter == "Q" else letter for letter in board)) for board in boards)
+        prepared.run_codes(codes[: 20 * len(best)], "totals")  # its words numbered before the clock starts
+        once, twice = folder / f"{best}.txt", folder / f"{best}-2.txt"
+        once.write_text("".join(board + "\n" for board in boards))
+        twice.write_text("".join(board + "\n" for board in boards * 2))
+        summary = [*command, "solve", "--batch", "FILE", "--summary", "--qu", "-d", "enable2k", "-q"]
+        at = summary.index("FILE")
+        runs_of = {name: [*summary[:at], str(path), *summary[at + 1 :]] for name, path in (("once", once), ("twice", twice))}
+        output = output_of(runs_of["once"], native)
+        command_points = sum(int(line.rsplit(b"\t", 1)[1]) for line in output.splitlines())
+        library_times, slopes, hybrid_times = [], [], []
+        hybrid_points = None
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            results = prepared.run_codes(codes, "totals")
+            library_times.append(time.perf_counter() - start)
+            timed = whole_process({"once": (runs_of["once"], native), "twice": (runs_of["twice"], native)}, 1)
+            slopes.append(max(timed["twice"] - timed["once"], 1e-9))
+            if args.hybrid:
+                wordlist = args.hybrid / "wordlists" / "enable2k.txt"
+                out = subprocess.run([args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(once), str(wordlist),
+                                      hybrid_class], capture_output=True, text=True, check=True).stdout.split()
+                hybrid_points = int(out[0])
+                hybrid_times.append(float(out[1]))
+        points = sum(total for _, total in results)
+        if command_points != points or (hybrid_points is not None and hybrid_points != points):
+            raise SystemExit(f"totals differ around {best}: library {points}, command {command_points}, hybrid {hybrid_points}")
+        library_rate = len(boards) / statistics.median(library_times)
+        command_rate = len(boards) / statistics.median(slopes)
+        if args.hybrid:
+            hybrid_rate = len(boards) / statistics.median(hybrid_times)
+            hybrid_cells = f"{hybrid_rate:,.0f} | {library_rate / hybrid_rate:.2f} | {command_rate / hybrid_rate:.2f}"
+        else:
+            hybrid_cells = " |  | "
+        lines.append(f"| `{best}` ({len(one_edit(best))} boards × {args.hood_copies}) | {len(boards):,} | {library_rate:,.0f} "
+                     f"| {command_rate:,.0f} | {hybrid_cells} | {points:,} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--grids", type=int, default=300)
@@ -145,6 +227,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hybrid", type=Path, help="a built checkout of danvk/hybrid-boggle")
     parser.add_argument("--hybrid-python", default=sys.executable, help="the Python that imports its cpp_boggle")
+    parser.add_argument("--neighbourhoods", action="store_true", help="measure only the one-edit neighbourhoods")
+    parser.add_argument("--hood-copies", type=int, default=40, help="times each neighbourhood is repeated")
     args = parser.parse_args()
     if "c" not in available_kernels():
         raise SystemExit("the compiled kernel is not built: pip install -e . with a C compiler")
@@ -153,6 +237,12 @@ def main() -> None:
     invocation = " ".join(["python scripts/bench_kernel.py", *map(shlex.quote, sys.argv[1:])])
     lines += [f"`{invocation}`", f"({platform.python_implementation()} {platform.python_version()}, "
               f"{platform.machine()}, {os.cpu_count()} cores, shared with other work; {load_average()} at the start)", ""]
+    if args.neighbourhoods:
+        with tempfile.TemporaryDirectory() as folder:
+            lines += neighbourhoods(args, console_script(), dict(os.environ), Path(folder))
+        lines.append(f"{load_average()} at the end")
+        print("\n".join(lines))
+        return
 
     # 1. In process.
     french = open_dictionary("fr")
