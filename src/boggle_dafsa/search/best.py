@@ -61,8 +61,11 @@ DEFAULT_STALL = 20_000
 #: first phase of the hill climb uses those only (ENABLE2K: all but K W Z X Q J).
 COMMON_SHARE = 0.08
 #: A generation of the hill climb expands at most the pool's size over this of its fresh
-#: boards, the best first (2: the half; measured with scripts/bench_best.py, see docs/best.md).
+#: boards, the best first (2: the half), but never fewer than EXPAND_AT_LEAST: a small
+#: pool (3x3, 3x4) is expanded whole, which its optima need (3x4 ENABLE2K with the half:
+#: 8 seeds of 10). Measured with scripts/bench_best.py, see docs/best.md.
 EXPAND_SHARE = 2
+EXPAND_AT_LEAST = 100
 #: Most face codes of neighbours a climb remembers as scored (then it forgets them: only
 #: time is lost), about 100 MB.
 MAX_REMEMBERED = 2_000_000
@@ -770,7 +773,7 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
         # The better part of the fresh boards first: a board pushed out of the pool
         # before its turn is never expanded (the climb ends, as before, on a pool whose
         # every board is expanded).
-        fresh = sorted(fresh, key=rank)[: max(1, len(pool) // EXPAND_SHARE)]
+        fresh = sorted(fresh, key=rank)[: max(EXPAND_AT_LEAST, len(pool) // EXPAND_SHARE)]
         for key in sorted(fresh):
             expanded.add(key)
             state = pool[key][1]
