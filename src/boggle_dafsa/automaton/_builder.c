@@ -1241,6 +1241,7 @@ static unsigned varint_size(uint64_t value) {
 }
 
 static uint8_t *put_varint(uint8_t *out, uint64_t value, unsigned size) {
+    if (size <= 1 && value < 0x80u) { *out = (uint8_t)value; return out + 1; }
     unsigned needed = varint_size(value);
     if (size < needed) size = needed;
     for (unsigned i = 0; i < size; i++) {
@@ -1260,13 +1261,6 @@ typedef struct {
     uint8_t *final;     /* per state */
 } Graph;
 
-static const Graph *sort_graph;
-static int hotter(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_graph->indegree[x] != sort_graph->indegree[y]) return sort_graph->indegree[x] > sort_graph->indegree[y] ? -1 : 1;
-    return x < y ? -1 : x > y;  /* state numbers are the breadth-first ranks */
-}
-
 static uint32_t cell_le(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -1277,7 +1271,7 @@ static uint32_t cell_le(const uint8_t *p) {
 static PyObject *layout_graph(const Graph *gp, size_t states, size_t edges) {
     const Graph g = *gp;
     PyObject *result = NULL, *out_bytes = NULL;
-    uint32_t *order = NULL, *stack = NULL, *hot = NULL, *edge_base = NULL;
+    uint32_t *order = NULL, *stack = NULL, *hot = NULL, *edge_base = NULL, *bucket = NULL;
     uint8_t *placed = NULL, *kind = NULL, *ref_width = NULL, *fixed = NULL;
     uint32_t *file_child = NULL, *rel_edge = NULL, *rel_place = NULL;
     uint64_t *state_bytes = NULL;
@@ -1291,10 +1285,18 @@ static PyObject *layout_graph(const Graph *gp, size_t states, size_t edges) {
     stack = malloc((edges + 2) * sizeof(uint32_t));
     if (!order || !placed || !hot || !stack) { PyErr_NoMemory(); goto done; }
     size_t hot_count = 0, placed_count = 0;
+    /* By in-degree down, then state number (the breadth-first rank) up: a counting sort
+     * over the in-degrees, stable, in place of a comparison sort. */
+    uint32_t top_degree = 0;
     for (size_t k = 0; k < states; k++)
-        if (g.count[k] && g.indegree[k] > 1) hot[hot_count++] = (uint32_t)k;
-    sort_graph = &g;
-    qsort(hot, hot_count, sizeof(uint32_t), hotter);
+        if (g.count[k] && g.indegree[k] > top_degree) top_degree = g.indegree[k];
+    bucket = calloc((size_t)top_degree + 2, sizeof(uint32_t));
+    if (!bucket) { PyErr_NoMemory(); goto done; }
+    for (size_t k = 0; k < states; k++)
+        if (g.count[k] && g.indegree[k] > 1) { bucket[top_degree - g.indegree[k] + 1]++; hot_count++; }
+    for (size_t d = 0; d < top_degree; d++) bucket[d + 1] += bucket[d];
+    for (size_t k = 0; k < states; k++)
+        if (g.count[k] && g.indegree[k] > 1) hot[bucket[top_degree - g.indegree[k]]++] = (uint32_t)k;
     uint64_t hot_bytes = 0;
     for (size_t h = 0; h < hot_count; h++) {
         uint32_t s = hot[h];
@@ -1334,43 +1336,45 @@ static PyObject *layout_graph(const Graph *gp, size_t states, size_t edges) {
     position = malloc((states + 1) * sizeof(uint64_t));
     fixed = malloc(edges + 1);
     file_child = malloc((edges + 1) * sizeof(uint32_t));
-    if (!edge_base || !kind || !ref_width || !position || !fixed || !file_child) { PyErr_NoMemory(); goto done; }
-    size_t at = 0;
+    state_bytes = malloc((placed_count + 1) * sizeof(uint64_t));
+    rel_edge = malloc((edges + 1) * sizeof(uint32_t));
+    rel_place = malloc((edges + 1) * sizeof(uint32_t));
+    if (!edge_base || !kind || !ref_width || !position || !fixed || !file_child || !state_bytes || !rel_edge || !rel_place) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* One pass: each edge's kind and bytes before any reference, each state's bytes with
+     * every reference one byte (where the rounds start), and the references listed apart. */
+    memset(ref_width, 1, edges + 1);
+    size_t at = 0, rels = 0;
     uint64_t cursor = 0;
     for (size_t p = 0; p < placed_count; p++) {
-        uint32_t s = order[p];
+        uint32_t s = order[p], first = g.first[s], count = g.count[s];
+        uint64_t bytes = 0;
         edge_base[p] = (uint32_t)at;
-        position[s] = cursor;  /* with every reference one byte: where the rounds start */
-        for (uint32_t i = 0; i < g.count[s]; i++, at++) {
-            uint32_t c = g.child[g.first[s] + i], label = g.label[g.first[s] + i];
-            if (!g.count[c]) kind[at] = KIND_LEAF;
-            else if (i == g.count[s] - 1 && p + 1 < placed_count && order[p + 1] == c) kind[at] = KIND_NEXT;
-            else kind[at] = KIND_RELATIVE;
-            ref_width[at] = 1;
+        for (uint32_t i = 0; i < count; i++, at++) {
+            uint32_t c = g.child[first + i], label = g.label[first + i];
+            uint8_t k;
+            if (!g.count[c]) k = KIND_LEAF;
+            else if (i == count - 1 && p + 1 < placed_count && order[p + 1] == c) k = KIND_NEXT;
+            else {
+                k = KIND_RELATIVE;
+                rel_edge[rels] = (uint32_t)at;
+                rel_place[rels++] = (uint32_t)p;
+                bytes++;
+            }
+            kind[at] = k;
             file_child[at] = c;
             fixed[at] = (uint8_t)(1 + (label >= LABEL_ESCAPE ? varint_size(label - LABEL_ESCAPE) : 0));
-            cursor += fixed[at] + (kind[at] == KIND_RELATIVE);
+            bytes += fixed[at];
         }
+        state_bytes[p] = bytes;
+        cursor += bytes;
     }
     /* Rounds: lay the states out with the widths so far, then grow every reference that
      * no longer fits to the shorter of its two forms; until a round grows none. A state's
      * bytes are kept whole (grown with its references) and the references listed apart,
      * so that a round is one pass over the states and one over the references. */
-    state_bytes = malloc((placed_count + 1) * sizeof(uint64_t));
-    rel_edge = malloc((edges + 1) * sizeof(uint32_t));
-    rel_place = malloc((edges + 1) * sizeof(uint32_t));
-    if (!state_bytes || !rel_edge || !rel_place) { PyErr_NoMemory(); goto done; }
-    size_t rels = 0, e = 0;
-    for (size_t p = 0; p < placed_count; p++) {
-        state_bytes[p] = 0;
-        for (uint32_t i = g.count[order[p]]; i; i--, e++) {
-            state_bytes[p] += fixed[e];
-            if (kind[e] != KIND_RELATIVE) continue;
-            state_bytes[p] += ref_width[e];
-            rel_edge[rels] = (uint32_t)e;
-            rel_place[rels++] = (uint32_t)p;
-        }
-    }
     for (;;) {
         cursor = 0;
         for (size_t p = 0; p < placed_count; p++) {
@@ -1382,6 +1386,7 @@ static PyObject *layout_graph(const Graph *gp, size_t states, size_t edges) {
             uint32_t edge = rel_edge[k], place = rel_place[k];
             uint64_t here = position[order[place]], there = position[file_child[edge]];
             unsigned relative = varint_size(zigzag((int64_t)there - (int64_t)here));
+            if (relative <= ref_width[edge]) continue;  /* fits: the shorter form fits too */
             unsigned absolute = varint_size(there);
             unsigned needed = relative < absolute ? relative : absolute;
             if (needed > ref_width[edge]) {
@@ -1419,7 +1424,7 @@ static PyObject *layout_graph(const Graph *gp, size_t states, size_t edges) {
 #undef BAD
 done:
     Py_XDECREF(out_bytes);
-    free(order); free(stack); free(hot); free(edge_base);
+    free(order); free(stack); free(hot); free(edge_base); free(bucket);
     free(placed); free(kind); free(ref_width); free(position); free(fixed); free(file_child);
     free(rel_edge); free(rel_place); free(state_bytes);
     return result;
