@@ -165,7 +165,8 @@ def native_layout(dictionary: Any) -> bool:
 
 
 def compact_layout(dictionary: Any) -> bool:
-    """True if ``dictionary`` is a version 2 native file: walked in place, any alphabet (walk2 in C)."""
+    """True if ``dictionary`` is a version 2 native file (compact edges). Its walks go through
+    the cells it expands into (see :func:`native_layout`), or, over 31 letters, the generic walk."""
     return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "version", 1) == 2
 
 
