@@ -192,6 +192,15 @@ def census_agrees(opened: NativeDictionary) -> str:
     return verdicts[0]
 
 
+def run_of(codes: bytes, cells: int) -> bytes:
+    """The first grid of ``codes`` with one cell showing, in turn, every code of ``codes``: a
+    run of grids that differ in one cell, which the kernels' totals walk together
+    (_native_hood.h and its twin)."""
+    first = codes[:cells]
+    cell = sum(first) % cells
+    return b"".join(first[:cell] + bytes([code]) + first[cell + 1 :] for code in sorted(set(codes)))
+
+
 def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool,  # type: ignore[no-untyped-def]
             number: bool):
     layout = dictionary.layout()
@@ -214,7 +223,8 @@ def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, fac
         line = SUMMARY_LINE
         summary = solver.summary_rows(codes, letters, len(table), True, line.template, line.between, line.row_separator,
                                       line.face_separator)
-        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0), summary), numbered
+        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0), summary,
+                solver.solve_many(run_of(codes, len(table)), 0)), numbered
     except DictionaryError:
         return ("error",), numbered
 
@@ -245,6 +255,7 @@ def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: igno
     try:
         for mode in (0, 2):
             solver.solve_many(codes, mode)
+        solver.solve_many(run_of(codes, len(table)), 0)
     except DictionaryError:
         return "error" if numbered else "unnumbered"
     return "ok" if numbered else "unnumbered"

@@ -96,6 +96,25 @@ def hood_totals(
 
     shown = [bits_of(face) for face in faces]
     options = [bits_of(face) for face in variants]
+    # The first-letter bits of each cell's neighbours: on the grid of each variant, and for
+    # the base paths (on every grid) with the wild cell showing any variant.
+    def first_bit(face: tuple[str, tuple[int, ...]] | None) -> int:
+        return 0 if face is None else 1 << face[1][0]
+
+    def reach_with(wild_bits: int) -> list[int]:
+        reach = []
+        for cell in range(len(faces)):
+            bits = 0
+            for other in table[cell]:
+                bits |= wild_bits if other == wild else first_bit(shown[other])
+            reach.append(bits)
+        return reach
+
+    reach_variant = [reach_with(first_bit(option)) for option in options]
+    union = 0
+    for option in options:
+        union |= first_bit(option)
+    reach_base = reach_with(union)
     base: set[str] = set()
     # By word: the variants whose paths through the wild cell spell it.
     later: dict[str, set[int]] = {}
@@ -116,7 +135,10 @@ def hood_totals(
                 base.add(word)
             else:
                 later.setdefault(word, set()).add(variant)
-        if not head & ~final:
+        # Walked on only when a neighbour's first letter follows (as search() does, which
+        # also checks the length only then: a damaged file is reported when, and only
+        # when, the search of one of the run's grids meets its damage).
+        if not head & (reach_base[cell] if variant < 0 else reach_variant[variant][cell]):
             return
         if len(word) > longest:
             raise IndexError("a path longer than the longest word")
