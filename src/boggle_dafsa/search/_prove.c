@@ -8,8 +8,9 @@
  * None past max_candidates candidates. See prove.py for the method; the names below
  * follow the twin's.
  *
- * C99, no dependency beyond Python's headers. Loops are bounded: the tree by the node
- * budget, paths by the cells, the branching by the tree (each level consumes one cell).
+ * C99, no dependency beyond Python's headers. Loops are bounded: the word instances and
+ * the tree by the node budget, paths by the cells, the branching by the tree (each level
+ * consumes one cell).
  * Ctrl-C is heard every few thousand steps (the GIL is held: a class is short).
  */
 #define PY_SSIZE_T_CLEAN
@@ -31,11 +32,6 @@ typedef struct {
     uint32_t *masks;
     int32_t *firsts;
     int32_t *values;
-    /* 1 when the word (or prefix) of a node has a face twice: only such a word can be
-     * found twice on one set of cells with the same letters (two paths), so only its
-     * insertions are looked up in the set of pairs already counted. Skipping that look-up
-     * can only count a word more often, so a trie that lies here still gives a bound. */
-    uint8_t *repeats;
     Py_ssize_t count;
     int faces;
 } Lexicon;
@@ -68,12 +64,11 @@ typedef struct {
     int64_t *bounds; /* a sum node's points until settle() makes them its bound */
     size_t count, capacity;
     /* (sum node, word) pairs already counted: open addressing, 0 is empty */
-    uint64_t *seen;
-    size_t seen_count, seen_capacity;
+    /* the word instances of the walk, as records (see add_word) */
+    uint8_t *records;
+    size_t record_count, record_capacity, stride;
     /* the path being walked */
     int path_cells[MAX_CELLS], path_faces[MAX_CELLS], depth;
-    int last_ranks[MAX_CELLS], last_faces[MAX_CELLS], last_length;
-    int32_t last_nodes[MAX_CELLS];
     uint32_t used;
     int over_budget, failed;
     unsigned ticks;
@@ -92,7 +87,6 @@ static void lexicon_free(PyObject *capsule) {
     free(lexicon->masks);
     free(lexicon->firsts);
     free(lexicon->values);
-    free(lexicon->repeats);
     free(lexicon);
 }
 
@@ -129,24 +123,6 @@ static PyObject *make_lexicon(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    lexicon->repeats = (uint8_t *)calloc((size_t)count, 1);
-    uint32_t *seen_faces = (uint32_t *)calloc((size_t)count, sizeof(uint32_t));
-    if (lexicon->repeats == NULL || seen_faces == NULL) {
-        free(seen_faces);
-        goto nomemory;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        uint32_t mask = lexicon->masks[i];
-        int32_t child = lexicon->firsts[i];
-        while (mask) {
-            uint32_t bit = mask & (~mask + 1u);
-            mask &= mask - 1;
-            lexicon->repeats[child] = (uint8_t)(lexicon->repeats[i] || (seen_faces[i] & bit));
-            seen_faces[child] = seen_faces[i] | bit;
-            child++;
-        }
-    }
-    free(seen_faces);
     result = PyCapsule_New(lexicon, CAPSULE_NAME, lexicon_free);
     if (result != NULL) lexicon = NULL;
     goto done;
@@ -157,7 +133,6 @@ done:
         free(lexicon->masks);
         free(lexicon->firsts);
         free(lexicon->values);
-        free(lexicon->repeats);
         free(lexicon);
     }
     PyBuffer_Release(&masks);
@@ -187,22 +162,8 @@ static int32_t new_node(Work *work, uint8_t label) {
     return (int32_t)work->count++;
 }
 
-/* The child of `parent` labelled `label`, made if need be (-1 when out of memory). */
-static int32_t child_of(Work *work, int32_t parent, uint8_t label) {
-    Node *nodes = work->nodes;
-    int32_t before = -1;
-    for (int32_t child = nodes[parent].child; child >= 0; before = child, child = nodes[child].sibling) {
-        if (nodes[child].label != label) continue;
-        if (before >= 0) {
-            /* Move to the front: the words of a walk come in runs that share their first
-             * cells, so the child just used is the likeliest next (the order of children
-             * changes no bound). */
-            nodes[before].sibling = nodes[child].sibling;
-            nodes[child].sibling = nodes[parent].child;
-            nodes[parent].child = child;
-        }
-        return child;
-    }
+/* A new child of `parent` labelled `label` (-1 when out of memory). */
+static int32_t attach(Work *work, int32_t parent, uint8_t label) {
     int32_t child = new_node(work, label);
     if (child < 0) return -1;
     work->nodes[child].sibling = work->nodes[parent].child;
@@ -210,84 +171,101 @@ static int32_t child_of(Work *work, int32_t parent, uint8_t label) {
     return child;
 }
 
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-/* 1 if the pair was new (and is now seen), 0 if seen before, -1 out of memory. */
-static int first_time(Work *work, uint64_t key) {
-    key += 1; /* 0 marks an empty slot */
-    if ((work->seen_count + 1) * 2 > work->seen_capacity) {
-        size_t capacity = work->seen_capacity ? work->seen_capacity * 2 : 1024;
-        uint64_t *table = (uint64_t *)calloc(capacity, sizeof(uint64_t));
-        if (table == NULL) return -1;
-        for (size_t i = 0; i < work->seen_capacity; i++) {
-            uint64_t old = work->seen[i];
-            if (!old) continue;
-            size_t slot = (size_t)mix(old) & (capacity - 1);
-            while (table[slot]) slot = (slot + 1) & (capacity - 1);
-            table[slot] = old;
-        }
-        free(work->seen);
-        work->seen = table;
-        work->seen_capacity = capacity;
-    }
-    size_t slot = (size_t)mix(key) & (work->seen_capacity - 1);
-    while (work->seen[slot]) {
-        if (work->seen[slot] == key) return 0;
-        slot = (slot + 1) & (work->seen_capacity - 1);
-    }
-    work->seen[slot] = key;
-    work->seen_count++;
-    return 1;
-}
-
+/* The walk's word instances are not inserted one by one (a look-up down the tree each,
+ * one cache miss a level): each is written as a record, the face (plus one) of each of
+ * its cells at the cell's rank and 0 elsewhere, then its word; the records are sorted
+ * (least significant byte first, a counting sort a byte) and the tree is made in one
+ * pass, each node appended once, as a trie is made from sorted keys. */
 static void add_word(Work *work, int32_t word) {
-    int ranks[MAX_CELLS], faces[MAX_CELLS];
-    int length = work->depth;
-    for (int i = 0; i < length; i++) {
-        /* insertion sort by rank (ranks are distinct: a path uses a cell once) */
-        int rank = work->rank[work->path_cells[i]], face = work->path_faces[i], j = i;
-        while (j > 0 && ranks[j - 1] > rank) {
-            ranks[j] = ranks[j - 1];
-            faces[j] = faces[j - 1];
-            j--;
+    if (work->record_count == work->record_capacity) {
+        size_t capacity = work->record_capacity ? work->record_capacity * 2 : 4096;
+        uint8_t *grown = (uint8_t *)realloc(work->records, capacity * work->stride);
+        if (grown == NULL) {
+            work->failed = 1;
+            return;
         }
-        ranks[j] = rank;
-        faces[j] = face;
+        work->records = grown;
+        work->record_capacity = capacity;
     }
-    /* The previous word's pairs and nodes: the walk's words come in runs whose sorted
-     * pairs share a beginning, which need not be looked up again (nodes never move). */
-    int same = 0;
-    while (same < length && same < work->last_length && work->last_ranks[same] == ranks[same] &&
-           work->last_faces[same] == faces[same])
-        same++;
-    int32_t node = same ? work->last_nodes[same - 1] : 0;
-    for (int i = same; i < length; i++) {
-        int32_t choice = child_of(work, node, (uint8_t)ranks[i]);
-        if (choice < 0) return;
-        node = child_of(work, choice, (uint8_t)faces[i]);
-        if (node < 0) return;
-        work->last_ranks[i] = ranks[i];
-        work->last_faces[i] = faces[i];
-        work->last_nodes[i] = node;
+    uint8_t *record = work->records + work->record_count * work->stride;
+    memset(record, 0, (size_t)work->cells);
+    for (int i = 0; i < work->depth; i++) record[work->rank[work->path_cells[i]]] = (uint8_t)(work->path_faces[i] + 1);
+    uint32_t number = (uint32_t)word;
+    for (int i = 0; i < 4; i++) record[work->cells + i] = (uint8_t)(number >> (8 * (3 - i)));
+    work->record_count++;
+    if ((Py_ssize_t)work->record_count > work->node_budget) work->over_budget = 1;
+}
+
+static int sort_records(Work *work) {
+    size_t count = work->record_count, stride = work->stride;
+    if (count < 2) return 0;
+    uint8_t *other = (uint8_t *)malloc(count * stride + 1);
+    if (other == NULL) return -1;
+    uint8_t *from = work->records, *to = other;
+    for (size_t position = stride; position-- > 0;) {
+        size_t counts[256];
+        memset(counts, 0, sizeof(counts));
+        for (size_t i = 0; i < count; i++) counts[from[i * stride + position]]++;
+        if (counts[from[position]] == count) continue; /* one value: nothing moves */
+        size_t total = 0;
+        for (int value = 0; value < 256; value++) {
+            size_t here = counts[value];
+            counts[value] = total;
+            total += here;
+        }
+        for (size_t i = 0; i < count; i++) memcpy(to + counts[from[i * stride + position]]++ * stride, from + i * stride, stride);
+        uint8_t *swap = from;
+        from = to;
+        to = swap;
     }
-    work->last_length = length;
-    if ((Py_ssize_t)work->count > work->node_budget) {
-        work->over_budget = 1;
-        return;
+    work->records = from;
+    free(to);
+    return 0;
+}
+
+/* The tree from the sorted records: see add_word. Records equal in cells and word are one
+ * word found by two paths on the same cells: counted once. */
+static int build_tree(Work *work) {
+    int cells = work->cells;
+    size_t stride = work->stride;
+    int32_t choice_at[MAX_CELLS], sum_at[MAX_CELLS];
+    const uint8_t *previous = NULL;
+    int32_t last = 0;
+    for (size_t i = 0; i < work->record_count; i++) {
+        const uint8_t *record = work->records + i * stride;
+        const uint8_t *tail = record + cells;
+        uint32_t word = ((uint32_t)tail[0] << 24) | ((uint32_t)tail[1] << 16) | ((uint32_t)tail[2] << 8) | tail[3];
+        int differ = 0;
+        if (previous != NULL) {
+            while (differ < cells && record[differ] == previous[differ]) differ++;
+            if (differ == cells) {
+                if (memcmp(tail, previous + cells, 4) != 0) work->bounds[last] += work->lexicon->values[word];
+                previous = record;
+                continue;
+            }
+        }
+        int32_t parent = 0;
+        for (int r = 0; r < differ; r++)
+            if (record[r]) parent = sum_at[r];
+        for (int r = differ; r < cells; r++) {
+            if (!record[r]) continue;
+            int32_t choice = (r == differ && previous != NULL && previous[r]) ? choice_at[r] : attach(work, parent, (uint8_t)r);
+            if (choice < 0) return -1;
+            int32_t sum = attach(work, choice, (uint8_t)(record[r] - 1));
+            if (sum < 0) return -1;
+            choice_at[r] = choice;
+            sum_at[r] = sum;
+            parent = sum;
+        }
+        last = parent;
+        work->bounds[last] += work->lexicon->values[word];
+        previous = record;
+        if ((Py_ssize_t)work->count > work->node_budget) {
+            work->over_budget = 1;
+            return 0;
+        }
     }
-    int fresh = work->lexicon->repeats[word] ? first_time(work, ((uint64_t)(uint32_t)node << 32) | (uint32_t)word) : 1;
-    if (fresh < 0) {
-        work->failed = 1;
-        return;
-    }
-    if (fresh) work->bounds[node] += work->lexicon->values[word];
+    return 0;
 }
 
 static int stopped(Work *work) {
@@ -442,6 +420,7 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
         goto done;
     }
     work->cells = (int)cells;
+    work->stride = (size_t)cells + 4;
     for (int cell = 0; cell < work->cells; cell++) work->rank[cell] = -1;
     for (int cell = 0; cell < work->cells; cell++) {
         unsigned long long mask = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(sets, cell));
@@ -477,8 +456,9 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
     for (int start = 0; start < work->cells && !work->over_budget && !work->failed; start++) visit(work, start, 0);
     if (work->failed == 2) goto done; /* interrupted: the exception is set */
     if (work->failed) goto nomemory;
+    if (!work->over_budget && (sort_records(work) < 0 || build_tree(work) < 0)) goto nomemory;
     if (work->over_budget) {
-        result = Py_BuildValue("(Ln" "Ly#i)", 0LL, (Py_ssize_t)work->count, 0LL, "", (Py_ssize_t)0, 0);
+        result = Py_BuildValue("(LnLy#i)", 0LL, (Py_ssize_t)0, 0LL, "", (Py_ssize_t)0, 0);
         goto done;
     }
     int64_t bound = settle(work, 0);
@@ -502,7 +482,7 @@ nomemory:
 done:
     free(work->nodes);
     free(work->bounds);
-    free(work->seen);
+    free(work->records);
     free(work->candidates);
     for (int i = 0; i < MAX_CELLS; i++) free(work->frontier[i].items);
     free(work);

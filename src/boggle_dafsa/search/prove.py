@@ -61,13 +61,15 @@ if TYPE_CHECKING:
 MAX_CELLS = 32
 #: Most faces (letters) the compiled kernel takes; the twin takes any number.
 MAX_KERNEL_FACES = 32
-#: Default most tree nodes of one class at a time (about 24 bytes each in the kernel):
-#: a class whose tree would be larger is split in two and each half proven apart.
-DEFAULT_NODE_BUDGET = 20_000_000
+#: Default most tree nodes (and word instances) of one class at a time: a class whose
+#: tree would be larger is split in two and each half proven apart.
+DEFAULT_NODE_BUDGET = 8_000_000
 #: Most candidate boards one class may yield before the proof gives up (raise N).
 MAX_CANDIDATES = 5_000_000
-#: Bytes per tree node in the compiled kernel (for the memory estimate).
-NODE_BYTES = 20
+#: Bytes per unit of the node budget in the compiled kernel: a tree node (20 bytes) and a
+#: word instance's record while the tree is made (the cells and 4 bytes, twice while
+#: sorted: 32 for 12 cells). Both are held to the budget.
+NODE_BYTES = 52
 #: Letters that the default buckets count as vowels (after the dictionary's normalization).
 VOWELS = frozenset("AEIOUY")
 
@@ -439,8 +441,13 @@ def prove_class_python(
     class Budget(Exception):
         pass
 
+    instances = 0
+
     def add(word: int) -> None:
-        nonlocal nodes
+        nonlocal nodes, instances
+        instances += 1
+        if instances > node_budget:  # as the compiled kernel, which keeps every instance a while
+            raise Budget
         node = root
         for position, face in sorted(zip([rank[cell] for cell in path_cells], path_faces)):
             choices = node[2]
@@ -483,7 +490,7 @@ def prove_class_python(
         for start in range(cells):
             visit(start, 0)
     except Budget:
-        return KernelResult(0, nodes, 0, [], complete=False)
+        return KernelResult(0, 0, 0, [], complete=False)
 
     def settle(node: list[Any]) -> int:
         total = node[0]
