@@ -11,8 +11,9 @@ wall seconds and their ratio (the issue's bar: version 2 at >= 0.9x the speed of
 
 Build cost (the issue's bar: version 2 within 10 % of version 1): the whole command users
 run, ``boggle-dafsa build LIST -o X.dafsa --format-version V``, in a fresh process each time,
-the versions taking turns ``--build-runs`` times per list: median and min wall seconds, and
-the peak RSS of each child (``wait4``'s ``ru_maxrss``, the child's own). With ``--callgrind``
+the versions taking turns ``--build-runs`` times per list: median and min wall seconds, the
+median CPU seconds and the peak RSS of each child (``wait4``: the child's own figures); and
+``build_dictionary`` alone, timed inside a fresh process after its imports. With ``--callgrind``
 (valgrind installed) it also counts the instructions of one build of each version, as the
 command and in process (``build_dictionary`` alone: a run that only imports is taken off),
 counts that the load on a shared machine does not move.
@@ -50,15 +51,18 @@ def load_average() -> str:
 # Run as `python -c IN_PROCESS list output version`: everything imported, then (version
 # > 0) one build_dictionary; version 0 only imports (the baseline taken off).
 IN_PROCESS = """
-import sys
+import sys, time
 from boggle_dafsa.build import build_dictionary
 if int(sys.argv[3]):
+    wall, cpu = time.perf_counter(), time.process_time()
     build_dictionary(sys.argv[1], sys.argv[2], format_version=int(sys.argv[3]))
+    print(time.perf_counter() - wall, time.process_time() - cpu)
 """
 
 
-def timed_build(source: Path, out: Path, version: int) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one ``boggle-dafsa build`` in a fresh process."""
+def timed_build(source: Path, out: Path, version: int) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (KiB) of one ``boggle-dafsa
+    build`` in a fresh process (``wait4``: that child's own figures)."""
     out.unlink(missing_ok=True)
     started = time.perf_counter()
     child = subprocess.Popen([*COMMAND, "build", str(source), "-o", str(out), "--format-version", str(version), "--quiet"])
@@ -67,7 +71,16 @@ def timed_build(source: Path, out: Path, version: int) -> tuple[float, int]:
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
         raise SystemExit(f"build of {source} (version {version}) failed")
-    return seconds, usage.ru_maxrss
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def timed_in_process(source: Path, out: Path, version: int) -> tuple[float, float]:
+    """Wall and CPU seconds of ``build_dictionary`` alone, in a fresh process (imports before the clock)."""
+    out.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, "-c", IN_PROCESS, str(source), str(out), str(version)],
+                          capture_output=True, text=True, check=True)
+    wall, cpu = done.stdout.split()
+    return float(wall), float(cpu)
 
 
 def instructions(command: list[str]) -> int:
@@ -83,21 +96,36 @@ def instructions(command: list[str]) -> int:
 def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> None:
     """The build table: version 2 against version 1, command by command."""
     print(f"\nbuild, the whole command, {runs} runs each taking turns (load average {load_average()}):\n")
-    print("| list | v1 median s | v2 median s | v2/v1 median | v2/v1 min | v1 peak MiB | v2 peak MiB | v2/v1 peak |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| list | v1 median s | v2 median s | v2/v1 median | v2/v1 min | v2/v1 CPU median | v1 peak MiB | v2 peak MiB "
+          "| v2/v1 peak |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    inside: dict[str, dict[int, list[tuple[float, float]]]] = {}
     for name in names:
         source = folder / f"{name}.txt"
         seconds: dict[int, list[float]] = {1: [], 2: []}
+        cpus: dict[int, list[float]] = {1: [], 2: []}
         peaks: dict[int, list[int]] = {1: [], 2: []}
+        inside[name] = {1: [], 2: []}
         for turn in range(runs):
             for version in ((1, 2) if turn % 2 == 0 else (2, 1)):
-                wall, peak = timed_build(source, folder / f"{name}.t{version}.dafsa", version)
+                wall, cpu, peak = timed_build(source, folder / f"{name}.t{version}.dafsa", version)
                 seconds[version].append(wall)
+                cpus[version].append(cpu)
                 peaks[version].append(peak)
+                inside[name][version].append(timed_in_process(source, folder / f"{name}.i{version}.dafsa", version))
         m1, m2 = statistics.median(seconds[1]), statistics.median(seconds[2])
         p1, p2 = max(peaks[1]) / 1024, max(peaks[2]) / 1024
         print(f"| {name} | {m1:.3f} | {m2:.3f} | {m2 / m1:.3f} | {min(seconds[2]) / min(seconds[1]):.3f} | "
-              f"{p1:.1f} | {p2:.1f} | {p2 / p1:.3f} |")
+              f"{statistics.median(cpus[2]) / statistics.median(cpus[1]):.3f} | {p1:.1f} | {p2:.1f} | {p2 / p1:.3f} |")
+    print("\nbuild_dictionary alone (in a fresh process, imports before the clock), the same turns:\n")
+    print("| list | v1 median s | v2 median s | v2/v1 median | v2/v1 min | v1 CPU median s | v2 CPU median s | v2/v1 CPU |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in names:
+        walls = {v: [wall for wall, _ in inside[name][v]] for v in (1, 2)}
+        cpu = {v: statistics.median(c for _, c in inside[name][v]) for v in (1, 2)}
+        w1, w2 = statistics.median(walls[1]), statistics.median(walls[2])
+        print(f"| {name} | {w1:.3f} | {w2:.3f} | {w2 / w1:.3f} | {min(walls[2]) / min(walls[1]):.3f} | "
+              f"{cpu[1]:.3f} | {cpu[2]:.3f} | {cpu[2] / cpu[1]:.3f} |")
     print(f"\nload average after the build runs: {load_average()}")
     if not callgrind:
         return

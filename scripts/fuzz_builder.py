@@ -2,12 +2,12 @@
 
 Each round draws a random word list (ASCII, accented and astral letters, repeats) and runs
 every compiled entry point next to its twin: the streaming builder and file writer (format
-versions 1 and 2), the run sort, the run merge, and dawgdic's three stages. Both must give
-the same bytes. Then hostile inputs: bytes that are not UTF-8, words out of order, blank
-lines, random bytes, run files with garbage, dawg lists that do not fit together, and a
-small cap on states (both kernels must stop at the same state, with the same error). Every
-outcome must be a result or a ValueError, never a crash, and both kernels must agree on
-which.
+versions 1 and 2), the projection of a version 2 body onto a few letters (also on a damaged
+body), the run sort, the run merge, and dawgdic's three stages. Both must give the same
+bytes. Then hostile inputs: bytes that are not UTF-8, words out of order, blank lines,
+random bytes, run files with garbage, dawg lists that do not fit together, and a small cap
+on states (both kernels must stop at the same state, with the same error). Every outcome
+must be a result or a ValueError, never a crash, and both kernels must agree on which.
 
     python scripts/fuzz_builder.py                 # 1,000 rounds
     python scripts/fuzz_builder.py --rounds 100    # a short run
@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from boggle_dafsa.automaton import stream  # noqa: E402
+from boggle_dafsa.automaton import fileformat, stream  # noqa: E402
 from boggle_dafsa.formats import dawgdic  # noqa: E402
 
 LETTERS = "ABCDEZaéÉßœ𝔸"
@@ -140,6 +140,28 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
                     array("I", units).tobytes(), bytes(dawgdic.build_guide(twin, units))):
                 print(f"round {number}: dawg units or guide differ")
                 return 1
+        # The projection of a version 2 body onto a few letters (the solver's wide
+        # alphabets): expand(..., keep) against project_cells, on the body and on a
+        # damaged copy; the same cells or both a ValueError.
+        if words:
+            built = c.Builder()
+            built.add_lines(data)
+            built.finish()
+            alphabet = built.stats()["alphabet"]
+            compact, root = built.compact_body()
+            for damaged in (False, True):
+                v2 = bytearray(compact)
+                if damaged and v2:
+                    v2[rng.randrange(len(v2))] ^= 1 << rng.randrange(8)
+                kept = [letter for letter in alphabet if rng.random() < 0.6][:31]
+                keep = bytes(kept.index(letter) if letter in kept else 0xFF for letter in alphabet)
+                layout = fileformat.CompactLayout(bytes(v2), root, alphabet, 64, "fuzz")
+                got = outcome(lambda: tuple(bytes(part) if not isinstance(part, int) else part
+                                            for part in c.expand(bytes(v2), root, len(alphabet), keep)))
+                want = outcome(lambda: (fileformat.project_cells(layout, keep)[0].tobytes(), 0))
+                if got != want:
+                    print(f"round {number}: the projection differs (damaged: {damaged})")
+                    return 1
         # Lists that do not fit together must be refused, not followed.
         n = rng.randint(1, 40)
         garbage = (bytes(rng.randrange(256) for _ in range(n)), bytes(rng.randrange(256) for _ in range(4 * n)),

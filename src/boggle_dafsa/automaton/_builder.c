@@ -1561,17 +1561,30 @@ done:
  * same refusals). States are numbered breadth-first from the root, children in letter
  * order; each offset is one state (reached both as final and not: damaged). */
 static PyObject *expand(PyObject *self, PyObject *args) {
-    Py_buffer view;
+    Py_buffer view, keep_view = {0};
     unsigned long long root;
     unsigned int alphabet_size;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*KI", &view, &root, &alphabet_size)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*KI|y*", &view, &root, &alphabet_size, &keep_view)) return NULL;
     const uint8_t *body = view.buf;
     uint64_t size = (uint64_t)view.len;
     PyObject *result = NULL, *cells = NULL;
     uint32_t *first = NULL, *order = NULL;
     uint8_t *finality = NULL;
-    uint64_t width = format_header_cells(alphabet_size);
+    /* keep (optional): per label, its bit in the cells (0-30), or 0xFF: the edge is left out
+     * (fileformat.project_cells's twin: the part of the automaton spelled with kept letters). */
+    const uint8_t *keep = keep_view.buf;
+    uint64_t width = keep ? 1 : format_header_cells(alphabet_size);
+    if (keep && (uint64_t)keep_view.len != alphabet_size) {
+        PyErr_SetString(PyExc_ValueError, "keep: one byte a letter");
+        goto done;
+    }
+    if (keep)
+        for (unsigned int i = 0; i < alphabet_size; i++)
+            if (keep[i] != 0xFF && keep[i] >= FORMAT_ONE_CELL_LETTERS) {
+                PyErr_SetString(PyExc_ValueError, "keep: a bit over 30");
+                goto done;
+            }
     if (size >= 0xFFFFFFFFull) { PyErr_SetString(PyExc_ValueError, "damaged: a body of 4 GiB or more"); goto done; }
     if (root > size) { PyErr_SetString(PyExc_ValueError, "damaged: a root outside the file"); goto done; }
     first = PyMem_Malloc((size_t)(size + 1) * sizeof(uint32_t));
@@ -1593,6 +1606,10 @@ static PyObject *expand(PyObject *self, PyObject *args) {
                 Edge2 e;
                 if (format2_edge(body, size, state, previous, alphabet_size, &pos, &e) < 0) { PyErr_SetString(PyExc_ValueError, "damaged: a bad edge"); goto done; }
                 previous = e.label;
+                if (keep && keep[e.label] == 0xFF) {
+                    if (e.last) break;
+                    continue;
+                }
                 count++;
                 if (finality[e.target] == 2) {
                     finality[e.target] = (uint8_t)e.final;
@@ -1622,6 +1639,14 @@ static PyObject *expand(PyObject *self, PyObject *args) {
                 Edge2 e;
                 if (format2_edge(body, size, state, previous, alphabet_size, &pos, &e) < 0) { PyErr_SetString(PyExc_ValueError, "damaged: a bad edge"); goto done; }
                 previous = e.label;
+                if (keep) {
+                    if (keep[e.label] != 0xFF) {
+                        out[at] |= 1u << keep[e.label];
+                        out[slot++] = first[e.target];
+                    }
+                    if (e.last) break;
+                    continue;
+                }
                 out[at + e.label / 32] |= 1u << (e.label % 32);
                 out[slot++] = first[e.target];
                 if (e.last) break;
@@ -1636,11 +1661,14 @@ done:
     PyMem_Free(order);
     PyMem_Free(finality);
     PyBuffer_Release(&view);
+    if (keep_view.obj) PyBuffer_Release(&keep_view);
     return result;
 }
 
 static PyMethodDef module_methods[] = {
-    {"expand", expand, METH_VARARGS, "expand(body, root, alphabet_size) -> (cells, root cell): version 1 cells of a version 2 body"},
+    {"expand", expand, METH_VARARGS,
+     "expand(body, root, alphabet_size[, keep]) -> (cells, root cell): version 1 cells of a version 2 body "
+     "(with keep, a byte a letter: its bit, or 0xFF to leave it out)"},
     {"compact_body", compact_body, METH_VARARGS,
      "compact_body(cells, root, alphabet_size) -> (bytes, root offset): the version 2 body of version 1 cells."},
     {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},

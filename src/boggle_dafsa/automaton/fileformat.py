@@ -520,6 +520,80 @@ def expand_compact(layout: CompactLayout) -> tuple[array[int], int]:
     return cells, 0
 
 
+def project(states: NativeLayout | CompactLayout, letters: str) -> NativeLayout:
+    """The cells of the part of an automaton spelled with ``letters`` only (at most 31 of
+    its alphabet), for the solver on a wide alphabet: the compiled ``_builder.expand`` with
+    its ``keep`` map for a version 2 body when built (and ``BOGGLE_DAFSA_PURE`` unset), else
+    :func:`project_cells`. Its alphabet is those letters, in the automaton's order."""
+    from boggle_dafsa import compiled
+
+    wanted = set(letters)
+    kept = "".join(letter for letter in states.alphabet if letter in wanted)
+    if len(kept) > ONE_CELL_LETTERS:
+        raise ValueError(f"{len(kept)} letters to keep: at most {ONE_CELL_LETTERS}")
+    bits = {letter: bit for bit, letter in enumerate(kept)}
+    keep = bytes(bits.get(letter, 0xFF) for letter in states.alphabet)
+    codec = compiled.load("builder") if isinstance(states, CompactLayout) else None
+    if codec is not None:
+        raw, root = codec.expand(states.body, states.root >> 1, states.alphabet_size, keep)
+        cells: Any = memoryview(raw).cast("I")
+    else:
+        cells, root = project_cells(states, keep)
+    return NativeLayout.of(cells, root, kept, states.longest_word, states.source)
+
+
+def project_cells(states: NativeLayout | CompactLayout, keep: bytes) -> tuple[array[int], int]:
+    """Version 1 cells (one-cell headers, native byte order) of the states reached from the
+    root through the letters ``keep`` keeps (``keep[i]``: letter ``i``'s bit, or 0xFF to
+    leave its edges out), and the root's cell: the twin of ``_builder.expand(..., keep)``.
+
+    States are numbered breadth-first from the root, kept children in letter order, as
+    :func:`expand_compact` numbers them; a state whose letters are all left out has none.
+    """
+    from array import array
+
+    compact = isinstance(states, CompactLayout)
+    position: dict[int, int] = {}
+    finality: dict[int, int] = {}
+    order: list[int] = []
+    edges_of: dict[int, list[tuple[int, int]]] = {}
+    cursor = 0
+    root = states.root
+
+    def identity(handle: int) -> int:
+        # A version 2 handle carries its final flag: one state per offset (else "damaged").
+        return handle >> 1 if compact else handle
+
+    finality[identity(root)] = int(states.is_final(root))
+    queue = deque([root])
+    while queue:
+        handle = queue.popleft()
+        position[identity(handle)] = cursor
+        order.append(handle)
+        kept = [(keep[label], child) for label, child in states.children(handle) if keep[label] != 0xFF]
+        edges_of[identity(handle)] = kept
+        for _, child in kept:
+            final = int(states.is_final(child))
+            known = finality.get(identity(child))
+            if known is None:
+                finality[identity(child)] = final
+                queue.append(child)
+            elif known != final:
+                raise ValueError("damaged: a state both final and not")
+        cursor += 1 + len(kept)
+        if cursor > _CELL_MAX:
+            raise ValueError("damaged: too many cells")
+    cells = array("I")
+    for handle in order:
+        head = FINAL_FLAG if finality[identity(handle)] else 0
+        kept = edges_of[identity(handle)]
+        for bit, _ in kept:
+            head |= 1 << bit
+        cells.append(head)
+        cells.extend(position[identity(child)] for _, child in kept)
+    return cells, 0
+
+
 def encode(automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION) -> bytes:
     """The complete file (format ``version``) for ``automaton``: header then body. Same input, same bytes."""
     cells, root = body_cells(automaton)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import mmap
 import os
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from boggle_dafsa.automaton.fileformat import (
     NativeLayout,
     decode_header,
     layout_of,
+    project,
 )
 from boggle_dafsa.dictionary import DictionaryBase
 from boggle_dafsa.errors import DictionaryError, opening
@@ -57,6 +58,8 @@ class NativeDictionary(DictionaryBase[int]):
         #: The format version: 1 (cells) or 2 (compact edges).
         self.version: int = self.header.version
         self._expanded: NativeLayout | None = None
+        # Over 31 letters: the letters kept and the cells of their part (see layout_for()).
+        self._projected: tuple[frozenset[str], NativeLayout] | None = None
         #: How the states are read (the format's one Python definition), in place.
         self.states: NativeLayout | CompactLayout
         if self.version >= 2:
@@ -100,6 +103,36 @@ class NativeDictionary(DictionaryBase[int]):
         if cells is not None:
             self.checked()
         return cells
+
+    def layout_for(self, letters: Iterable[str]) -> NativeLayout | None:
+        """The cells the solver reads for a grid whose faces hold ``letters``.
+
+        Up to 31 letters, :meth:`layout`. Over 31 (a wide alphabet, which one-cell headers
+        cannot hold), the part of the automaton spelled with the alphabet's letters among
+        ``letters`` only, remapped to at most 31 bits (:func:`fileformat.project`): every
+        word a grid of those faces can hold is there. None when they are more than 31 (or
+        none). Kept: a grid whose letters it covers reuses it, and a grid that brings new
+        ones widens it while the union fits 31 letters (random boards of one dice set
+        settle on one part), else it is made afresh for that grid's letters.
+        """
+        if len(self.header.alphabet) <= ONE_CELL_LETTERS:
+            return self.layout()
+        wanted = frozenset(letters).intersection(self.header.alphabet)
+        if not wanted or len(wanted) > ONE_CELL_LETTERS:
+            return None
+        current = self._projected
+        if current is not None:
+            if wanted <= current[0]:
+                return current[1]
+            if len(wanted | current[0]) <= ONE_CELL_LETTERS:
+                wanted |= current[0]
+        self.checked()  # the census bounds every walk, the projection's too
+        try:
+            layout = project(self.states, "".join(wanted))
+        except ValueError as error:
+            raise self._walk_error(error) from None
+        self._projected = (wanted, layout)
+        return layout
 
     def _cells(self) -> NativeLayout | None:
         # The version 1 cells, in place or expanded (see layout()), before any census.

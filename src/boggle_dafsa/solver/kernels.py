@@ -172,6 +172,20 @@ def select(dictionary: Dictionary[Any], kernel: str = "auto", *, cells: int = 0)
 def _generic_search(
     dictionary: Dictionary[Any], faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int
 ) -> Found:
+    # A native file over 31 letters: the layout kernels walk the part of it spelled with
+    # the grid's letters, remapped to at most 31 bits (NativeDictionary.layout_for); the
+    # cursor when that part is over 31 letters or too deep for them.
+    if native_layout(dictionary) is None and hasattr(dictionary, "layout_for"):
+        layout = dictionary.layout_for({letter for face in faces for letter in face})
+        if layout is not None:
+            for candidate in _ordered():
+                if isinstance(candidate, LayoutKernel) and (
+                    candidate.max_depth is None or min(len(faces), layout.longest_word) <= candidate.max_depth
+                ):
+                    try:
+                        return candidate.function(layout, faces, table, min_length)
+                    except IndexError:
+                        raise DictionaryError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
     # Imported on first use: native files, the common case, never need it (start-up time).
     from boggle_dafsa.solver.generic import search
 
@@ -203,6 +217,9 @@ def kernel_for(dictionary: Dictionary[Any]) -> str:
     if name == "python" and _compiled_missing is not None:
         return f"python ({_compiled_missing})"
     if name == "generic":
+        if hasattr(dictionary, "layout_for"):
+            fast = _ordered()[0].name
+            return f"generic (over 31 letters: the part a grid's letters spell, remapped to 31 bits, walked by {fast})"
         return "generic (the cursor: no native layout)"
     return name
 
