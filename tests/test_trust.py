@@ -462,3 +462,17 @@ def test_verify_counts_the_extras_of_a_huge_language_past_the_end_of_the_list(fo
     result = verify(open_path(folder / "honest.dafsa"), read_wordlist(listed))
     assert result.missing_count == 0 and result.extra_count == 2**31 - 2
     assert result.extra == sorted(result.extra) and len(result.extra) == 10 and result.extra[0] == "A" * 29 + "BA"
+
+
+def test_verify_answers_at_once_when_the_lists_words_sort_late_in_a_huge_language(folder: Path) -> None:
+    # A merge would walk about 2**31 words to reach "BB...B": the look-ups answer in the time of the list.
+    from boggle_dafsa.verify import verify
+    from boggle_dafsa.words.wordlist import read_wordlist
+
+    listed = folder / "late.txt"
+    listed.write_text("b" * 31 + "\n" + "b" * 30 + "a\n" + "c" * 31 + "\n")
+    result = verify(open_path(folder / "honest.dafsa"), read_wordlist(listed))
+    assert result.missing == ["C" * 31] and result.missing_count == 1
+    # The extras listed are the language's first ten words (n in binary over A and B, 31 letters).
+    assert result.extra_count == 2**31 - 2
+    assert result.extra == [format(n, "031b").replace("0", "A").replace("1", "B") for n in range(10)]

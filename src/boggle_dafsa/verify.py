@@ -44,11 +44,15 @@ def verify(
     check_integrity(dictionary)
     result = Verification()
     expected: Iterable[str] = wordlist.words if progress is None else _counted(wordlist.words, progress)
-    found = _Tally(iter(dictionary))
     # A native file's count is exact once walked (its census proved it): past the end of
     # the list, the extras are counted rather than listed, so that a dictionary of 2**31
     # words checked against a short list answers at once.
     exact = getattr(dictionary, "checked", None) is not None
+    if exact and len(dictionary) > 2 * len(wordlist.words) + keep:
+        # Far more words than the list: a merge could walk billions of words before the
+        # list's last one; a look-up per list word costs its length instead.
+        return _by_lookup(dictionary, wordlist.words, expected, keep)
+    found = _Tally(iter(dictionary))
     tail = False
     for side, word in _merge_differences(found, expected):
         if side == "tail":
@@ -64,6 +68,27 @@ def verify(
             elif tail:
                 result.extra_count += len(dictionary) - found.count
                 break
+    return result
+
+
+def _by_lookup(dictionary: Dictionary, words: list[str], expected: Iterable[str], keep: int) -> Verification:
+    """:func:`verify` for a dictionary of exactly ``len(dictionary)`` words, many more than ``words``."""
+    result = Verification()
+    listed = set()
+    for word in expected:
+        if word in dictionary:
+            listed.add(word)
+        else:
+            result.missing_count += 1
+            if len(result.missing) < keep:
+                result.missing.append(word)
+    result.extra_count = len(dictionary) - len(listed)
+    # The first extras in byte order: among the first len(listed) + keep words of the dictionary.
+    for word in iter(dictionary):
+        if len(result.extra) == min(keep, result.extra_count):
+            break
+        if word not in listed:
+            result.extra.append(word)
     return result
 
 
