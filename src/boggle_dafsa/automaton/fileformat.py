@@ -534,7 +534,7 @@ def project(states: NativeLayout | CompactLayout, letters: str) -> NativeLayout:
     bits = {letter: bit for bit, letter in enumerate(kept)}
     keep = bytes(bits.get(letter, 0xFF) for letter in states.alphabet)
     codec = compiled.load("builder") if isinstance(states, CompactLayout) else None
-    if codec is not None:
+    if codec is not None and isinstance(states, CompactLayout):
         raw, root = codec.expand(states.body, states.root >> 1, states.alphabet_size, keep)
         cells: Any = memoryview(raw).cast("I")
     else:
