@@ -20,6 +20,9 @@ counts that the load on a shared machine does not move.
 
     python scripts/bench_format.py [--boards 100000] [--runs 5] [--seed 1]
     python scripts/bench_format.py --build-runs 11 --callgrind --skip-solve
+    python scripts/bench_format.py --build-runs 0 --skip-solve --wide 20000 --runs 3 [--old-source OLD/src]
+
+``--wide N``: the solver on an alphabet over 31 letters (see ``bench_wide``).
 """
 
 from __future__ import annotations
@@ -151,6 +154,45 @@ def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> N
               f"{inside[1]:,} | {inside[2]:,} | {inside[2] / inside[1]:.3f} |")
 
 
+def bench_wide(folder: Path, boards: int, runs: int, seed: int, old_source: str | None) -> None:
+    """The solver on an alphabet over 31 letters: ENABLE2K plus 3,000 random keys in lower
+    case and accents (54 letters, built ``--policy raw``) against ENABLE2K alone (26), the
+    same random 4x4 boards; with ``--old-source``, also the tree given (say a checkout of
+    main before the projection), whose solver walked such a file by the cursor."""
+    rng = random.Random(seed)
+    plain = (folder / "enable2k.txt").read_text().split()
+    noise = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyzéèàç") for _ in range(rng.randint(2, 7))) for _ in range(3000)}
+    (folder / "wide.txt").write_text("".join(word + "\n" for word in sorted(set(plain) | noise)))
+    for name in ("wide", "enable2k"):
+        subprocess.run([*COMMAND, "build", str(folder / f"{name}.txt"), "-o", str(folder / f"{name}.raw.dafsa"),
+                        "--policy", "raw", "--quiet"], check=True)
+    grids = folder / "wide-boards.txt"
+    grids.write_text("".join("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(16)) + "\n"
+                             for _ in range(boards)))
+    times: dict[str, list[float]] = {"wide": [], "enable2k": []}
+    outputs: dict[str, bytes] = {}
+    for _ in range(runs):
+        for name in times:
+            started = time.perf_counter()
+            done = subprocess.run([*COMMAND, "solve", "--batch", str(grids), "--summary", "--qu", "-d",
+                                   str(folder / f"{name}.raw.dafsa")], capture_output=True, check=True)
+            times[name].append(time.perf_counter() - started)
+            outputs[name] = done.stdout
+    wide, narrow = statistics.median(times["wide"]), statistics.median(times["enable2k"])
+    print(f"\nwide alphabet: solve --batch ({boards:,} random 4x4 boards) --summary --qu, median of {runs} taking "
+          f"turns (load average {load_average()}): 54 letters {wide:.3f} s, ENABLE2K alone (26) {narrow:.3f} s; "
+          f"speed of wide / 26 letters = {narrow / wide:.3f}x; same totals: "
+          f"{outputs['wide'].splitlines()[-1:] == outputs['enable2k'].splitlines()[-1:]}")
+    if old_source:
+        env = dict(os.environ, PYTHONPATH=old_source)
+        started = time.perf_counter()
+        done = subprocess.run([*COMMAND, "solve", "--batch", str(grids), "--summary", "--qu", "-d",
+                               str(folder / "wide.raw.dafsa")], capture_output=True, check=True, env=env)
+        old = time.perf_counter() - started
+        print(f"the tree at {old_source} (the cursor), one run on the same file: {old:.3f} s, {old / wide:.1f}x this one's "
+              f"time; same output: {done.stdout == outputs['wide']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=int, default=100_000)
@@ -159,6 +201,8 @@ def main() -> None:
     parser.add_argument("--build-runs", type=int, default=9, help="builds of each list and version (0: none)")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions (valgrind)")
     parser.add_argument("--skip-solve", action="store_true", help="sizes and builds only")
+    parser.add_argument("--wide", type=int, default=0, help="boards for the wide-alphabet solve (0: none)")
+    parser.add_argument("--old-source", help="a src folder of an older tree, for the wide solve's baseline")
     args = parser.parse_args()
     print(f"load average at start: {load_average()}")
     with tempfile.TemporaryDirectory() as folder_name:
@@ -177,6 +221,8 @@ def main() -> None:
             print(f"| {name} | {words:,} | {sizes[1]:,} | {sizes[2]:,} | {sizes[2] / sizes[1]:.3f} | {sizes[2] / words:.3f} |")
         if args.build_runs:
             bench_build(folder, ["fr", "en", "enable2k"], args.build_runs, args.callgrind)
+        if args.wide:
+            bench_wide(folder, args.wide, args.runs, args.seed, args.old_source)
         if args.skip_solve:
             print(f"load average at end: {load_average()}")
             return
