@@ -323,3 +323,25 @@ def test_pure_forces_the_twin(monkeypatch: pytest.MonkeyPatch, small_dict: str) 
     assert P.compiled_kernel() is None
     spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
     assert P.context_for(spec).kernel_name == "python"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_workers_of_a_killed_proof_stop_after_their_class(tmp_path: Path) -> None:
+    log = tmp_path / "proof.ndjson"
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", "enable2k", "-s", "3x3",
+         "--min", "300", "--jobs", "2", "--log", str(log)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):
+        time.sleep(0.2)
+    workers = _descendants(process.pid)
+    assert workers
+    process.kill()  # as kill -9: no handler runs in the parent
+    process.wait()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.2)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]

@@ -810,14 +810,25 @@ def prove(
     return result
 
 
+#: The process that started this worker (set in each worker of the pool).
+_PARENT: int | None = None
+
+
 def _pool_task(spec: ProofSpec, indices: list[int], kernel: str) -> list[ClassResult]:
-    return [prove_one(spec, index, kernel) for index in indices]
+    results = []
+    for index in indices:
+        if _PARENT is not None and os.getppid() != _PARENT:
+            os._exit(1)  # the proof was killed (kill -9): no orphan works on for nobody
+        results.append(prove_one(spec, index, kernel))
+    return results
 
 
-def _pool_init() -> None:
+def _pool_init(parent: int) -> None:
     # The parent alone answers Ctrl-C: a worker ignores SIGINT and is ended by it.
     import signal
 
+    global _PARENT
+    _PARENT = parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -831,7 +842,8 @@ def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Iterator[
     # alike), a few tasks per process at a time: the log and the bar move steadily.
     size = max(1, min(16, len(todo) // (jobs * 8)))
     chunks = [todo[start : start + size] for start in range(0, len(todo), size)]
-    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context, initializer=_pool_init)
+    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context, initializer=_pool_init,
+                                   initargs=(os.getpid(),))
     try:
         pending = set()
         queue = iter(chunks)
