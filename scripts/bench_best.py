@@ -37,8 +37,10 @@ from typing import Any
 #: One invocation: seed, points, grid, found the optimum, wall s, CPU s, boards scored.
 Row = tuple[int, int, str, bool, float, float, int]
 #: An invocation's line, as printed below.
-LINE = re.compile(r"(\S+) seed (\d+): (\d+) (\S+) (optimum)? ?\(found by \d+ of \d+ runs\) "
-                  r"([\d.]+) s wall, ([\d.]+) s CPU, ([\d,]+) boards scored")
+LINE = re.compile(
+    r"(\S+) seed (\d+): (\d+) (\S+) (optimum)? ?\(found by \d+ of \d+ runs\) "
+    r"([\d.]+) s wall, ([\d.]+) s CPU, ([\d,]+) boards scored"
+)
 
 #: The best boards known (proven) for ENABLE2K, classic scoring.
 OPTIMA = {"3x3": 545, "3x4": 1651, "4x4": 3625}
@@ -64,8 +66,7 @@ def invoke(command: list[str]) -> tuple[int, str, str, float, float]:
         _, status, usage = os.wait4(process.pid, 0)
         out_parts = [out.result(), err.result()]
     process.returncode = os.waitstatus_to_exitcode(status)
-    return (process.returncode, out_parts[0], out_parts[1], time.perf_counter() - started,
-            usage.ru_utime + usage.ru_stime)
+    return (process.returncode, out_parts[0], out_parts[1], time.perf_counter() - started, usage.ru_utime + usage.ru_stime)
 
 
 def main() -> None:
@@ -86,15 +87,31 @@ def main() -> None:
                     if match:
                         shape, seed, points, grid, hit, wall, cpu, scored = match.groups()
                         rows_by_shape.setdefault(shape, []).append(
-                            (int(seed), int(points), grid, bool(hit), float(wall), float(cpu), int(scored.replace(",", ""))))
+                            (int(seed), int(points), grid, bool(hit), float(wall), float(cpu), int(scored.replace(",", "")))
+                        )
         print_table([summary(shape, rows) for shape, rows in rows_by_shape.items()])
         return
     print(f"load average before: {os.getloadavg()}", flush=True)
     table = []
     for shape in args.shapes.split(","):
+
         def one(seed: int, shape: str = shape) -> Row | None:
-            command = [sys.executable, "-m", "boggle_dafsa", "best", "-d", args.dict, "-s", shape,
-                       "--seed", str(seed), "--jobs", "1", "--json", *args.extra]
+            command = [
+                sys.executable,
+                "-m",
+                "boggle_dafsa",
+                "best",
+                "-d",
+                args.dict,
+                "-s",
+                shape,
+                "--seed",
+                str(seed),
+                "--jobs",
+                "1",
+                "--json",
+                *args.extra,
+            ]
             code, stdout, stderr, seconds, cpu = invoke(command)
             if code != 0:
                 print(f"{shape} seed {seed}: failed: {stderr.strip()}", flush=True)
@@ -103,10 +120,13 @@ def main() -> None:
             best = data["best"][0]
             optimum = OPTIMA.get(shape) if args.dict == "enable2k" else None
             hit = optimum is not None and best["points"] >= optimum
-            print(f"{shape} seed {seed}: {best['points']} {best['grid']} {'optimum' if hit else ''} "
-                  f"(found by {best['found_by']} of {data['runs']} runs) {seconds:.1f} s wall, {cpu:.1f} s CPU, "
-                  f"{data['scored']:,} boards scored, {data['scored'] / cpu:,.0f} boards/CPU s, "
-                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+            print(
+                f"{shape} seed {seed}: {best['points']} {best['grid']} {'optimum' if hit else ''} "
+                f"(found by {best['found_by']} of {data['runs']} runs) {seconds:.1f} s wall, {cpu:.1f} s CPU, "
+                f"{data['scored']:,} boards scored, {data['scored'] / cpu:,.0f} boards/CPU s, "
+                f"load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
             return seed, best["points"], best["grid"], hit, seconds, cpu, data["scored"]
 
         with ThreadPoolExecutor(args.parallel) as pool:
@@ -124,17 +144,31 @@ def summary(shape: str, rows: list[Row]) -> tuple[Any, ...]:
     cpus = [row[5] for row in rows]
     scores = sorted({row[1] for row in rows}, reverse=True)
     rate = sum(row[6] for row in rows) / sum(cpus)
-    return (shape, sum(row[3] for row in rows), len(rows), statistics.median(cpus), max(cpus),
-            statistics.median(walls), max(walls), statistics.median(row[6] for row in rows), rate, scores)
+    return (
+        shape,
+        sum(row[3] for row in rows),
+        len(rows),
+        statistics.median(cpus),
+        max(cpus),
+        statistics.median(walls),
+        max(walls),
+        statistics.median(row[6] for row in rows),
+        rate,
+        scores,
+    )
 
 
 def print_table(table: list[tuple[Any, ...]]) -> None:
-    print("| shape | found the optimum | median CPU s | longest CPU s | median wall s | longest wall s "
-          "| median boards scored | boards / CPU s | scores met |")
+    print(
+        "| shape | found the optimum | median CPU s | longest CPU s | median wall s | longest wall s "
+        "| median boards scored | boards / CPU s | scores met |"
+    )
     print("|---|--:|--:|--:|--:|--:|--:|--:|---|")
     for shape, hits, count, cpu, cpu_max, wall, wall_max, scored, rate, scores in table:
-        print(f"| {shape} | {hits}/{count} | {cpu:.0f} | {cpu_max:.0f} | {wall:.0f} | {wall_max:.0f} | {scored:,.0f} "
-              f"| {rate:,.0f} | {', '.join(map(str, scores))} |")
+        print(
+            f"| {shape} | {hits}/{count} | {cpu:.0f} | {cpu_max:.0f} | {wall:.0f} | {wall_max:.0f} | {scored:,.0f} "
+            f"| {rate:,.0f} | {', '.join(map(str, scores))} |"
+        )
 
 
 if __name__ == "__main__":

@@ -275,9 +275,8 @@ def machine_line() -> str:
             versions.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{dist} not installed")
-    return (
-        f"nproc {usable}, {cpu}, Python {platform.python_version()} ({platform.system()} {platform.machine()}), "
-        + ", ".join(versions)
+    return f"nproc {usable}, {cpu}, Python {platform.python_version()} ({platform.system()} {platform.machine()}), " + ", ".join(
+        versions
     )
 
 
@@ -370,8 +369,10 @@ def same_as_pure(paths: dict[str, Path], folder: Path) -> list[str]:
             notes.append(f"{list_name}: pure-Python build failed ({error})")
             continue
         same = ours.read_bytes() == pure.read_bytes()
-        notes.append(f"{list_name}: the file is {'byte for byte the same as' if same else '**NOT** the same as'} "
-                     "the pure-Python builder's (the builder before the compiled one)")
+        notes.append(
+            f"{list_name}: the file is {'byte for byte the same as' if same else '**NOT** the same as'} "
+            "the pure-Python builder's (the builder before the compiled one)"
+        )
     return notes
 
 
@@ -407,8 +408,9 @@ def measure_sizes(sizes: list[int], methods: list[str], repeat: int, folder: Pat
                 for method in contenders:
                     out = folder / f"synthetic.{method}"
                     try:
-                        result = run_child({"kind": "build", "method": method, "list": str(list_path), "out": str(out)},
-                                           timeout=3600)
+                        result = run_child(
+                            {"kind": "build", "method": method, "list": str(list_path), "out": str(out)}, timeout=3600
+                        )
                     except (ChildFailed, subprocess.TimeoutExpired) as error:
                         row.notes.append(f"{method} failed: {error}")
                         continue
@@ -462,8 +464,10 @@ def render_sizes(rows: list[SizeRow], repeat: int) -> list[str]:
                 f"({ours_mb:.0f} MB vs {dawg_mb:.0f} MB) — {'met' if ok else '**MISSED**'}"
             )
         if row.words >= 10_000_000 and ours_mb:
-            targets.append(f"- {row.words:,} words: peak ≤ {TARGET_10M_PEAK_MB:g} MB: {ours_mb:.0f} MB — "
-                           f"{'met' if ours_mb <= TARGET_10M_PEAK_MB else '**MISSED**'}")
+            targets.append(
+                f"- {row.words:,} words: peak ≤ {TARGET_10M_PEAK_MB:g} MB: {ours_mb:.0f} MB — "
+                f"{'met' if ours_mb <= TARGET_10M_PEAK_MB else '**MISSED**'}"
+            )
         targets += [f"- {row.words:,} words: {note}" for note in row.notes]
     return lines + ["", "Targets (scaling):", ""] + targets
 
@@ -586,7 +590,8 @@ def check_targets(by_key: dict[tuple[str, str], Row], lists: list[str], bare_kb:
             ok = all(ours.size <= size for _, size in sizes)
             lines.append(
                 f"- {list_name} default file ≤ marisa-trie's and dawg2's: {ours.size:,} vs "
-                + ", ".join(f"{name} {size:,}" for name, size in sizes) + f" — {verdict(ok)}"
+                + ", ".join(f"{name} {size:,}" for name, size in sizes)
+                + f" — {verdict(ok)}"
             )
         v1 = by_key.get((list_name, "ours_v1"))
         if ours.size and ours.seconds and v1 and v1.size and v1.seconds:

@@ -80,16 +80,18 @@ def timed_build(source: Path, out: Path, version: int) -> tuple[float, float, in
 def timed_in_process(source: Path, out: Path, version: int) -> tuple[float, float]:
     """Wall and CPU seconds of ``build_dictionary`` alone, in a fresh process (imports before the clock)."""
     out.unlink(missing_ok=True)
-    done = subprocess.run([sys.executable, "-c", IN_PROCESS, str(source), str(out), str(version)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PROCESS, str(source), str(out), str(version)], capture_output=True, text=True, check=True
+    )
     wall, cpu = done.stdout.split()
     return float(wall), float(cpu)
 
 
 def instructions(command: list[str]) -> int:
     """Instructions callgrind counts for ``command`` (valgrind's own summary line)."""
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command], capture_output=True, text=True, check=True
+    )
     for line in done.stderr.splitlines():
         if "Collected :" in line:
             return int(line.rsplit(":", 1)[1].replace(",", ""))
@@ -99,8 +101,10 @@ def instructions(command: list[str]) -> int:
 def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> None:
     """The build table: version 2 against version 1, command by command."""
     print(f"\nbuild, the whole command, {runs} runs each taking turns (load average {load_average()}):\n")
-    print("| list | v1 median s | v2 median s | v2/v1 median | v2/v1 min | v2/v1 CPU median | v1 peak MiB | v2 peak MiB "
-          "| v2/v1 peak |")
+    print(
+        "| list | v1 median s | v2 median s | v2/v1 median | v2/v1 min | v2/v1 CPU median | v1 peak MiB | v2 peak MiB "
+        "| v2/v1 peak |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     inside: dict[str, dict[int, list[tuple[float, float]]]] = {}
     for name in names:
@@ -110,7 +114,7 @@ def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> N
         peaks: dict[int, list[int]] = {1: [], 2: []}
         inside[name] = {1: [], 2: []}
         for turn in range(runs):
-            for version in ((1, 2) if turn % 2 == 0 else (2, 1)):
+            for version in (1, 2) if turn % 2 == 0 else (2, 1):
                 wall, cpu, peak = timed_build(source, folder / f"{name}.t{version}.dafsa", version)
                 seconds[version].append(wall)
                 cpus[version].append(cpu)
@@ -118,8 +122,10 @@ def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> N
                 inside[name][version].append(timed_in_process(source, folder / f"{name}.i{version}.dafsa", version))
         m1, m2 = statistics.median(seconds[1]), statistics.median(seconds[2])
         p1, p2 = max(peaks[1]) / 1024, max(peaks[2]) / 1024
-        print(f"| {name} | {m1:.3f} | {m2:.3f} | {m2 / m1:.3f} | {min(seconds[2]) / min(seconds[1]):.3f} | "
-              f"{statistics.median(cpus[2]) / statistics.median(cpus[1]):.3f} | {p1:.1f} | {p2:.1f} | {p2 / p1:.3f} |")
+        print(
+            f"| {name} | {m1:.3f} | {m2:.3f} | {m2 / m1:.3f} | {min(seconds[2]) / min(seconds[1]):.3f} | "
+            f"{statistics.median(cpus[2]) / statistics.median(cpus[1]):.3f} | {p1:.1f} | {p2:.1f} | {p2 / p1:.3f} |"
+        )
     print("\nbuild_dictionary alone (in a fresh process, imports before the clock), the same turns:\n")
     print("| list | v1 median s | v2 median s | v2/v1 median | v2/v1 min | v1 CPU median s | v2 CPU median s | v2/v1 CPU |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -127,16 +133,20 @@ def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> N
         walls = {v: [wall for wall, _ in inside[name][v]] for v in (1, 2)}
         cpu = {v: statistics.median(c for _, c in inside[name][v]) for v in (1, 2)}
         w1, w2 = statistics.median(walls[1]), statistics.median(walls[2])
-        print(f"| {name} | {w1:.3f} | {w2:.3f} | {w2 / w1:.3f} | {min(walls[2]) / min(walls[1]):.3f} | "
-              f"{cpu[1]:.3f} | {cpu[2]:.3f} | {cpu[2] / cpu[1]:.3f} |")
+        print(
+            f"| {name} | {w1:.3f} | {w2:.3f} | {w2 / w1:.3f} | {min(walls[2]) / min(walls[1]):.3f} | "
+            f"{cpu[1]:.3f} | {cpu[2]:.3f} | {cpu[2] / cpu[1]:.3f} |"
+        )
     print(f"\nload average after the build runs: {load_average()}")
     if not callgrind:
         return
     if shutil.which("valgrind") is None:
         print("\n(--callgrind: valgrind is not installed; instruction counts skipped)")
         return
-    print("\ninstructions (callgrind), one build each: the command, and build_dictionary in process"
-          " (an import-only run taken off)\n")
+    print(
+        "\ninstructions (callgrind), one build each: the command, and build_dictionary in process"
+        " (an import-only run taken off)\n"
+    )
     print("| list | command v1 | command v2 | v2/v1 | in process v1 | in process v2 | v2/v1 |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     baseline = instructions([sys.executable, "-c", IN_PROCESS, "-", "-", "0"])
@@ -146,12 +156,15 @@ def bench_build(folder: Path, names: list[str], runs: int, callgrind: bool) -> N
         for version in (1, 2):
             out = folder / f"{name}.c{version}.dafsa"
             out.unlink(missing_ok=True)
-            command[version] = instructions([*COMMAND, "build", str(source), "-o", str(out), "--format-version",
-                                             str(version), "--quiet"])
+            command[version] = instructions(
+                [*COMMAND, "build", str(source), "-o", str(out), "--format-version", str(version), "--quiet"]
+            )
             out.unlink()
             inside[version] = instructions([sys.executable, "-c", IN_PROCESS, str(source), str(out), str(version)]) - baseline
-        print(f"| {name} | {command[1]:,} | {command[2]:,} | {command[2] / command[1]:.3f} | "
-              f"{inside[1]:,} | {inside[2]:,} | {inside[2] / inside[1]:.3f} |")
+        print(
+            f"| {name} | {command[1]:,} | {command[2]:,} | {command[2] / command[1]:.3f} | "
+            f"{inside[1]:,} | {inside[2]:,} | {inside[2] / inside[1]:.3f} |"
+        )
 
 
 def bench_wide(folder: Path, boards: int, runs: int, seed: int, old_source: str | None) -> None:
@@ -164,33 +177,54 @@ def bench_wide(folder: Path, boards: int, runs: int, seed: int, old_source: str 
     noise = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyzéèàç") for _ in range(rng.randint(2, 7))) for _ in range(3000)}
     (folder / "wide.txt").write_text("".join(word + "\n" for word in sorted(set(plain) | noise)))
     for name in ("wide", "enable2k"):
-        subprocess.run([*COMMAND, "build", str(folder / f"{name}.txt"), "-o", str(folder / f"{name}.raw.dafsa"),
-                        "--policy", "raw", "--quiet"], check=True)
+        subprocess.run(
+            [
+                *COMMAND,
+                "build",
+                str(folder / f"{name}.txt"),
+                "-o",
+                str(folder / f"{name}.raw.dafsa"),
+                "--policy",
+                "raw",
+                "--quiet",
+            ],
+            check=True,
+        )
     grids = folder / "wide-boards.txt"
-    grids.write_text("".join("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(16)) + "\n"
-                             for _ in range(boards)))
+    grids.write_text("".join("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(16)) + "\n" for _ in range(boards)))
     times: dict[str, list[float]] = {"wide": [], "enable2k": []}
     outputs: dict[str, bytes] = {}
     for _ in range(runs):
         for name in times:
             started = time.perf_counter()
-            done = subprocess.run([*COMMAND, "solve", "--batch", str(grids), "--summary", "--qu", "-d",
-                                   str(folder / f"{name}.raw.dafsa")], capture_output=True, check=True)
+            done = subprocess.run(
+                [*COMMAND, "solve", "--batch", str(grids), "--summary", "--qu", "-d", str(folder / f"{name}.raw.dafsa")],
+                capture_output=True,
+                check=True,
+            )
             times[name].append(time.perf_counter() - started)
             outputs[name] = done.stdout
     wide, narrow = statistics.median(times["wide"]), statistics.median(times["enable2k"])
-    print(f"\nwide alphabet: solve --batch ({boards:,} random 4x4 boards) --summary --qu, median of {runs} taking "
-          f"turns (load average {load_average()}): 54 letters {wide:.3f} s, ENABLE2K alone (26) {narrow:.3f} s; "
-          f"speed of wide / 26 letters = {narrow / wide:.3f}x; same totals: "
-          f"{outputs['wide'].splitlines()[-1:] == outputs['enable2k'].splitlines()[-1:]}")
+    print(
+        f"\nwide alphabet: solve --batch ({boards:,} random 4x4 boards) --summary --qu, median of {runs} taking "
+        f"turns (load average {load_average()}): 54 letters {wide:.3f} s, ENABLE2K alone (26) {narrow:.3f} s; "
+        f"speed of wide / 26 letters = {narrow / wide:.3f}x; same totals: "
+        f"{outputs['wide'].splitlines()[-1:] == outputs['enable2k'].splitlines()[-1:]}"
+    )
     if old_source:
         env = dict(os.environ, PYTHONPATH=old_source)
         started = time.perf_counter()
-        done = subprocess.run([*COMMAND, "solve", "--batch", str(grids), "--summary", "--qu", "-d",
-                               str(folder / "wide.raw.dafsa")], capture_output=True, check=True, env=env)
+        done = subprocess.run(
+            [*COMMAND, "solve", "--batch", str(grids), "--summary", "--qu", "-d", str(folder / "wide.raw.dafsa")],
+            capture_output=True,
+            check=True,
+            env=env,
+        )
         old = time.perf_counter() - started
-        print(f"the tree at {old_source} (the cursor), one run on the same file: {old:.3f} s, {old / wide:.1f}x this one's "
-              f"time; same output: {done.stdout == outputs['wide']}")
+        print(
+            f"the tree at {old_source} (the cursor), one run on the same file: {old:.3f} s, {old / wide:.1f}x this one's "
+            f"time; same output: {done.stdout == outputs['wide']}"
+        )
 
 
 def main() -> None:
@@ -215,8 +249,9 @@ def main() -> None:
             sizes = {}
             for version in (1, 2):
                 out = folder / f"{name}.v{version}.dafsa"
-                subprocess.run([*COMMAND, "build", str(source), "-o", str(out), "--format-version", str(version), "--quiet"],
-                               check=True)
+                subprocess.run(
+                    [*COMMAND, "build", str(source), "-o", str(out), "--format-version", str(version), "--quiet"], check=True
+                )
                 sizes[version] = out.stat().st_size
             print(f"| {name} | {words:,} | {sizes[1]:,} | {sizes[2]:,} | {sizes[2] / sizes[1]:.3f} | {sizes[2] / words:.3f} |")
         if args.build_runs:
@@ -228,14 +263,23 @@ def main() -> None:
             return
         rng = random.Random(args.seed)
         boards = folder / "boards.txt"
-        boards.write_text("".join("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(16)) + "\n"
-                                  for _ in range(args.boards)))
+        boards.write_text(
+            "".join("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(16)) + "\n" for _ in range(args.boards))
+        )
         times: dict[int, list[float]] = {1: [], 2: []}
         outputs: dict[int, bytes] = {}
         for _ in range(args.runs):
             for version in (1, 2):
-                command = [*COMMAND, "solve", "--batch", str(boards), "--summary", "--qu", "-d",
-                           str(folder / f"enable2k.v{version}.dafsa")]
+                command = [
+                    *COMMAND,
+                    "solve",
+                    "--batch",
+                    str(boards),
+                    "--summary",
+                    "--qu",
+                    "-d",
+                    str(folder / f"enable2k.v{version}.dafsa"),
+                ]
                 started = time.perf_counter()
                 done = subprocess.run(command, capture_output=True, check=True)
                 times[version].append(time.perf_counter() - started)
@@ -245,9 +289,11 @@ def main() -> None:
         if outputs[1] != outputs[2]:
             raise SystemExit("version 1 and version 2 give different results")
         v1, v2 = statistics.median(times[1]), statistics.median(times[2])
-        print(f"\nsolve --batch ({args.boards:,} random 4x4 boards) --summary --qu, ENABLE2K, median of {args.runs} runs "
-              f"taking turns: version 1 {v1:.3f} s, version 2 {v2:.3f} s; speed of v2 / v1 = {v1 / v2:.3f}x "
-              f"(bar >= 0.9: {'met' if v1 / v2 >= 0.9 else 'MISSED'}); identical output ({len(outputs[1]):,} bytes)")
+        print(
+            f"\nsolve --batch ({args.boards:,} random 4x4 boards) --summary --qu, ENABLE2K, median of {args.runs} runs "
+            f"taking turns: version 1 {v1:.3f} s, version 2 {v2:.3f} s; speed of v2 / v1 = {v1 / v2:.3f}x "
+            f"(bar >= 0.9: {'met' if v1 / v2 >= 0.9 else 'MISSED'}); identical output ({len(outputs[1]):,} bytes)"
+        )
     print(f"load average at end: {load_average()}")
 
 

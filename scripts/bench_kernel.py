@@ -155,8 +155,9 @@ def one_edit(board: str) -> list[str]:
     """Every board one edit from ``board``: each cell changed to another letter, cell by cell
     (A-Z), then each pair of different cells swapped."""
     board = board.upper()
-    changed = [board[:cell] + letter + board[cell + 1 :] for cell in range(len(board)) for letter in LETTERS
-               if letter != board[cell]]
+    changed = [
+        board[:cell] + letter + board[cell + 1 :] for cell in range(len(board)) for letter in LETTERS if letter != board[cell]
+    ]
     swapped = []
     for first in range(len(board)):
         for second in range(first + 1, len(board)):
@@ -198,8 +199,12 @@ def neighbourhoods(args: argparse.Namespace, command: list[str], native: dict[st
             slopes.append(max(timed["twice"] - timed["once"], 1e-9))
             if args.hybrid:
                 wordlist = args.hybrid / "wordlists" / "enable2k.txt"
-                out = subprocess.run([args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(once), str(wordlist),
-                                      hybrid_class], capture_output=True, text=True, check=True).stdout.split()
+                out = subprocess.run(
+                    [args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(once), str(wordlist), hybrid_class],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout.split()
                 hybrid_points = int(out[0])
                 hybrid_times.append(float(out[1]))
         points = sum(total for _, total in results)
@@ -212,8 +217,10 @@ def neighbourhoods(args: argparse.Namespace, command: list[str], native: dict[st
             hybrid_cells = f"{hybrid_rate:,.0f} | {library_rate / hybrid_rate:.2f} | {command_rate / hybrid_rate:.2f}"
         else:
             hybrid_cells = " |  | "
-        lines.append(f"| `{best}` ({len(one_edit(best))} boards × {args.hood_copies}) | {len(boards):,} | {library_rate:,.0f} "
-                     f"| {command_rate:,.0f} | {hybrid_cells} | {points:,} |")
+        lines.append(
+            f"| `{best}` ({len(one_edit(best))} boards × {args.hood_copies}) | {len(boards):,} | {library_rate:,.0f} "
+            f"| {command_rate:,.0f} | {hybrid_cells} | {points:,} |"
+        )
     return lines
 
 
@@ -235,8 +242,12 @@ def main() -> None:
 
     lines: list[str] = []
     invocation = " ".join(["python scripts/bench_kernel.py", *map(shlex.quote, sys.argv[1:])])
-    lines += [f"`{invocation}`", f"({platform.python_implementation()} {platform.python_version()}, "
-              f"{platform.machine()}, {os.cpu_count()} cores, shared with other work; {load_average()} at the start)", ""]
+    lines += [
+        f"`{invocation}`",
+        f"({platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} cores, shared with other work; {load_average()} at the start)",
+        "",
+    ]
     if args.neighbourhoods:
         with tempfile.TemporaryDirectory() as folder:
             lines += neighbourhoods(args, console_script(), dict(os.environ), Path(folder))
@@ -271,7 +282,9 @@ def main() -> None:
             if output_of(base, pure) != output_of(base, native):
                 raise SystemExit(f"outputs differ between the kernels for {label}")
             timed = whole_process({"python": (base, pure), "c": (base, native)}, args.runs)
-            rows.append(f"| `solve --batch` {label} | {timed['python']:.2f} | {timed['c']:.2f} | {timed['python'] / timed['c']:.1f} |")
+            rows.append(
+                f"| `solve --batch` {label} | {timed['python']:.2f} | {timed['c']:.2f} | {timed['python'] / timed['c']:.1f} |"
+            )
         lines += [
             f"| whole process, {args.batch_grids:,} French grids | Python s | C s | × |",
             "| --- | --: | --: | --: |",
@@ -299,8 +312,12 @@ def main() -> None:
             cli_times.append(whole_process({"cli": (summary_command, native)}, 1)["cli"])
             if args.hybrid:
                 wordlist = args.hybrid / "wordlists" / "enable2k.txt"
-                out = subprocess.run([args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(boards_file), str(wordlist)],
-                                     capture_output=True, text=True, check=True).stdout.split()
+                out = subprocess.run(
+                    [args.hybrid_python, "-c", HYBRID_LOOP, str(args.hybrid), str(boards_file), str(wordlist)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout.split()
                 hybrid_points = int(out[0])
                 hybrid_times.append(float(out[1]))
         points = sum(total for _, total in results)

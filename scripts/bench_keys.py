@@ -55,8 +55,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(f"load average at start: {load()}")
-    print("\n| list | keys | distinct characters | ours v2 bytes | ours v1 bytes | marisa-trie bytes | dawg2 bytes "
-          "| v2 / dawg2 | v2 / marisa | build s: ours v2, v1, marisa, dawg2 | dump = sort -u |")
+    print(
+        "\n| list | keys | distinct characters | ours v2 bytes | ours v1 bytes | marisa-trie bytes | dawg2 bytes "
+        "| v2 / dawg2 | v2 / marisa | build s: ours v2, v1, marisa, dawg2 | dump = sort -u |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
@@ -69,26 +71,45 @@ def main() -> None:
             for _ in range(args.repeat):
                 for name in seconds:
                     if name in ("v2", "v1"):
-                        command = [*OURS, "build", str(source), "--policy", "raw", "-o", str(outputs[name]), "--quiet",
-                                   "--format-version", name[1]]
+                        command = [
+                            *OURS,
+                            "build",
+                            str(source),
+                            "--policy",
+                            "raw",
+                            "-o",
+                            str(outputs[name]),
+                            "--quiet",
+                            "--format-version",
+                            name[1],
+                        ]
                         started = time.perf_counter()
                         subprocess.run(command, check=True)
                         seconds[name].append(time.perf_counter() - started)
                     else:
-                        done = subprocess.run([sys.executable, "-c", CHILD, name, str(source), str(outputs[name])],
-                                              capture_output=True, text=True, check=True)
+                        done = subprocess.run(
+                            [sys.executable, "-c", CHILD, name, str(source), str(outputs[name])],
+                            capture_output=True,
+                            text=True,
+                            check=True,
+                        )
                         seconds[name].append(float(done.stdout))
             sizes = {name: path.stat().st_size for name, path in outputs.items()}
             dumped = subprocess.run([*OURS, "dump", str(outputs["v2"])], capture_output=True, check=True).stdout
-            oracle = subprocess.run(["sort", "-u", str(source)], capture_output=True, check=True,
-                                    env={**os.environ, "LC_ALL": "C"}).stdout
+            oracle = subprocess.run(
+                ["sort", "-u", str(source)], capture_output=True, check=True, env={**os.environ, "LC_ALL": "C"}
+            ).stdout
             oracle = b"".join(line + b"\n" for line in oracle.split(b"\n") if line)
             medians = ", ".join(f"{statistics.median(seconds[name]):.2f}" for name in seconds)
-            print(f"| {source.name} | {len(keys):,} | {characters:,} | {sizes['v2']:,} | {sizes['v1']:,} | {sizes['marisa']:,} "
-                  f"| {sizes['dawg']:,} | {sizes['v2'] / sizes['dawg']:.2f} | {sizes['v2'] / sizes['marisa']:.2f} | {medians} "
-                  f"| {'yes' if dumped == oracle else 'NO'} |")
-    print("\nours: the whole command (start-up, read, sort, build, write); marisa-trie and dawg2: the build call on keys "
-          "already in memory.")
+            print(
+                f"| {source.name} | {len(keys):,} | {characters:,} | {sizes['v2']:,} | {sizes['v1']:,} | {sizes['marisa']:,} "
+                f"| {sizes['dawg']:,} | {sizes['v2'] / sizes['dawg']:.2f} | {sizes['v2'] / sizes['marisa']:.2f} | {medians} "
+                f"| {'yes' if dumped == oracle else 'NO'} |"
+            )
+    print(
+        "\nours: the whole command (start-up, read, sort, build, write); marisa-trie and dawg2: the build call on keys "
+        "already in memory."
+    )
     print(f"load average at end: {load()}")
 
 

@@ -74,15 +74,33 @@ def main() -> None:
     print(f"load average at start: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
 
     def ours() -> set[str]:
-        command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", args.dict,
-                   "-s", args.shape, "--min", str(args.min), "--buckets", args.buckets, "--corner-buckets",
-                   args.corner_buckets, "--jobs", str(args.jobs), "--json"]
+        command = [
+            sys.executable,
+            "-c",
+            "from boggle_dafsa.cli import main; main()",
+            "prove",
+            "-d",
+            args.dict,
+            "-s",
+            args.shape,
+            "--min",
+            str(args.min),
+            "--buckets",
+            args.buckets,
+            "--corner-buckets",
+            args.corner_buckets,
+            "--jobs",
+            str(args.jobs),
+            "--json",
+        ]
         out, cpu, wall, peak = timed(command)
         data = json.loads(out)
         boards = {canonical.key(tuple(board["grid"].replace("/", ""))) for board in data["boards"]}
         top = data["boards"][0] if data["boards"] else None
-        print(f"boggle-dafsa prove: {len(boards)} boards >= {args.min}, top {top}, {data['classes']} classes, "
-              f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB")
+        print(
+            f"boggle-dafsa prove: {len(boards)} boards >= {args.min}, top {top}, {data['classes']} classes, "
+            f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB"
+        )
         results["ours"] = cpu
         return boards
 
@@ -92,14 +110,29 @@ def main() -> None:
         words = args.peer_dict or str(root / "wordlists" / "enable2k.txt")
         classes = f"{args.buckets.lower()}, corner:{args.corner_buckets.lower()}"
         size = f"{shape[0]}{shape[1]}"
-        command = [python, "-m", "boggle.break_all", classes, str(args.min), "--size", size, "--dictionary", words,
-                   "--num_threads", str(args.jobs), "--output_base", "/tmp/bench-prove-peer"]
+        command = [
+            python,
+            "-m",
+            "boggle.break_all",
+            classes,
+            str(args.min),
+            "--size",
+            size,
+            "--dictionary",
+            words,
+            "--num_threads",
+            str(args.jobs),
+            "--output_base",
+            "/tmp/bench-prove-peer",
+        ]
         env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
         out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
         listed = out.split("breaking failure(s):\n", 1)[1].split() if "breaking failure(s):" in out else []
         boards = {canonical.key(tuple(board.upper())) for board in listed}
-        print(f"hybrid-boggle break_all: {len(boards)} boards >= {args.min} ({len(listed)} before symmetry), "
-              f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB")
+        print(
+            f"hybrid-boggle break_all: {len(boards)} boards >= {args.min} ({len(listed)} before symmetry), "
+            f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB"
+        )
         results["peer"] = cpu
         return boards
 
@@ -111,8 +144,14 @@ def main() -> None:
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     if "peer" in found:
         same = found["ours"] == found["peer"]
-        print(f"same boards: {same}" + ("" if same else f" (only ours: {sorted(found['ours'] - found['peer'])}, "
-                                                        f"only peer: {sorted(found['peer'] - found['ours'])})"))
+        print(
+            f"same boards: {same}"
+            + (
+                ""
+                if same
+                else f" (only ours: {sorted(found['ours'] - found['peer'])}, only peer: {sorted(found['peer'] - found['ours'])})"
+            )
+        )
         print(f"CPU ratio ours / peer: {results['ours'] / results['peer']:.2f}")
 
 

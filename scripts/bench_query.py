@@ -43,7 +43,7 @@ def words_of(name: str) -> list[str]:
 
 def timed(run: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
     """Best of ``repeat`` wall times (seconds) of ``run()``, and its last result."""
-    (best, result), = timed_side_by_side([run], repeat, 1)
+    ((best, result),) = timed_side_by_side([run], repeat, 1)
     return best, result
 
 
@@ -81,7 +81,11 @@ def fuzzy_rows(count: int, lexpy_count: int) -> list[str]:
         ours, theirs, lexpy_times = [], [], []
         for i, target in enumerate(targets):
             (t_ours, mine), (t_theirs, other) = timed_side_by_side(
-                [lambda: query.fuzzy(d, target, k), lambda: process.extract(target, words, scorer=Levenshtein.distance, score_cutoff=k, limit=None)], 3
+                [
+                    lambda: query.fuzzy(d, target, k),
+                    lambda: process.extract(target, words, scorer=Levenshtein.distance, score_cutoff=k, limit=None),
+                ],
+                3,
             )
             assert sorted((int(score), word) for word, score, _ in other) == mine, target
             ours.append(t_ours)
@@ -91,23 +95,34 @@ def fuzzy_rows(count: int, lexpy_count: int) -> list[str]:
                 assert sorted(found) == sorted(word for _, word in mine), target
                 lexpy_times.append(t_lexpy)
         m_ours, m_theirs, m_lexpy = (statistics.median(x) * 1000 for x in (ours, theirs, lexpy_times))
-        rows.append(f"| fuzzy -k {k} ({count} French words) | {m_ours:.2f} | rapidfuzz `process.extract` | {m_theirs:.2f} | **{m_theirs / m_ours:.1f}×** |")
+        rows.append(
+            f"| fuzzy -k {k} ({count} French words) | {m_ours:.2f} | rapidfuzz `process.extract` | {m_theirs:.2f} | **{m_theirs / m_ours:.1f}×** |"
+        )
         which = "the same words" if lexpy_count >= count else f"first {lexpy_count} of them"
-        rows.append(f"| fuzzy -k {k} ({which}) | {statistics.median(ours[:lexpy_count]) * 1000:.2f} | lexpy `search_within_distance` | {m_lexpy:.1f} | **{m_lexpy / statistics.median(ours[:lexpy_count]) / 1000:.0f}×** |")
+        rows.append(
+            f"| fuzzy -k {k} ({which}) | {statistics.median(ours[:lexpy_count]) * 1000:.2f} | lexpy `search_within_distance` | {m_lexpy:.1f} | **{m_lexpy / statistics.median(ours[:lexpy_count]) / 1000:.0f}×** |"
+        )
     rows.append(f"| (lexpy DAWG build of the French list: {lexpy_build:.0f} s, not counted) | | | | |")
     return rows
 
 
 def match_rows() -> list[str]:
     rows = []
-    for name, patterns in (("fr", ["C?A*S", "ANTI*", "*S", "*ISME", "*@#@#@#"]), ("enable2k", ["C?A*S", "QU*", "*S", "*ING", "*@#@#@#"])):
+    for name, patterns in (
+        ("fr", ["C?A*S", "ANTI*", "*S", "*ISME", "*@#@#@#"]),
+        ("enable2k", ["C?A*S", "QU*", "*S", "*ING", "*@#@#@#"]),
+    ):
         words = words_of(name)
         d = open_dictionary(name)
         for pattern in patterns:
             regex = re.compile(pattern.replace("?", ".").replace("*", ".*").replace("@", "[AEIOUY]").replace("#", "[^AEIOUY]"))
-            (t_ours, mine), (t_re, other) = timed_side_by_side([lambda: list(query.match(d, pattern)), lambda: [w for w in words if regex.fullmatch(w)]], 5)
+            (t_ours, mine), (t_re, other) = timed_side_by_side(
+                [lambda: list(query.match(d, pattern)), lambda: [w for w in words if regex.fullmatch(w)]], 5
+            )
             assert mine == other, pattern
-            rows.append(f"| match `{pattern}` on {name} ({len(mine):,} words) | {t_ours * 1000:.1f} | `re` over every word | {t_re * 1000:.1f} | **{t_re / t_ours:.2f}×** |")
+            rows.append(
+                f"| match `{pattern}` on {name} ({len(mine):,} words) | {t_ours * 1000:.1f} | `re` over every word | {t_re * 1000:.1f} | **{t_re / t_ours:.2f}×** |"
+            )
     return rows
 
 
@@ -124,7 +139,9 @@ def anagram_rows(count: int) -> list[str]:
         times.append(elapsed)
         found += len(hits)
     median, worst = statistics.median(times) * 1000, max(times) * 1000
-    return [f"| anagram --sub, 7 letters + 2 blanks on enable2k ({count} racks, {found / count:,.0f} words each) | {median:.1f} (worst {worst:.1f}) | bar | 50 | **{50 / median:.2f}×** |"]
+    return [
+        f"| anagram --sub, 7 letters + 2 blanks on enable2k ({count} racks, {found / count:,.0f} words each) | {median:.1f} (worst {worst:.1f}) | bar | 50 | **{50 / median:.2f}×** |"
+    ]
 
 
 def main() -> None:

@@ -42,8 +42,10 @@ def main() -> None:
         start = time.process_time()
         results = prepared.run_codes(codes, "totals")
         times.append(time.process_time() - start)
-    print(f"{args.label or 'boards'}: {args.boards / statistics.median(times):,.0f} boards/CPU s (median of 5), "
-          f"{sum(points for _, points in results):,} points, load {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.label or 'boards'}: {args.boards / statistics.median(times):,.0f} boards/CPU s (median of 5), "
+        f"{sum(points for _, points in results):,} points, load {os.getloadavg()[0]:.2f}"
+    )
 
 
 if __name__ == "__main__":

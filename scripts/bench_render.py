@@ -48,13 +48,18 @@ def main() -> None:
             for _ in range(args.runs):
                 for name, program in (("before", args.before), ("after", args.after)):
                     start = time.perf_counter()
-                    run = subprocess.run([program, "solve", "--batch", str(path), *option.split(), "-d", args.dict],
-                                         capture_output=True, check=True)
+                    run = subprocess.run(
+                        [program, "solve", "--batch", str(path), *option.split(), "-d", args.dict],
+                        capture_output=True,
+                        check=True,
+                    )
                     times[name].append(time.perf_counter() - start)
                     outputs[name] = run.stdout
             before, after = statistics.median(times["before"]), statistics.median(times["after"])
             same = "identical output" if outputs["before"] == outputs["after"] else "OUTPUTS DIFFER"
-            print(f"{option:18} {count:>7,} boards: before {before:.3f} s, after {after:.3f} s, after/before {after / before:.2f} ({same})")
+            print(
+                f"{option:18} {count:>7,} boards: before {before:.3f} s, after {after:.3f} s, after/before {after / before:.2f} ({same})"
+            )
     print(f"load average at end: {os.getloadavg()}")
 
 

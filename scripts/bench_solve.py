@@ -266,7 +266,9 @@ def main() -> None:
     french = open_dictionary("fr")
     words = list(french)
     grids = french_grids(args.grids, args.seed)
-    print(f"{len(words):,} French words, {len(grids)} grids (seed {args.seed}); building the other structures...", file=sys.stderr)
+    print(
+        f"{len(words):,} French words, {len(grids)} grids (seed {args.seed}); building the other structures...", file=sys.stderr
+    )
     with tempfile.TemporaryDirectory() as folder:
         solvers: dict[str, Callable[[Grid], Ranked]] = {
             "boggle-dafsa solve(), native file (mapped)": library(french),

@@ -47,8 +47,10 @@ def main() -> None:
         for label, saved in (("with the store", store.save_room), ("in memory only", None)):
             room.saved = saved
             times = sorted(timed(room, players, hits))
-            print(f"Room.submit {label}: median {statistics.median(times) * 1000:.3f} ms, "
-                  f"90th percentile {times[int(0.9 * SENDS)] * 1000:.3f} ms ({SENDS} words, 8 players)")
+            print(
+                f"Room.submit {label}: median {statistics.median(times) * 1000:.3f} ms, "
+                f"90th percentile {times[int(0.9 * SENDS)] * 1000:.3f} ms ({SENDS} words, 8 players)"
+            )
         store.close()
     print(f"load average after: {os.getloadavg()}")
 

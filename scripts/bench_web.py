@@ -33,8 +33,9 @@ def grids(count: int) -> list[str]:
     return [str(grid) for grid in generate_grids(load_dice("fr"), 1, count)]
 
 
-async def client(host: str, port: int, paths: list[str], start: int, step: int, count: int,
-                 latencies: list[float], deadline: float) -> int:
+async def client(
+    host: str, port: int, paths: list[str], start: int, step: int, count: int, latencies: list[float], deadline: float
+) -> int:
     """One keep-alive connection sending ``count`` requests, one after the other; returns errors."""
     reader, writer = await asyncio.open_connection(host, port)
     errors = 0
@@ -70,9 +71,9 @@ async def load(url: str, paths: list[str], total: int, concurrency: int) -> tupl
     each = max(1, total // concurrency)
     began = time.perf_counter()
     deadline = began + MAX_SECONDS
-    errors = await asyncio.gather(*(
-        client(host, port, paths, start, concurrency, each, latencies, deadline) for start in range(concurrency)
-    ))
+    errors = await asyncio.gather(
+        *(client(host, port, paths, start, concurrency, each, latencies, deadline) for start in range(concurrency))
+    )
     return time.perf_counter() - began, latencies, sum(errors)
 
 

@@ -89,7 +89,12 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
         words = sorted({"".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 9))) for _ in range(rng.randint(0, 400))})
         data = "".join(word + "\n" for word in words).encode("utf-8")
         # The builder and writer, on good and hostile blocks.
-        cases = [data, data + data[: len(data) // 3], b"\n\n" + data, bytes(rng.randrange(256) for _ in range(rng.randint(0, 64)))]
+        cases = [
+            data,
+            data + data[: len(data) // 3],
+            b"\n\n" + data,
+            bytes(rng.randrange(256) for _ in range(rng.randint(0, 64))),
+        ]
         lines = data.split(b"\n")
         if len(lines) > 3:
             i = rng.randrange(len(lines) - 1)
@@ -132,12 +137,18 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
             twin = dawgdic._build_dawg_python(keys)
             labels, children, last, merging = c.dawg_lists(b"".join(key + b"\n" for key in keys))
             if (labels, children, last, merging) != (
-                bytes(twin.labels), array("I", twin.children).tobytes(), bytes(twin.last), bytes(twin.merging)):
+                bytes(twin.labels),
+                array("I", twin.children).tobytes(),
+                bytes(twin.last),
+                bytes(twin.merging),
+            ):
                 print(f"round {number}: dawg lists differ")
                 return 1
             units = dawgdic._DictionaryBuilder(twin).build()
             if c.dawg_dictionary(labels, children, last, merging) != (
-                    array("I", units).tobytes(), bytes(dawgdic.build_guide(twin, units))):
+                array("I", units).tobytes(),
+                bytes(dawgdic.build_guide(twin, units)),
+            ):
                 print(f"round {number}: dawg units or guide differ")
                 return 1
         # The projection of a version 2 body onto a few letters (the solver's wide
@@ -156,16 +167,24 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
                 kept = [letter for letter in alphabet if rng.random() < 0.6][:31]
                 keep = bytes(kept.index(letter) if letter in kept else 0xFF for letter in alphabet)
                 layout = fileformat.CompactLayout(bytes(v2), root, alphabet, 64, "fuzz")
-                got = outcome(lambda: tuple(bytes(part) if not isinstance(part, int) else part
-                                            for part in c.expand(bytes(v2), root, len(alphabet), keep)))
+                got = outcome(
+                    lambda: tuple(
+                        bytes(part) if not isinstance(part, int) else part
+                        for part in c.expand(bytes(v2), root, len(alphabet), keep)
+                    )
+                )
                 want = outcome(lambda: (fileformat.project_cells(layout, keep)[0].tobytes(), 0))
                 if got != want:
                     print(f"round {number}: the projection differs (damaged: {damaged})")
                     return 1
         # Lists that do not fit together must be refused, not followed.
         n = rng.randint(1, 40)
-        garbage = (bytes(rng.randrange(256) for _ in range(n)), bytes(rng.randrange(256) for _ in range(4 * n)),
-                   bytes(rng.randrange(2) for _ in range(n - 1)) + b"\x01", bytes(rng.randrange(2) for _ in range(n)))
+        garbage = (
+            bytes(rng.randrange(256) for _ in range(n)),
+            bytes(rng.randrange(256) for _ in range(4 * n)),
+            bytes(rng.randrange(2) for _ in range(n - 1)) + b"\x01",
+            bytes(rng.randrange(2) for _ in range(n)),
+        )
         outcome(lambda: c.dawg_dictionary(*garbage))
         outcome(lambda: c.dawg_lists(bytes(rng.randrange(256) for _ in range(rng.randint(0, 64)))))
     print(f"{rounds} rounds: the compiled builder and its twins agree")
@@ -177,9 +196,20 @@ def asan_build(folder: str) -> str:
     compiler = os.environ.get("CC", "gcc")
     target = os.path.join(folder, "_builder" + sysconfig.get_config_var("EXT_SUFFIX"))
     command = [
-        compiler, "-shared", "-fPIC", "-O1", "-g", "-std=c99", "-fsanitize=address,undefined",
-        "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-I", sysconfig.get_paths()["include"],
-        str(ROOT / "src" / "boggle_dafsa" / "automaton" / "_builder.c"), "-o", target,
+        compiler,
+        "-shared",
+        "-fPIC",
+        "-O1",
+        "-g",
+        "-std=c99",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=undefined",
+        "-fno-omit-frame-pointer",
+        "-I",
+        sysconfig.get_paths()["include"],
+        str(ROOT / "src" / "boggle_dafsa" / "automaton" / "_builder.c"),
+        "-o",
+        target,
     ]
     subprocess.run(command, check=True)
     return target
@@ -198,9 +228,7 @@ def main() -> int:
     runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as folder:
         module = asan_build(folder)
-        environment = dict(
-            os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
-        )
+        environment = dict(os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
         command = [sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module]
         print(f"AddressSanitizer build: {module}", flush=True)
         return subprocess.run(command, env=environment).returncode

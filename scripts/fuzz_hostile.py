@@ -113,8 +113,9 @@ def fuzz_dictionary(format: str, seed: int, changes: int, raw: bytes, folder: Pa
         tally(f"dictionary {format}", "refused")
 
 
-def fuzz_setops(operation: str, formats: list[str], seed: int, changes: int, through_link: bool, folder: Path,
-                originals: dict[str, bytes]) -> None:
+def fuzz_setops(
+    operation: str, formats: list[str], seed: int, changes: int, through_link: bool, folder: Path, originals: dict[str, bytes]
+) -> None:
     rng = random.Random(seed)
     inputs = []
     for number, format in enumerate(formats):
@@ -141,8 +142,13 @@ def fuzz_setops(operation: str, formats: list[str], seed: int, changes: int, thr
         assert output.read_bytes() == before and output.is_symlink() == through_link, "output damaged by a refusal"
         tally("setops", "refused")
     else:
-        expected = (set.union(*words) if operation == "union" else set.intersection(*words) if operation == "intersect"
-                    else words[0].difference(*words[1:]))
+        expected = (
+            set.union(*words)
+            if operation == "union"
+            else set.intersection(*words)
+            if operation == "intersect"
+            else words[0].difference(*words[1:])
+        )
         assert not output.is_symlink(), "wrote through a link"
         assert set(open_path(output)) == expected, "wrong words"
         tally("setops", "written")
@@ -156,8 +162,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="+", metavar="TARGET", help="run these targets only (grid, wordlist, dictionary, setops)")
     arguments = parser.parse_args()
-    config = settings(max_examples=arguments.examples, deadline=None, database=None, derandomize=True,
-                      suppress_health_check=list(HealthCheck))
+    config = settings(
+        max_examples=arguments.examples, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
     os.environ.setdefault("BOGGLE_DAFSA_CACHE", str(folder / "cache"))
     originals = {}
@@ -173,14 +180,21 @@ def main() -> None:
         "dictionary": given(
             # marisa is probed in a child process per new file: fewer of them.
             st.sampled_from(["native"] * 4 + ["dawg"] * 4 + ["marisa", "raw"]),
-            st.integers(0, 1 << 30), st.integers(1, 6), st.binary(max_size=300),
+            st.integers(0, 1 << 30),
+            st.integers(1, 6),
+            st.binary(max_size=300),
         )(lambda format, seed, changes, raw: fuzz_dictionary(format, seed, changes, raw, folder, originals)),
         "setops": given(
             st.sampled_from(["union", "intersect", "diff"]),
             st.lists(st.sampled_from(["native", "native", "dawg"]), min_size=1, max_size=3),
-            st.integers(0, 1 << 30), st.integers(1, 4), st.booleans(),
-        )(lambda operation, formats, seed, changes, link: fuzz_setops(operation, formats, seed, changes, link, folder,
-                                                                       originals)),
+            st.integers(0, 1 << 30),
+            st.integers(1, 4),
+            st.booleans(),
+        )(
+            lambda operation, formats, seed, changes, link: fuzz_setops(
+                operation, formats, seed, changes, link, folder, originals
+            )
+        ),
     }
     print(f"{arguments.examples} inputs per target (hypothesis, derandomized); python {sys.version.split()[0]}")
     unknown = set(arguments.only or ()) - set(targets)
@@ -192,10 +206,15 @@ def main() -> None:
         started = time.perf_counter()
         config(target)()
         elapsed = time.perf_counter() - started
-        print(f"{name:<11} {elapsed:7.1f} s   " + ", ".join(
-            f"{label.removeprefix(name).strip()} {key} {count:,}".strip() for label, counter in sorted(outcomes.items())
-            if label.startswith(name) for key, count in sorted(counter.items())
-        ))
+        print(
+            f"{name:<11} {elapsed:7.1f} s   "
+            + ", ".join(
+                f"{label.removeprefix(name).strip()} {key} {count:,}".strip()
+                for label, counter in sorted(outcomes.items())
+                if label.startswith(name)
+                for key, count in sorted(counter.items())
+            )
+        )
     print("no failure: every input was read or refused with a one-line error")
 
 

@@ -78,7 +78,7 @@ def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: in
     if kind >= 6:
         # A state at the very end whose letters' children lie past the last cell, and
         # transitions leading to it: the boundary a missing check would cross.
-        letters = fileformat.FINAL_FLAG | (2**len(ALPHABET) - 1) if kind == 6 else rng.getrandbits(32)
+        letters = fileformat.FINAL_FLAG | (2 ** len(ALPHABET) - 1) if kind == 6 else rng.getrandbits(32)
         struct.pack_into("<I", data, body + 4 * (cell_count - 1), letters)
         for _ in range(rng.randint(1, 12)):
             struct.pack_into("<I", data, body + 4 * rng.randrange(cell_count), cell_count - rng.randint(1, 2))
@@ -95,7 +95,7 @@ def damage(data: bytearray, rng: random.Random, header_size: int, cell_count: in
         elif kind == 3:  # just past the end, or far outside
             value = rng.choice([cell_count, cell_count + 1, 2**31, 2**32 - 1])
         elif kind == 4:  # a header with every letter (children read past the state)
-            value = fileformat.FINAL_FLAG | (2**len(ALPHABET) - 1)
+            value = fileformat.FINAL_FLAG | (2 ** len(ALPHABET) - 1)
         else:  # zero: a state with no letters, or the first cell
             value = 0
         struct.pack_into("<I", data, at, value)
@@ -201,30 +201,58 @@ def run_of(codes: bytes, cells: int) -> bytes:
     return b"".join(first[:cell] + bytes([code]) + first[cell + 1 :] for code in sorted(set(codes)))
 
 
-def outcome(solver_class, dictionary: NativeDictionary, table, codes: bytes, faces: dict[int, bytes], min_length: int, heap: bool,  # type: ignore[no-untyped-def]
-            number: bool):
+def outcome(
+    solver_class,
+    dictionary: NativeDictionary,
+    table,
+    codes: bytes,
+    faces: dict[int, bytes],
+    min_length: int,
+    heap: bool,  # type: ignore[no-untyped-def]
+    number: bool,
+):
     layout = dictionary.layout()
     # The mapped cells, or a copy on the heap: there (with PYTHONMALLOC=malloc, as --asan
     # runs) every byte past the end is a red zone AddressSanitizer watches; past a mapping
     # only the next page would tell.
     cells = array("I", layout.cells) if heap else layout.cells
-    solver = solver_class(cells, layout.root, layout.longest_word, layout.alphabet, table, min_length,
-                          (0, 0, 0, 1, 1, 2, 3, 5, 11), Hit, DictionaryError, dictionary.path)
+    solver = solver_class(
+        cells,
+        layout.root,
+        layout.longest_word,
+        layout.alphabet,
+        table,
+        min_length,
+        (0, 0, 0, 1, 1, 2, 3, 5, 11),
+        Hit,
+        DictionaryError,
+        dictionary.path,
+    )
     for code, letters in faces.items():
         solver.set_face(code, letters)
     # Words numbered (what the C kernel does after a few grids) when the file allows.
     numbered = solver.number_words() if number else False
     cells = [f"<{cell}é>" for cell in range(len(table))]  # rows written in C: any cell text, UTF-8
     try:
-        rows = [solver.rows_many(codes, cells, row.template, row.between, row.cell_separator) for row in (SCORED_PATH_ROW, json_row())]
+        rows = [
+            solver.rows_many(codes, cells, row.template, row.between, row.cell_separator) for row in (SCORED_PATH_ROW, json_row())
+        ]
         # Totals (mode 0) last: with the words numbered, a search of its own (totals_grid),
         # also behind the summary lines (any ASCII letters: they are only shown).
         letters = bytes(ord("A") + code % 26 if code % 7 else ord("Q") for code in codes)
         line = SUMMARY_LINE
-        summary = solver.summary_rows(codes, letters, len(table), True, line.template, line.between, line.row_separator,
-                                      line.face_separator)
-        return ("ok", solver.solve_many(codes, 2), solver.solve_many(codes, 3), rows, solver.solve_many(codes, 0), summary,
-                solver.solve_many(run_of(codes, len(table)), 0)), numbered
+        summary = solver.summary_rows(
+            codes, letters, len(table), True, line.template, line.between, line.row_separator, line.face_separator
+        )
+        return (
+            "ok",
+            solver.solve_many(codes, 2),
+            solver.solve_many(codes, 3),
+            rows,
+            solver.solve_many(codes, 0),
+            summary,
+            solver.solve_many(run_of(codes, len(table)), 0),
+        ), numbered
     except DictionaryError:
         return ("error",), numbered
 
@@ -241,8 +269,18 @@ def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: igno
     cells = array("I", layout.cells)
     shape = rng.choice(SHAPES)
     table = neighbours(shape if len(shape) > 1 else (1, *shape), rng.choice(["king", "orthogonal"]))
-    solver = compiled(cells, layout.root, layout.longest_word, layout.alphabet, table, rng.randint(1, 4),
-                      (0, 0, 0, 1, 1, 2, 3, 5, 11), Hit, DictionaryError, dictionary.path)
+    solver = compiled(
+        cells,
+        layout.root,
+        layout.longest_word,
+        layout.alphabet,
+        table,
+        rng.randint(1, 4),
+        (0, 0, 0, 1, 1, 2, 3, 5, 11),
+        Hit,
+        DictionaryError,
+        dictionary.path,
+    )
     letters = layout.letter_bits
     solver.set_face(32, bytes([letters["Q"], letters["U"]]))
     choices = sorted(letters.values()) + [31, 32, 32]
@@ -250,7 +288,9 @@ def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: igno
     numbered = solver.number_words()
     for _ in range(rng.randint(1, 6)):
         cell = rng.randrange(len(cells))
-        cells[cell] = rng.choice([rng.getrandbits(32), len(cells) - 1, len(cells), cell, 0, cells[cell] ^ (1 << rng.randrange(32))])
+        cells[cell] = rng.choice(
+            [rng.getrandbits(32), len(cells) - 1, len(cells), cell, 0, cells[cell] ^ (1 << rng.randrange(32))]
+        )
     dictionary.close()
     try:
         for mode in (0, 2):
@@ -303,12 +343,16 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
             errors += compiled_result[0] == "error"
             agreements += 1
             stale[stale_round(compiled, rng, folder)] += 1
-    print(f"{rounds:,} damaged files ({compacts:,} of version 2, expanded), {agreements:,} reached the kernels: "
-          f"{errors:,} raised DictionaryError, "
-          f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered); "
-          "both kernels agreed every time, no crash")
-    print(f"{sum(stale.values()):,} numbered dictionaries damaged after numbering: {stale['error']:,} raised "
-          f"DictionaryError, {stale['ok']:,} gave results, no crash")
+    print(
+        f"{rounds:,} damaged files ({compacts:,} of version 2, expanded), {agreements:,} reached the kernels: "
+        f"{errors:,} raised DictionaryError, "
+        f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered); "
+        "both kernels agreed every time, no crash"
+    )
+    print(
+        f"{sum(stale.values()):,} numbered dictionaries damaged after numbering: {stale['error']:,} raised "
+        f"DictionaryError, {stale['ok']:,} gave results, no crash"
+    )
     return 0
 
 
@@ -325,8 +369,19 @@ def asan_build(folder: str, source: Path = ROOT / "src" / "boggle_dafsa" / "solv
     compiler = os.environ.get("CC", "gcc")
     target = os.path.join(folder, source.stem + sysconfig.get_config_var("EXT_SUFFIX"))
     command = [
-        compiler, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-        "-fno-omit-frame-pointer", "-I", sysconfig.get_paths()["include"], str(source), "-o", target,
+        compiler,
+        "-shared",
+        "-fPIC",
+        "-O1",
+        "-g",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=undefined",
+        "-fno-omit-frame-pointer",
+        "-I",
+        sysconfig.get_paths()["include"],
+        str(source),
+        "-o",
+        target,
     ]
     subprocess.run(command, check=True)
     return target
@@ -347,8 +402,12 @@ def run_under_asan(script: str, source: Path, arguments: list[str]) -> int:
         os.mkdir(census_folder)
         census = asan_build(census_folder, CENSUS_SOURCE)
         environment = dict(
-            os.environ, LD_PRELOAD=" ".join(runtimes), PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
-            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", **{CENSUS_VARIABLE: census},
+            os.environ,
+            LD_PRELOAD=" ".join(runtimes),
+            PYTHONMALLOC="malloc",
+            ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
+            **{CENSUS_VARIABLE: census},
         )
         print(f"AddressSanitizer + UndefinedBehaviorSanitizer builds: {module}, {census}", flush=True)
         return subprocess.run([sys.executable, script, *arguments, "--module", module], env=environment).returncode
@@ -378,7 +437,9 @@ def main() -> int:
     args = parser.parse_args()
     if not args.asan:
         return fuzz(args.rounds, args.seed, args.module)
-    return run_under_asan(__file__, ROOT / "src" / "boggle_dafsa" / "solver" / "_native.c", ["--rounds", str(args.rounds), "--seed", str(args.seed)])
+    return run_under_asan(
+        __file__, ROOT / "src" / "boggle_dafsa" / "solver" / "_native.c", ["--rounds", str(args.rounds), "--seed", str(args.seed)]
+    )
 
 
 if __name__ == "__main__":

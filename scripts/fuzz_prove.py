@@ -25,14 +25,57 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src" / "boggle_dafsa" / "search" / "_prove.c"
-WORDS = ["cat", "act", "cats", "scat", "taco", "coat", "coats", "ascot", "stoa", "oats", "toast", "sea", "eat", "tea",
-         "ate", "east", "seat", "teas", "cast", "coast", "taste", "state", "tot", "tots", "toe", "toes", "tete", "otto"]
+WORDS = [
+    "cat",
+    "act",
+    "cats",
+    "scat",
+    "taco",
+    "coat",
+    "coats",
+    "ascot",
+    "stoa",
+    "oats",
+    "toast",
+    "sea",
+    "eat",
+    "tea",
+    "ate",
+    "east",
+    "seat",
+    "teas",
+    "cast",
+    "coast",
+    "taste",
+    "state",
+    "tot",
+    "tots",
+    "toe",
+    "toes",
+    "tete",
+    "otto",
+]
 
 
 def build(folder: str) -> str:
     target = os.path.join(folder, "_prove" + sysconfig.get_config_var("EXT_SUFFIX"))
-    subprocess.run(["gcc", "-O1", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-std=c99", "-fPIC",
-                    "-shared", f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", target], check=True)
+    subprocess.run(
+        [
+            "gcc",
+            "-O1",
+            "-g",
+            "-fsanitize=address,undefined",
+            "-fno-omit-frame-pointer",
+            "-std=c99",
+            "-fPIC",
+            "-shared",
+            f"-I{sysconfig.get_paths()['include']}",
+            str(SOURCE),
+            "-o",
+            target,
+        ],
+        check=True,
+    )
     return target
 
 
@@ -65,8 +108,12 @@ def fuzz(module_path: str, rounds: int, seed: int) -> None:
         firsts = [i + 1 + rng.randint(-2, 3) for i in range(count)]
         values = [rng.randint(-1, 5) for _ in range(count)]
         try:
-            capsule = kernel.lexicon(array.array("I", masks).tobytes(), array.array("i", firsts).tobytes(),
-                                     array.array("i", values).tobytes(), rng.randint(1, 40))
+            capsule = kernel.lexicon(
+                array.array("I", masks).tobytes(),
+                array.array("i", firsts).tobytes(),
+                array.array("i", values).tobytes(),
+                rng.randint(1, 40),
+            )
         except ValueError:
             continue
         accepted += 1
@@ -93,12 +140,21 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as folder:
         module = build(folder)
-        runtimes = [subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout.strip()
-                    for name in ("libasan.so", "libubsan.so")]
-        env = {**os.environ, "LD_PRELOAD": ":".join(runtimes), "ASAN_OPTIONS": "detect_leaks=0",
-               "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
-        subprocess.run([sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module],
-                       env=env, check=True)
+        runtimes = [
+            subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout.strip()
+            for name in ("libasan.so", "libubsan.so")
+        ]
+        env = {
+            **os.environ,
+            "LD_PRELOAD": ":".join(runtimes),
+            "ASAN_OPTIONS": "detect_leaks=0",
+            "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+        }
+        subprocess.run(
+            [sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module],
+            env=env,
+            check=True,
+        )
 
 
 if __name__ == "__main__":

@@ -71,7 +71,9 @@ class Cells:
         self._dictionary = dictionary
         self.cells = array("I", dictionary.cells)
         # Every walk reads the cells through the layout (the format's one definition).
-        self.states = NativeLayout.of(self.cells, dictionary.root, dictionary.alphabet, dictionary.header.longest_word, dictionary.path)
+        self.states = NativeLayout.of(
+            self.cells, dictionary.root, dictionary.alphabet, dictionary.header.longest_word, dictionary.path
+        )
 
     def layout(self) -> NativeLayout:
         return self.states
@@ -97,8 +99,14 @@ def queries(rng: random.Random) -> list[tuple[str, Any]]:
     k = rng.randint(0, 3)
     transpositions, prefix = rng.random() < 0.5, rng.random() < 0.5
     return [
-        (f"match {pattern}", lambda d, kernel: list(walk.search_states(d, parse.parse_pattern(pattern, d.normalize), limit, kernel))),
-        (f"anagram {rack}", lambda d, kernel: list(walk.search_states(d, automata.Anagram(rack.replace("?", ""), blanks, True), limit, kernel))),
+        (
+            f"match {pattern}",
+            lambda d, kernel: list(walk.search_states(d, parse.parse_pattern(pattern, d.normalize), limit, kernel)),
+        ),
+        (
+            f"anagram {rack}",
+            lambda d, kernel: list(walk.search_states(d, automata.Anagram(rack.replace("?", ""), blanks, True), limit, kernel)),
+        ),
         (f"fuzzy {word} {k}", lambda d, kernel: list(walk.fuzzy_native(d, word, k, transpositions, prefix, limit, kernel))),
     ]
 
@@ -136,7 +144,9 @@ def huge_round(rng: random.Random, folder: str, round_number: int) -> tuple[str,
         return "refused at open", 0
     verdict = census_agrees(opened)
     if verdict != ("sound" if honest else "damaged"):
-        raise AssertionError(f"round {round_number}: the census says {verdict} of a file that is {'honest' if honest else 'lying'}: {path}")
+        raise AssertionError(
+            f"round {round_number}: the census says {verdict} of a file that is {'honest' if honest else 'lying'}: {path}"
+        )
     if verdict != "sound":
         return verdict, 0
     runs = 0
@@ -186,8 +196,10 @@ def compact_round(opened: NativeDictionary, round_number: int, seed: int) -> int
 
     def both() -> tuple[Any, Any]:
         results = []
-        for run in (lambda: compiled_module.expand(layout.body, layout.root >> 1, layout.alphabet_size),
-                    lambda: fileformat.expand_compact(layout)):
+        for run in (
+            lambda: compiled_module.expand(layout.body, layout.root >> 1, layout.alphabet_size),
+            lambda: fileformat.expand_compact(layout),
+        ):
             try:
                 cells, root = run()
                 results.append(("ok", bytes(memoryview(cells).cast("B")), root))
@@ -244,8 +256,10 @@ def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -
             verdicts[verdict] = verdicts.get(verdict, 0) + 1
             reached += runs
         print(f"huge languages: {verdicts}")
-    print(f"{rounds:,} damaged files ({compacts:,} of version 2 opened), {reached:,} queries reached the kernels: "
-          f"{errors:,} raised DictionaryError, {reached - errors:,} gave results; both kernels agreed every time, no crash")
+    print(
+        f"{rounds:,} damaged files ({compacts:,} of version 2 opened), {reached:,} queries reached the kernels: "
+        f"{errors:,} raised DictionaryError, {reached - errors:,} gave results; both kernels agreed every time, no crash"
+    )
     return 0
 
 

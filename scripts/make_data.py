@@ -51,7 +51,9 @@ def main() -> None:
         try:
             wordlist = game_words(name)
         except (BoggleError, OSError) as error:
-            sys.exit(f"make_data.py: {name}: {error} (install Debian's wfrench, wamerican and scowl; ENABLE2K comes from ../shared)")
+            sys.exit(
+                f"make_data.py: {name}: {error} (install Debian's wfrench, wamerican and scowl; ENABLE2K comes from ../shared)"
+            )
         text = "".join(word + "\n" for word in wordlist.words).encode("utf-8")
         # preset 9 with the default check: about 5x smaller than the text, decompressed in ~50 ms.
         packed = lzma.compress(text, preset=9 | lzma.PRESET_EXTREME)

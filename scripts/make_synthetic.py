@@ -29,8 +29,9 @@ SUFFIX_TAILS = "AEIOSTRN"
 
 def paradigms(rng: random.Random, count: int = 48) -> list[list[str]]:
     """``count`` sets of suffixes; each starts with U–Z, and the empty suffix is always in."""
-    pool = sorted({head + "".join(rng.choice(SUFFIX_TAILS) for _ in range(rng.randint(0, 4)))
-                   for head in SUFFIX_HEADS for _ in range(40)})
+    pool = sorted(
+        {head + "".join(rng.choice(SUFFIX_TAILS) for _ in range(rng.randint(0, 4))) for head in SUFFIX_HEADS for _ in range(40)}
+    )
     return [[""] + rng.sample(pool, rng.randint(3, 39)) for _ in range(count)]
 
 

@@ -134,8 +134,21 @@ def main() -> int:
     print(f"load average at the start: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     data = tempfile.mkdtemp(prefix="soak-web-")
     server = subprocess.Popen(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", "0", "--data", data],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "from boggle_dafsa.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            data,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert server.stdout is not None
@@ -148,7 +161,10 @@ def main() -> int:
         # Warm up: the dictionaries compiled or mapped once, before memory is measured.
         with httpx.Client(timeout=120) as http:
             for dice in ("fr", "big"):
-                http.get(f"{base}api/solve", params={"grid": http.get(f"{base}api/roll", params={"dice": dice}).json()["grid"], "dice": dice})
+                http.get(
+                    f"{base}api/solve",
+                    params={"grid": http.get(f"{base}api/roll", params={"dice": dice}).json()["grid"], "dice": dice},
+                )
         start_rss = process.memory_info().rss
         stop = threading.Event()
         clients = [Client(base, f"127.0.0.{2 + i}", args.rate, i, stop) for i in range(args.clients)]
@@ -157,14 +173,19 @@ def main() -> int:
             client.start()
         rss = [start_rss]
         last = began
-        print(f"server {base} pid {server.pid}: rss {start_rss / 2**20:.1f} MB after warm-up; {args.clients} clients at {args.rate:g}/s for {args.seconds:g} s")
+        print(
+            f"server {base} pid {server.pid}: rss {start_rss / 2**20:.1f} MB after warm-up; {args.clients} clients at {args.rate:g}/s for {args.seconds:g} s"
+        )
         while time.monotonic() - began < args.seconds:
             time.sleep(min(args.every, max(0.0, args.seconds - (time.monotonic() - began))))
             now = time.monotonic()
             window = [took for c in clients for when, took in list(c.latencies) if last <= when < now]
             rss.append(process.memory_info().rss)
-            print(f"{now - began:7.0f} s  rss {rss[-1] / 2**20:7.1f} MB  requests {len(window):6d}  "
-                  f"p50 {percentile(window, 0.5) * 1000:6.1f} ms  p99 {percentile(window, 0.99) * 1000:7.1f} ms", flush=True)
+            print(
+                f"{now - began:7.0f} s  rss {rss[-1] / 2**20:7.1f} MB  requests {len(window):6d}  "
+                f"p50 {percentile(window, 0.5) * 1000:6.1f} ms  p99 {percentile(window, 0.99) * 1000:7.1f} ms",
+                flush=True,
+            )
             last = now
         stop.set()
         for client in clients:
@@ -173,9 +194,13 @@ def main() -> int:
         statuses: Counter[str] = Counter()
         for client in clients:
             statuses.update(client.statuses)
-        print(f"total: {len(every)} requests in {time.monotonic() - began:.0f} s; p50 {percentile(every, 0.5) * 1000:.1f} ms, "
-              f"p99 {percentile(every, 0.99) * 1000:.1f} ms, max {max(every, default=0) * 1000:.1f} ms")
-        print(f"rss: {start_rss / 2**20:.1f} MB after warm-up, {rss[-1] / 2**20:.1f} MB at the end, {max(rss) / 2**20:.1f} MB at most")
+        print(
+            f"total: {len(every)} requests in {time.monotonic() - began:.0f} s; p50 {percentile(every, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(every, 0.99) * 1000:.1f} ms, max {max(every, default=0) * 1000:.1f} ms"
+        )
+        print(
+            f"rss: {start_rss / 2**20:.1f} MB after warm-up, {rss[-1] / 2**20:.1f} MB at the end, {max(rss) / 2**20:.1f} MB at most"
+        )
         print(f"statuses: {dict(sorted(statuses.items()))}")
         print(f"load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return 0 if server.poll() is None else 1

@@ -80,7 +80,9 @@ def daily_page(browser: Any, url: str) -> None:
     page.wait_for_selector("body[data-ready=true]")
     with urllib.request.urlopen(url + "api/daily?dice=en", timeout=60) as response:
         puzzle = json.load(response)
-    with urllib.request.urlopen(url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60) as response:
+    with urllib.request.urlopen(
+        url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60
+    ) as response:
         words = [entry["word"] for entry in json.load(response)["words"]]
     page.click("#start")
     page.wait_for_selector("#entry:not([hidden])")

@@ -15,9 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The installed console script: beside this interpreter (a venv), else on PATH.
 COMMAND = shutil.which("boggle-dafsa", path=str(Path(sys.executable).parent)) or shutil.which("boggle-dafsa") or "boggle-dafsa"
 
-settings.register_profile(
-    "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 

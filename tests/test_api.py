@@ -51,8 +51,13 @@ def test_the_type_checker_sees_real_types(tmp_path: Path) -> None:
         "import boggle_dafsa\nfrom boggle_dafsa import Grid, open_dictionary\n"
         "reveal_type(boggle_dafsa.open_dictionary)\nreveal_type(open_dictionary)\nreveal_type(Grid)\nreveal_type(boggle_dafsa.solve)\n"
     )
-    run = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(probe)],
-                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(probe)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     revealed = [line for line in run.stdout.splitlines() if "Revealed type" in line]
     assert len(revealed) == 4, run.stdout + run.stderr
     assert all("Any" not in line.split("Revealed type is", 1)[1].split("->")[0].split("(")[0] for line in revealed), revealed

@@ -29,7 +29,7 @@ def minimal_counts(words: set[str]) -> tuple[int, int]:
     """
     right_languages = set()
     for prefix in {w[:i] for w in words for i in range(len(w) + 1)} | {""}:
-        right_languages.add(frozenset(w[len(prefix):] for w in words if w.startswith(prefix)))
+        right_languages.add(frozenset(w[len(prefix) :] for w in words if w.startswith(prefix)))
     transitions = sum(len({s[0] for s in language if s}) for language in right_languages)
     return len(right_languages), transitions
 
@@ -70,7 +70,9 @@ def test_round_trip_with_a_wide_alphabet(tmp_path_factory: pytest.TempPathFactor
 
 @pytest.mark.slow
 @given(small_words, st.text(alphabet="ABCDE", max_size=3), st.integers(min_value=0, max_value=5))
-def test_complete_lists_words_with_the_prefix_in_order(tmp_path_factory: pytest.TempPathFactory, words: list[str], prefix: str, limit: int) -> None:
+def test_complete_lists_words_with_the_prefix_in_order(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], prefix: str, limit: int
+) -> None:
     d = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
     expected = [w for w in sorted(set(words)) if w.startswith(prefix)]
     assert list(d.complete(prefix)) == expected
@@ -125,10 +127,13 @@ def test_enable2k_counts(enable2k_path: Path) -> None:
     assert (automaton.state_count, automaton.transition_count) == (54_335, 123_451)
 
 
-@pytest.mark.parametrize(("name", "words", "states", "transitions"), [
-    ("fr", 325_313, 36_863, 89_016),
-    ("en", 63_727, 23_007, 50_378),
-])
+@pytest.mark.parametrize(
+    ("name", "words", "states", "transitions"),
+    [
+        ("fr", 325_313, 36_863, 89_016),
+        ("en", 63_727, 23_007, 50_378),
+    ],
+)
 def test_embedded_list_counts(name: str, words: int, states: int, transitions: int) -> None:
     from boggle_dafsa.resolve import open_dictionary
 

@@ -72,17 +72,24 @@ def spelled_words(grid: Grid, longest: int) -> dict[str, bool]:
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from([(2, 2), (2, 3), (3, 3), (1, 4)]).flatmap(
-        lambda shape: st.tuples(st.just(shape), st.lists(st.sampled_from(["A", "B", "E", "QU", "."]), min_size=math.prod(shape), max_size=math.prod(shape)))
+        lambda shape: st.tuples(
+            st.just(shape),
+            st.lists(st.sampled_from(["A", "B", "E", "QU", "."]), min_size=math.prod(shape), max_size=math.prod(shape)),
+        )
     ),
     st.data(),
 )
-def test_no_word_crosses_a_blank(tmp_path_factory: pytest.TempPathFactory, board: tuple[tuple[int, int], list[str]], data: st.DataObject) -> None:
+def test_no_word_crosses_a_blank(
+    tmp_path_factory: pytest.TempPathFactory, board: tuple[tuple[int, int], list[str]], data: st.DataObject
+) -> None:
     shape, faces = board
     grid = Grid(shape, tuple(faces))
     # Words read along paths of the same grid with its blanks as letters, plus random ones.
     lettered = Grid(shape, tuple("E" if face == BLANK else face for face in faces))
     candidates = sorted(spelled_words(lettered, 4))
-    words = data.draw(st.lists(st.sampled_from(candidates), max_size=30)) + data.draw(st.lists(st.text("ABEQU", min_size=1, max_size=5), max_size=10))
+    words = data.draw(st.lists(st.sampled_from(candidates), max_size=30)) + data.draw(
+        st.lists(st.text("ABEQU", min_size=1, max_size=5), max_size=10)
+    )
     dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
     reachable = spelled_words(grid, len(grid))
     expected = {w for w in {normalize(w) for w in words} if w and len(w) >= 1 and w in reachable and BLANK not in w}

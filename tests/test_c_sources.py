@@ -30,8 +30,12 @@ def _run(folder: Path, *flags: str) -> str:
     source = folder / "probe.c"
     source.write_text(PROGRAM)
     binary = folder / ("probe" + "".join(flags).replace("-", "_"))
-    subprocess.run([COMPILER, "-std=c99", "-Wall", "-Werror", *flags, "-I", str(HEADER.parent),
-                    "-o", str(binary), str(source)], check=True, capture_output=True, text=True)
+    subprocess.run(
+        [COMPILER, "-std=c99", "-Wall", "-Werror", *flags, "-I", str(HEADER.parent), "-o", str(binary), str(source)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return subprocess.run([str(binary)], check=True, capture_output=True, text=True).stdout
 
 

@@ -102,8 +102,15 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
     words = data.draw(st.lists(st.text(letters, min_size=1, max_size=7), min_size=1, max_size=50))
     words += ["QUE", "SQUAB", "QUASE"] if not exact else ["Queé", "aßQu"]
     multi = ["QU", "EA", "SQU"] if not exact else ["Qu", "eé", "ßa"]
-    faces = tuple(data.draw(st.lists(st.sampled_from([*letters, *multi, "X" if not exact else "Z"]),
-                                     min_size=math.prod(shape), max_size=math.prod(shape))))
+    faces = tuple(
+        data.draw(
+            st.lists(
+                st.sampled_from([*letters, *multi, "X" if not exact else "Z"]),
+                min_size=math.prod(shape),
+                max_size=math.prod(shape),
+            )
+        )
+    )
     dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"), policy)
     grid = Grid(shape, faces)
     results = {}
@@ -143,7 +150,9 @@ def test_the_kernels_agree_with_each_other_and_with_brute_force(
 @needs_c
 @settings(max_examples=25, deadline=None)
 @given(data=st.data(), threads=st.integers(1, 3))
-def test_a_batch_gives_what_each_grid_gives_alone(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, threads: int) -> None:
+def test_a_batch_gives_what_each_grid_gives_alone(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, threads: int
+) -> None:
     words = data.draw(st.lists(st.text("ABEQSU", min_size=2, max_size=6), min_size=5, max_size=60)) + ["QUE"]
     dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("d"))
     grids = [
@@ -154,7 +163,9 @@ def test_a_batch_gives_what_each_grid_gives_alone(tmp_path_factory: pytest.TempP
     python = PreparedSolver(dictionary, (3, 3), kernel="python")
     alone = [python.solve(grid) for grid in grids]
     assert compiled.solve_many(grids, threads=threads) == alone
-    assert compiled.words_many(grids, threads=threads) == [(sum(h.points for h in hits), [h.word for h in hits]) for hits in alone]
+    assert compiled.words_many(grids, threads=threads) == [
+        (sum(h.points for h in hits), [h.word for h in hits]) for hits in alone
+    ]
     assert compiled.totals_many(grids, threads=threads) == [(len(hits), sum(h.points for h in hits)) for hits in alone]
     codes = b"".join(compiled.encode(grid.faces) for grid in grids)
     assert compiled.run_codes(codes, "hits", threads=threads) == alone
@@ -192,7 +203,9 @@ def test_the_totals_search_counts_what_the_twin_finds(
     dictionary = dictionary_from_words([*words, *fixed], tmp_path_factory.mktemp("d"))
     cells = math.prod(shape)
     face = st.sampled_from(["A", "B", "E", "S", "U", "QU", "SQU", "X", "Q"])
-    grids = [Grid(shape, tuple(data.draw(st.lists(face, min_size=cells, max_size=cells)))) for _ in range(data.draw(st.integers(1, 6)))]
+    grids = [
+        Grid(shape, tuple(data.draw(st.lists(face, min_size=cells, max_size=cells)))) for _ in range(data.draw(st.integers(1, 6)))
+    ]
     options = {"adjacency": adjacency, "min_length": min_length, "scoring": scoring}
     compiled = prepared_variant(dictionary, shape, "c numbered", **options)
     twin = PreparedSolver(dictionary, shape, kernel="python", **options)
@@ -222,8 +235,18 @@ def test_any_order_of_the_neighbour_table_gives_the_twins_paths(tmp_path: Path) 
         row.reverse() if number % 2 else rng.shuffle(row)
     solvers = []
     for kind in (Compiled, Twin):
-        solver = kind(layout.cells, layout.root, layout.longest_word, layout.alphabet, table, 2, (0, 1, 1, 2, 3, 5),
-                      Hit, DictionaryError, "x")
+        solver = kind(
+            layout.cells,
+            layout.root,
+            layout.longest_word,
+            layout.alphabet,
+            table,
+            2,
+            (0, 1, 1, 2, 3, 5),
+            Hit,
+            DictionaryError,
+            "x",
+        )
         solver.set_face(32, bytes([layout.letter_bits["Q"], layout.letter_bits["U"]]))
         solvers.append(solver)
     assert solvers[0].number_words()
@@ -340,12 +363,22 @@ def test_the_command_stops_a_dense_search_at_its_timeout(tmp_path: Path, pure: s
     dictionary, grid = _dense(tmp_path)
     environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
     for extra in ([], ["--json"]):
-        out = subprocess.run([COMMAND, "solve", "A" * 64, "--shape", "4x4x4", "-d", dictionary.path, "--timeout", "1", *extra],
-                             env=environment, capture_output=True, text=True, timeout=300)
+        out = subprocess.run(
+            [COMMAND, "solve", "A" * 64, "--shape", "4x4x4", "-d", dictionary.path, "--timeout", "1", *extra],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert out.returncode == 2, out.stderr
         assert out.stderr.strip().splitlines() == ["boggle-dafsa: solve: gave up after the time limit of 1 s (--timeout)"]
-    quick = subprocess.run([COMMAND, "solve", "AAAA", "-d", dictionary.path, "--timeout", "60", "-q"],
-                           env=environment, capture_output=True, text=True, timeout=300)
+    quick = subprocess.run(
+        [COMMAND, "solve", "AAAA", "-d", dictionary.path, "--timeout", "60", "-q"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert quick.returncode == 0 and quick.stdout.split() == ["AAAA", "AAA"]
 
 
@@ -447,8 +480,14 @@ def test_the_environment_forces_the_python_kernel(tmp_path: Path) -> None:
     )
     for pure, expected in (("1", "python python (BOGGLE_DAFSA_PURE=1)"), ("", "c c (compiled)" if COMPILED else "python python")):
         environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
-        out = subprocess.run([sys.executable, "-c", code, dictionary.path], env=environment, capture_output=True,
-                             text=True, timeout=120, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code, dictionary.path],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
         assert out.stdout.startswith(expected)
 
 
@@ -473,8 +512,14 @@ def test_both_copies_of_the_compiled_search_agree(tmp_path: Path) -> None:
     outputs = {}
     for plain in ("1", ""):
         environment = {**os.environ, "BOGGLE_DAFSA_PLAIN_SEARCH": plain}
-        outputs[plain] = subprocess.run([sys.executable, "-c", code, dictionary.path], env=environment,
-                                        capture_output=True, text=True, timeout=120, check=True).stdout
+        outputs[plain] = subprocess.run(
+            [sys.executable, "-c", code, dictionary.path],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
     assert outputs["1"].startswith("plain ")
     assert outputs["1"].split(" ", 1)[1] == outputs[""].split(" ", 1)[1]
     assert "(0, 0), (0, 0)" not in outputs[""]  # words were found
@@ -523,11 +568,22 @@ def test_foreign_dictionaries_use_the_generic_kernel(tmp_path: Path) -> None:
 def test_version_and_inspect_name_the_kernel(tmp_path: Path) -> None:
     from conftest import COMMAND
 
-    for pure, expected in (("1", "solver kernel: python (BOGGLE_DAFSA_PURE=1)"), ("", "solver kernel: c (compiled)" if COMPILED else "solver kernel: python (")):
+    for pure, expected in (
+        ("1", "solver kernel: python (BOGGLE_DAFSA_PURE=1)"),
+        ("", "solver kernel: c (compiled)" if COMPILED else "solver kernel: python ("),
+    ):
         environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
         out = subprocess.run([COMMAND, "--version"], env=environment, capture_output=True, text=True, timeout=120)
         assert out.returncode == 0 and out.stdout.startswith("boggle-dafsa ") and expected in out.stdout
         dictionary = dictionary_from_words(["abc"], tmp_path, name=f"k{pure}.dafsa")
-        shown = subprocess.run([COMMAND, "inspect", "-d", dictionary.path, "--json"], env=environment,
-                               capture_output=True, text=True, timeout=120, check=True)
-        assert '"solver_kernel": "' + ("python (BOGGLE_DAFSA_PURE=1)" if pure else "c" if COMPILED else "python (") in shown.stdout
+        shown = subprocess.run(
+            [COMMAND, "inspect", "-d", dictionary.path, "--json"],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert (
+            '"solver_kernel": "' + ("python (BOGGLE_DAFSA_PURE=1)" if pure else "c" if COMPILED else "python (") in shown.stdout
+        )

@@ -56,8 +56,7 @@ def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess
 def test_builtin_sets_hold_the_published_dice() -> None:
     fr = load_dice("fr")
     assert [die_text(d) for d in fr.dice] == (
-        "ETUKNO EVGTIN DECAMP IELRUW EHIFSE RECALS ENTDOS OFXRIA "
-        "NAVEDZ EIOATA GLENYU BMAQJO TLIBRA SPULTE AIMSOR ENHRIS"
+        "ETUKNO EVGTIN DECAMP IELRUW EHIFSE RECALS ENTDOS OFXRIA NAVEDZ EIOATA GLENYU BMAQJO TLIBRA SPULTE AIMSOR ENHRIS"
     ).split()
     assert (fr.shape, fr.scoring, fr.min_length, fr.language) == ((4, 4), CLASSIC, 3, "fr")
 
@@ -157,7 +156,9 @@ def test_malformed_dice_files(tmp_path: Path, text: str, message: str) -> None:
 
 
 def test_unknown_set_and_unreadable_files(tmp_path: Path) -> None:
-    with pytest.raises(DiceError, match=r"unknown dice set 'klingon' \(known: fr, en-classic, en, big, super-big; or give a dice file\)"):
+    with pytest.raises(
+        DiceError, match=r"unknown dice set 'klingon' \(known: fr, en-classic, en, big, super-big; or give a dice file\)"
+    ):
         load_dice("klingon")
     with pytest.raises(DiceError, match=r"missing\.txt: no such dice file"):
         load_dice(str(tmp_path / "missing.txt"))

@@ -119,7 +119,10 @@ def test_not_a_dictionary_and_truncated(tmp_path: Path, built: Path) -> None:
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     truncated = tmp_path / "cut.dafsa"
     truncated.write_bytes(built.read_bytes()[:-3])
-    for path, message in [(binary, r"image\.png: not a dictionary .* nor a word list \(3: binary file"), (truncated, "truncated")]:
+    for path, message in [
+        (binary, r"image\.png: not a dictionary .* nor a word list \(3: binary file"),
+        (truncated, "truncated"),
+    ]:
         result = run_cli("lookup", "CHAT", "-d", str(path))
         assert result.returncode == 2 and re.search(message, result.stderr) and "Traceback" not in result.stderr
 
@@ -152,8 +155,12 @@ def test_default_dictionary_order(tmp_path: Path, wordlist: Path) -> None:
     assert run_cli("dump", cwd=tmp_path).stdout.split() == ["CHAT", "CHIEN", "ELEVE", "NICHE", "NICHER", "ZOO"]
     # $BOGGLE_DAFSA_DICT wins over build/dictionary.dafsa; -d wins over both.
     assert run_cli("lookup", "ABACA", cwd=tmp_path, env={"BOGGLE_DAFSA_DICT": "fr"}).returncode == 0
-    assert run_cli("lookup", "ZOO", "-d", str(tmp_path / "build" / "dictionary.dafsa"), cwd=tmp_path,
-                   env={"BOGGLE_DAFSA_DICT": "fr"}).returncode == 0
+    assert (
+        run_cli(
+            "lookup", "ZOO", "-d", str(tmp_path / "build" / "dictionary.dafsa"), cwd=tmp_path, env={"BOGGLE_DAFSA_DICT": "fr"}
+        ).returncode
+        == 0
+    )
     # Elsewhere, the embedded French dictionary.
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -305,7 +312,9 @@ def test_a_latin_9_grid_on_standard_input(tmp_path: Path) -> None:
     assert run_cli("build", str(words), "-o", str(dictionary), "-q").returncode == 0
     result = subprocess.run(
         [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "solve", "-s", "2", "-d", str(dictionary), "-q"],
-        input="a c\nt \xe9\n".encode("iso-8859-15"), capture_output=True, timeout=120,
+        input="a c\nt \xe9\n".encode("iso-8859-15"),
+        capture_output=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().split() == ["ACTE"]

@@ -54,10 +54,13 @@ def test_english_words_are_letters_only_and_unique() -> None:
     assert all(word.isascii() and word.isalpha() and word.isupper() for word in words)
 
 
-@pytest.mark.parametrize(("name", "absent", "present"), [
-    ("en", ["yoda", "usda", "stdio", "demeter"], ["tree", "quiet"]),
-    ("fr", ["marseille", "bruxelles"], ["arbre", "élève"]),
-])
+@pytest.mark.parametrize(
+    ("name", "absent", "present"),
+    [
+        ("en", ["yoda", "usda", "stdio", "demeter"], ["tree", "quiet"]),
+        ("fr", ["marseille", "bruxelles"], ["arbre", "élève"]),
+    ],
+)
 def test_lookup_as_the_issue_runs_it(name: str, absent: list[str], present: list[str]) -> None:
     result = run_cli("lookup", *absent, *present, "-d", name)
     answers = dict(line.split("\t") for line in result.stdout.splitlines())

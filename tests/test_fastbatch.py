@@ -54,21 +54,34 @@ def test_quick_grids_take_the_common_forms() -> None:
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
-@pytest.mark.parametrize(("scores", "paths", "as_json", "summary"), [
-    (False, False, False, False), (True, False, False, False), (False, True, False, False),
-    (True, True, False, False), (False, False, True, False), (False, False, False, True),
-])
+@pytest.mark.parametrize(
+    ("scores", "paths", "as_json", "summary"),
+    [
+        (False, False, False, False),
+        (True, False, False, False),
+        (False, True, False, False),
+        (True, True, False, False),
+        (False, False, True, False),
+        (False, False, False, True),
+    ],
+)
 def test_rendered_as_the_general_renderers_do(
     tmp_path: Path, kernel: str, scores: bool, paths: bool, as_json: bool, summary: bool
 ) -> None:
     dictionary = dictionary_from_words(["chat", "chien", "niche", "nicher", "ache", "hache", "quai", "aqua"], tmp_path)
     lines = [(1, "CHAT/IENE/RQAI/UNEH"), (3, "QAUI/NICH/EREA/HCIN"), (4, "AB/CD"), (7, "chaine")]
     renderer = Renderer(CLASSIC.score, format_totals, scores=scores, paths=paths, as_json=as_json, summary=summary)
-    solved = list(solve_texts(
-        lines, lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True), QuickGrids(dictionary.normalize, q_is_qu=True),
-        lambda shape: PreparedSolver(dictionary, shape, kernel=kernel), mode_for(scores, paths, as_json, summary), chunk=2,
-        rows=renderer.row_style,
-    ))
+    solved = list(
+        solve_texts(
+            lines,
+            lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True),
+            QuickGrids(dictionary.normalize, q_is_qu=True),
+            lambda shape: PreparedSolver(dictionary, shape, kernel=kernel),
+            mode_for(scores, paths, as_json, summary),
+            chunk=2,
+            rows=renderer.row_style,
+        )
+    )
     assert [item.line for item in solved] == [1, 3, 4, 7]
     for (number, text), item in zip(lines, solved):
         grid = Grid.parse(text, normalize=dictionary.normalize, q_is_qu=True)
@@ -91,8 +104,9 @@ def test_a_bad_grid_stops_after_the_grids_before_it(tmp_path: Path) -> None:
     lines = [(1, "ABC/DEF"), (2, "AB/C"), (3, "ABC/DEF")]
     seen: list[int] = []
     with pytest.raises(GridError) as raised:
-        for item in solve_texts(lines, lambda text: Grid.parse(text), QuickGrids(normalize),
-                                lambda shape: PreparedSolver(dictionary, shape), "totals"):
+        for item in solve_texts(
+            lines, lambda text: Grid.parse(text), QuickGrids(normalize), lambda shape: PreparedSolver(dictionary, shape), "totals"
+        ):
             seen.append(item.line)
     assert seen == [1] and raised.value.line == 2  # type: ignore[attr-defined]
 
@@ -165,10 +179,20 @@ batch_lines_text = st.one_of(
 @pytest.mark.slow
 @pytest.mark.parametrize("kernel", KERNELS)
 @settings(max_examples=60, deadline=None)
-@given(raw=st.lists(batch_lines_text, min_size=0, max_size=14), chunk=st.integers(1, 6), q_is_qu=st.booleans(),
-       threads=st.integers(1, 2), stream=st.booleans())
+@given(
+    raw=st.lists(batch_lines_text, min_size=0, max_size=14),
+    chunk=st.integers(1, 6),
+    q_is_qu=st.booleans(),
+    threads=st.integers(1, 2),
+    stream=st.booleans(),
+)
 def test_summary_chunks_give_what_each_grid_gives(
-    tmp_path_factory: pytest.TempPathFactory, kernel: str, raw: list[str], chunk: int, q_is_qu: bool, threads: int,
+    tmp_path_factory: pytest.TempPathFactory,
+    kernel: str,
+    raw: list[str],
+    chunk: int,
+    q_is_qu: bool,
+    threads: int,
     stream: bool,
 ) -> None:
     # The summary of a batch read whole, chunks written by the kernel, against each grid
@@ -176,8 +200,9 @@ def test_summary_chunks_give_what_each_grid_gives(
     # same place with its line number.
     from boggle_dafsa.fastbatch import summary_chunks
 
-    dictionary = dictionary_from_words(["base", "abase", "quas", "sabe", "beas", "abbe", "squab", "seas"],
-                                       tmp_path_factory.mktemp("d"))
+    dictionary = dictionary_from_words(
+        ["base", "abase", "quas", "sabe", "beas", "abbe", "squab", "seas"], tmp_path_factory.mktemp("d")
+    )
     parse = lambda text: Grid.parse(text, normalize=dictionary.normalize, q_is_qu=q_is_qu)  # noqa: E731
     expected: list[str] = []
     bad_line = None
@@ -196,8 +221,15 @@ def test_summary_chunks_give_what_each_grid_gives(
     got: list[str] = []
     counted = [0, 0, 0]
     # A file's lines (a list) or standard input's (a stream, read a chunk at a time).
-    groups = summary_chunks(iter(raw) if stream else raw, parse, QuickGrids(dictionary.normalize, q_is_qu=q_is_qu),
-                            lambda shape: PreparedSolver(dictionary, shape, kernel=kernel), renderer, threads=threads, chunk=chunk)
+    groups = summary_chunks(
+        iter(raw) if stream else raw,
+        parse,
+        QuickGrids(dictionary.normalize, q_is_qu=q_is_qu),
+        lambda shape: PreparedSolver(dictionary, shape, kernel=kernel),
+        renderer,
+        threads=threads,
+        chunk=chunk,
+    )
     try:
         for _, text, grids, words, points in groups:
             assert text.count("\n") == grids - 1
@@ -208,8 +240,11 @@ def test_summary_chunks_give_what_each_grid_gives(
     else:
         assert bad_line is None
     assert got == expected
-    assert counted == [len(expected), sum(int(line.split("\t")[1]) for line in expected),
-                       sum(int(line.split("\t")[2]) for line in expected)]
+    assert counted == [
+        len(expected),
+        sum(int(line.split("\t")[1]) for line in expected),
+        sum(int(line.split("\t")[2]) for line in expected),
+    ]
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -227,8 +262,12 @@ def test_summary_rows_check_their_arguments(tmp_path: Path, kernel: str) -> None
     assert prepared.run_summary(codes, b"BASEQASE", 2, True, summary=own) == ("[1|BA//SE|1] ; [0|QU_A//S_E|0]", 1, 1)
     solver = prepared._codes.solver  # type: ignore[union-attr]
     line = (SUMMARY_LINE.template, SUMMARY_LINE.between, SUMMARY_LINE.row_separator, SUMMARY_LINE.face_separator)
-    for letters, width, message in ((b"BASE", 2, "letters for"), (b"BASEQASE", 3, "do not divide"), (b"BASE\xe9ASE", 2, "ASCII"),
-                                    (b"BASE\0ASE", 2, "ASCII")):
+    for letters, width, message in (
+        (b"BASE", 2, "letters for"),
+        (b"BASEQASE", 3, "do not divide"),
+        (b"BASE\xe9ASE", 2, "ASCII"),
+        (b"BASE\0ASE", 2, "ASCII"),
+    ):
         with pytest.raises(ValueError, match=message):
             solver.summary_rows(codes, letters, width, False, *line)
     for template in (f"{GRID}{PATH}", GRID * 16):  # a field a summary has not; too many fields
@@ -242,7 +281,9 @@ def test_rows_fill_any_template(tmp_path: Path, kernel: str) -> None:
     prepared = PreparedSolver(dictionary, (2, 2), kernel=kernel)
     row = RowFormat(f"<{POINTS}:{WORD}:{PATH}:{WORD}>", "|", "-")
     cells = ["a", "b", "c", "d"]
-    assert prepared.rows_many([("B", "A", "S", "E")], cells, row) == [(3, 3, "<1:BASE:a-b-c-d:BASE>|<1:BAS:a-b-c:BAS>|<1:SEA:c-d-b:SEA>")]
+    assert prepared.rows_many([("B", "A", "S", "E")], cells, row) == [
+        (3, 3, "<1:BASE:a-b-c-d:BASE>|<1:BAS:a-b-c:BAS>|<1:SEA:c-d-b:SEA>")
+    ]
     solver = prepared._codes.solver  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="field"):
         solver.rows_many(prepared.encode(("B", "A", "S", "E")), cells, f"{WORD}{GRID}", "|", "-")
@@ -264,7 +305,9 @@ def test_a_summary_from_a_file_is_what_standard_input_gives(tmp_path: Path) -> N
     batch.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
     for extra in ([], ["--qu"], ["--jobs", "2"]):
         from_file = run_cli("solve", "--batch", str(batch), "--summary", "-d", dictionary.path, *extra)
-        from_stdin = run_cli("solve", "--batch", "-", "--summary", "-d", dictionary.path, *extra, input=batch.read_bytes().decode("ascii"))
+        from_stdin = run_cli(
+            "solve", "--batch", "-", "--summary", "-d", dictionary.path, *extra, input=batch.read_bytes().decode("ascii")
+        )
         assert from_file.returncode == 0, from_file.stderr
         assert from_file.stdout == from_stdin.stdout and from_file.stderr == from_stdin.stderr
         assert from_file.stdout.count("\n") == 702 and "702 grids" in from_file.stderr

@@ -87,8 +87,9 @@ def test_same_list_same_bytes_across_processes(tmp_path: Path) -> None:
     )
     words = ["ARBRE", "BALLE", "CHIEN", "NICHER", "ZOOLOGIE", "ABACA"]
     outputs = {
-        subprocess.run([sys.executable, "-c", script, *words], capture_output=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", script, *words], capture_output=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed}
+        ).stdout
         for seed in ("0", "1", "12345")
     }
     assert len(outputs) == 1 and next(iter(outputs)).startswith(MAGIC)

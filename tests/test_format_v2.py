@@ -31,7 +31,9 @@ from boggle_dafsa.words.normalize import Policy
 
 WORDS = st.lists(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=9), max_size=80)
 # Any key (the raw policy): alphabets of any size, labels over 15 escaped.
-KEYS = st.lists(st.text(st.characters(blacklist_characters="\n\r\0", blacklist_categories=("Cs",)), min_size=1, max_size=8), max_size=40)
+KEYS = st.lists(
+    st.text(st.characters(blacklist_characters="\n\r\0", blacklist_categories=("Cs",)), min_size=1, max_size=8), max_size=40
+)
 
 
 def both(tmp: Path, words: list[str], policy: Policy = Policy.FOLD) -> tuple[NativeDictionary, NativeDictionary]:
@@ -191,8 +193,12 @@ def test_format_version_option(tmp_path: Path) -> None:
     bad = run_cli("build", str(source), "--format-version", "3", "-o", str(tmp_path / "x.dafsa"))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "format version 3" in bad.stderr
     assert not (tmp_path / "x.dafsa").exists()
-    dumped = subprocess.run([sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "dump", str(tmp_path / "1.dafsa")],
-                            capture_output=True, text=True, check=True).stdout
+    dumped = subprocess.run(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "dump", str(tmp_path / "1.dafsa")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert dumped == "CHAT\nCHIEN\nNICHE\n"
 
 
@@ -271,7 +277,13 @@ def test_the_example_of_docs_format_md_is_what_the_writer_writes() -> None:
 
 @pytest.mark.skipif(len(kernels()) < 2, reason="the compiled builder is not built")
 @settings(max_examples=60, deadline=None)
-@given(keys=st.one_of(WORDS, KEYS, st.lists(st.text(st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF), min_size=1, max_size=4), max_size=20)))
+@given(
+    keys=st.one_of(
+        WORDS,
+        KEYS,
+        st.lists(st.text(st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF), min_size=1, max_size=4), max_size=20),
+    )
+)
 def test_the_compiled_builder_lays_version_2_out_from_its_states_as_from_the_cells(keys: list[str]) -> None:
     # Builder.compact_body (straight from the states, what the build runs) against the
     # compact_body of the version 1 cells, in C and in Python (the definition).

@@ -389,7 +389,9 @@ def test_writes_are_atomic(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_random_lists_round_trip_through_every_format(tmp_path: Path) -> None:
     rng = random.Random(5)
-    words = sorted({"".join(rng.choice("AÀBCÇDEÉÈFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(1, 12))) for _ in range(3000)})
+    words = sorted(
+        {"".join(rng.choice("AÀBCÇDEÉÈFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(1, 12))) for _ in range(3000)}
+    )
     for format, path in write_all(words, tmp_path, Policy.FOLD).items():
         d = open_path(path)
         assert list(d) == words, format
@@ -428,7 +430,11 @@ def test_dawg_builder_kernels_give_the_same_lists(keys: list[bytes]) -> None:
     keys = sorted(set(keys))
     python, compiled = build_dawg(keys, "python"), build_dawg(keys, "c")
     assert (python.labels, list(python.children), python.last, python.merging) == (
-        compiled.labels, list(compiled.children), compiled.last, compiled.merging)
+        compiled.labels,
+        list(compiled.children),
+        compiled.last,
+        compiled.merging,
+    )
 
 
 def test_the_compiled_dawg_builder_refuses_what_the_python_one_refuses() -> None:

@@ -91,9 +91,7 @@ def test_the_report_splits_the_grid_into_found_and_missed(game: Game) -> None:
     data = report_json(report)
     assert data["grid"] == GRID
     assert [entry["word"] for entry in data["missed"]] == ["FATMA", "METAL", "THEME", "THE"]
-    assert data["refused"] == [
-        {"input": "nope", "word": "NOPE", "accepted": False, "points": 0, "reason": "not a word"}
-    ]
+    assert data["refused"] == [{"input": "nope", "word": "NOPE", "accepted": False, "points": 0, "reason": "not a word"}]
     assert data["total"] == {"words": 6, "points": 10}
 
 
@@ -255,7 +253,11 @@ def test_the_replay_hint_repeats_the_dice_and_dictionary_as_given(dictionary, tm
     dict_path = str(dictionary.path)
     result = subprocess.run(
         [*COMMAND, "play", "--dice", str(dice_file), "--seed", "7", "-t", "0", "-d", dict_path],
-        input="", capture_output=True, text=True, cwd=ROOT, timeout=120,
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     hint = f"boggle-dafsa play --dice {shlex.quote(str(dice_file))} -d {shlex.quote(dict_path)} --seed 7"
@@ -281,8 +283,14 @@ def test_the_replay_hint_leaves_out_a_dictionary_that_was_not_given(dictionary) 
     ("args", "message"),
     [
         (["--time", "-5"], "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not -5"),
-        (["--time", "inf"], "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not inf"),
-        (["--time", "1e12"], "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not 1e+12"),
+        (
+            ["--time", "inf"],
+            "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not inf",
+        ),
+        (
+            ["--time", "1e12"],
+            "boggle-dafsa: the time limit (--time) must be between 0 (untimed) and 86400 seconds (24 h), not 1e+12",
+        ),
         (["--dice", "klingon"], "boggle-dafsa: unknown dice set 'klingon'"),
     ],
 )
@@ -293,5 +301,3 @@ def test_play_bad_input(dictionary, args: list[str], message: str) -> None:  # t
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1
-
-

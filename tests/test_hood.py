@@ -127,8 +127,11 @@ def test_runs_cut_a_batch_as_described() -> None:
     batch += [variant(7, 100 + code) for code in range(MAX_VARIANTS + 1)]
     assert list(runs(b"".join(batch), 9)) == [
         (0, 3, 4),  # three grids differing at cell 4
-        (3, 4, -1), (4, 5, -1),  # two only: each alone (then equal grids, no cell differs)
-        (5, 6, -1), (6, 7, -1), (7, 8, -1),
+        (3, 4, -1),
+        (4, 5, -1),  # two only: each alone (then equal grids, no cell differs)
+        (5, 6, -1),
+        (6, 7, -1),
+        (7, 8, -1),
         (8, 8 + MAX_VARIANTS, 7),  # the 33rd face starts another run, too short for one
         (8 + MAX_VARIANTS, 9 + MAX_VARIANTS, -1),
     ]

@@ -46,8 +46,13 @@ def run(shell: str, folder: Path) -> subprocess.CompletedProcess[str]:
     """Run ``shell`` (where ``BD`` is the command) under the memory limit."""
     return subprocess.run(
         ["bash", "-c", "set -o pipefail; " + shell.replace("BD", COMMAND)],
-        cwd=folder, capture_output=True, text=True, timeout=SECONDS, preexec_fn=_limit,
-        stdin=subprocess.DEVNULL, env={**os.environ, "BOGGLE_DAFSA_DICT": str(folder / "small.dafsa")},
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+        preexec_fn=_limit,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "BOGGLE_DAFSA_DICT": str(folder / "small.dafsa")},
     )
 
 
@@ -226,8 +231,10 @@ def test_set_algebra_never_writes_through_a_link_nor_damages_its_output(folder: 
     assert run(f"BD {operation} small.dafsa small.dafsa -o {good} -q", folder).returncode == 0
     before = good.read_bytes()
     refusals = [f"BD {operation} small.dafsa small.dafsa -o {target}" for target in (f"{work}/fifo", work, f"{work}/{'n' * 300}")]
-    refusals += [f"BD {operation} small.dafsa {name} -o {good}"
-                 for name in ("cycle.dafsa", "cycle-lying.dafsa", "combinatorial.dawg", "nested.dawg", "/dev/zero", "missing.dafsa")]
+    refusals += [
+        f"BD {operation} small.dafsa {name} -o {good}"
+        for name in ("cycle.dafsa", "cycle-lying.dafsa", "combinatorial.dawg", "nested.dawg", "/dev/zero", "missing.dafsa")
+    ]
     for shell in refusals:
         assert_clean(run(shell, folder), shell)
         assert good.read_bytes() == before, shell

@@ -51,7 +51,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
                     found.add(submodule)  # `from pkg import module`, a compiled one included
                 else:
                     found.add(origin)  # `from pkg import NAME`: pkg's __init__ runs to give NAME
-    return {module for module in found if module in known and module != name and not module.rpartition('.')[2].startswith('_')}
+    return {module for module in found if module in known and module != name and not module.rpartition(".")[2].startswith("_")}
 
 
 def extension_names() -> set[str]:
@@ -120,7 +120,9 @@ def test_the_package_has_no_import_cycle() -> None:
 def test_the_layers() -> None:
     graph = import_graph()
     # Formats never import the build; scoring and dice never import the rules above them.
-    assert not any(module.startswith("boggle_dafsa.formats") and "boggle_dafsa.build" in imports for module, imports in graph.items())
+    assert not any(
+        module.startswith("boggle_dafsa.formats") and "boggle_dafsa.build" in imports for module, imports in graph.items()
+    )
     assert "boggle_dafsa.board.rules" not in graph["boggle_dafsa.board.scoring"] | graph["boggle_dafsa.board.dice"]
     # The library never imports its command line, nor writes to the terminal itself.
     # (`python -m boggle_dafsa` is the command line's other door.)
@@ -255,9 +257,7 @@ def test_the_command_line_freezes_its_imports_and_still_collects_new_cycles(tmp_
         "import gc, weakref\n"
         "before = gc.get_freeze_count()\n"
         "import boggle_dafsa.cli\n"
-        "assert gc.get_freeze_count() == before\n"
-        + solve_code(tmp_path) +
-        "class Node:\n    pass\n"
+        "assert gc.get_freeze_count() == before\n" + solve_code(tmp_path) + "class Node:\n    pass\n"
         "a, b = Node(), Node()\na.other, b.other = b, a\ngone = weakref.ref(a)\ndel a, b\n"
         "gc.collect()\n"
         "print(before, gc.get_freeze_count() > before, gc.isenabled(), gone() is None)\n"

@@ -31,3 +31,11 @@ def test_ruff_finds_nothing() -> None:
     # The rules of pyproject.toml: syntax errors, pyflakes (undefined and unused names), import order.
     run = run_tool("ruff", "check", "src", "tests", "scripts")
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff is not installed (pip install -e '.[lint]')")
+def test_ruff_format_changes_nothing() -> None:
+    # One layout for every file, so that a diff shows what changed and nothing else:
+    # `ruff format src tests scripts` before committing.
+    run = run_tool("ruff", "format", "--check", "src", "tests", "scripts")
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -98,10 +98,17 @@ def test_a_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     from conftest import run_cli
 
     words = tmp_path / "words.txt"
-    words.write_text("".join(f"w{a}{b}{c}\n" for a in "abcdefghijklmnopqrst" for b in "abcdefghijklmnopqrst" for c in "abcdefghijklmnopqrst"))
+    words.write_text(
+        "".join(f"w{a}{b}{c}\n" for a in "abcdefghijklmnopqrst" for b in "abcdefghijklmnopqrst" for c in "abcdefghijklmnopqrst")
+    )
     args = ["-m", "boggle_dafsa", "verify", str(words), str(words)]
     child = pexpect.spawn(
-        sys.executable, args, cwd=str(tmp_path), encoding="utf-8", timeout=120, dimensions=(24, 100),
+        sys.executable,
+        args,
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(24, 100),
         env={"TERM": "xterm", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")},
     )
     child.expect(pexpect.EOF)
@@ -115,7 +122,11 @@ def test_a_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
 def _on_a_terminal(tmp_path: Path, *args: str) -> str:
     # The command run on a pseudo-terminal; its output without escape sequences.
     child = pexpect.spawn(
-        sys.executable, ["-m", "boggle_dafsa", *args], cwd=str(tmp_path), encoding="utf-8", timeout=120,
+        sys.executable,
+        ["-m", "boggle_dafsa", *args],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=120,
         dimensions=(24, 150),
         env={"TERM": "xterm", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")},
     )
@@ -153,7 +164,9 @@ def test_set_operations_report_the_words_read_from_their_inputs(tmp_path: Path) 
     first = dictionary_from_words(words[:60_000], tmp_path, name="first.dafsa")
     second = dictionary_from_words(words[40_000:], tmp_path, name="second.dafsa")
     calls: list[tuple[int, int]] = []
-    report = write_set([first, second], "intersect", tmp_path / "both.dafsa", progress=lambda done, total: calls.append((done, total)))
+    report = write_set(
+        [first, second], "intersect", tmp_path / "both.dafsa", progress=lambda done, total: calls.append((done, total))
+    )
     assert report.words == 20_000
     assert calls[-1] == (120_000, 120_000) and len(calls) >= 3
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
@@ -171,7 +184,9 @@ def test_the_dictionary_in_use_is_named_when_no_d_chose_it(tmp_path: Path) -> No
     looked = run_cli("lookup", "arbre", cwd=tmp_path)
     assert looked.returncode == 1 and looked.stderr == "boggle-dafsa: dictionary build/dictionary.dafsa, 3 words (no -d given)\n"
     inspected = run_cli("inspect", cwd=tmp_path)
-    assert inspected.stdout.startswith("dictionary ") and "build/dictionary.dafsa (no -d given" in inspected.stdout.splitlines()[0]
+    assert (
+        inspected.stdout.startswith("dictionary ") and "build/dictionary.dafsa (no -d given" in inspected.stdout.splitlines()[0]
+    )
     explicit = run_cli("solve", "CHAT/ZOOT", "-d", "build/dictionary.dafsa", cwd=tmp_path)
     assert explicit.stderr == "2 words, 2 points\n"
     # A dictionary as the argument of dump/inspect, and a stray one elsewhere.

@@ -23,9 +23,44 @@ from boggle_dafsa.search.best import Canonical, Scorer
 from boggle_dafsa.testing import dictionary_from_words
 
 WORDS = [
-    "cat", "act", "tac", "cats", "scat", "taco", "coat", "coats", "ascot", "stoa", "oats", "oast", "tacos", "toast",
-    "sea", "eat", "tea", "ate", "east", "seat", "teas", "sate", "oat", "tao", "cast", "coast", "taste", "state", "tot",
-    "tots", "sot", "toe", "toes", "tete", "otto", "cocoa", "sec", "secs",
+    "cat",
+    "act",
+    "tac",
+    "cats",
+    "scat",
+    "taco",
+    "coat",
+    "coats",
+    "ascot",
+    "stoa",
+    "oats",
+    "oast",
+    "tacos",
+    "toast",
+    "sea",
+    "eat",
+    "tea",
+    "ate",
+    "east",
+    "seat",
+    "teas",
+    "sate",
+    "oat",
+    "tao",
+    "cast",
+    "coast",
+    "taste",
+    "state",
+    "tot",
+    "tots",
+    "sot",
+    "toe",
+    "toes",
+    "tete",
+    "otto",
+    "cocoa",
+    "sec",
+    "secs",
 ]
 # Buckets of the small alphabet (A C E O S T): each letter in exactly one.
 BUCKETS = "AE CO ST"
@@ -46,8 +81,9 @@ def brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int, int]
 
     opened = open_dictionary(dictionary)
     scoring = {"classic": CLASSIC, "letters": LETTERS}[spec.scoring]
-    scorer = Scorer(opened, spec.shape, scoring=scoring, min_length=spec.min_length, adjacency=spec.adjacency,
-                    objective=spec.objective)
+    scorer = Scorer(
+        opened, spec.shape, scoring=scoring, min_length=spec.min_length, adjacency=spec.adjacency, objective=spec.objective
+    )
     canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
     found: dict[str, tuple[int, int]] = {}
     boards = list(itertools.product(spec.faces, repeat=spec.cells))
@@ -104,7 +140,11 @@ def test_qu_faces_prove_as_brute_force(tmp_path: Path, kernel: str) -> None:
     split=st.integers(1, 3),
 )
 def test_any_word_list_proves_as_brute_force(
-    tmp_path_factory: pytest.TempPathFactory, words: list[str], shape: tuple[int, int], minimum: int, objective: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    words: list[str],
+    shape: tuple[int, int],
+    minimum: int,
+    objective: str,
     split: int,
 ) -> None:
     dictionary = str(dictionary_from_words(words, tmp_path_factory.mktemp("any")).path)
@@ -219,8 +259,9 @@ def test_bad_buckets_are_refused(small_dict: str) -> None:
 
 @pytest.mark.slow
 def test_the_command_prints_the_proof_as_json(small_dict: str) -> None:
-    result = run_cli("prove", "-d", small_dict, "-s", "2x3", "--min", "6", "--buckets", BUCKETS,
-                     "--corner-buckets", CORNERS, "--json")
+    result = run_cli(
+        "prove", "-d", small_dict, "-s", "2x3", "--min", "6", "--buckets", BUCKETS, "--corner-buckets", CORNERS, "--json"
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     spec = P.make_spec(small_dict, (2, 3), 6, buckets=BUCKETS, corner_buckets=CORNERS)
@@ -237,8 +278,12 @@ def test_the_command_prints_the_proof_as_json(small_dict: str) -> None:
 
 @pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(small_dict: str) -> None:
-    for args in (["--min", "0"], ["--min", "5", "--buckets", "AE"], ["--min", "5", "-s", "9x9"],
-                 ["--min", "5", "--objective", "letters"]):
+    for args in (
+        ["--min", "0"],
+        ["--min", "5", "--buckets", "AE"],
+        ["--min", "5", "-s", "9x9"],
+        ["--min", "5", "--objective", "letters"],
+    ):
         result = run_cli("prove", "-d", small_dict, *args)
         assert result.returncode == 2, (args, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
@@ -246,19 +291,36 @@ def test_bad_input_is_one_line_and_exit_2(small_dict: str) -> None:
 
 @pytest.mark.slow
 def test_the_estimate_projects_from_a_sample(small_dict: str) -> None:
-    result = run_cli("prove", "-d", small_dict, "-s", "3x3", "--min", "36", "--buckets", BUCKETS,
-                     "--corner-buckets", CORNERS, "--estimate", "--sample", "20", "--seed", "3", "--json")
+    result = run_cli(
+        "prove",
+        "-d",
+        small_dict,
+        "-s",
+        "3x3",
+        "--min",
+        "36",
+        "--buckets",
+        BUCKETS,
+        "--corner-buckets",
+        CORNERS,
+        "--estimate",
+        "--sample",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["sampled"] == 20 and data["classes"] == len(P.make_spec(
-        small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS).classes())
+    assert data["sampled"] == 20 and data["classes"] == len(
+        P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS).classes()
+    )
     assert data["projected_cpu_seconds"] >= data["sample_cpu_seconds"] and data["peak_tree_nodes"] > 0
 
 
 @pytest.mark.slow
 def test_a_log_resumes_to_the_same_list(small_dict: str, tmp_path: Path) -> None:
-    args = ["prove", "-d", small_dict, "-s", "3x2", "--min", "5", "--buckets", BUCKETS, "--corner-buckets", CORNERS,
-            "--json"]
+    args = ["prove", "-d", small_dict, "-s", "3x2", "--min", "5", "--buckets", BUCKETS, "--corner-buckets", CORNERS, "--json"]
     whole = json.loads(run_cli(*args).stdout)["boards"]
     log = tmp_path / "proof.ndjson"
     assert run_cli(*args, "--log", str(log)).returncode == 0
@@ -295,9 +357,25 @@ def _descendants(pid: int) -> list[int]:
 def test_one_ctrl_c_stops_the_proof_and_its_workers(tmp_path: Path) -> None:
     log = tmp_path / "proof.ndjson"
     process = subprocess.Popen(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", "enable2k", "-s", "3x3",
-         "--min", "300", "--jobs", "2", "--log", str(log)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "from boggle_dafsa.cli import main; main()",
+            "prove",
+            "-d",
+            "enable2k",
+            "-s",
+            "3x3",
+            "--min",
+            "300",
+            "--jobs",
+            "2",
+            "--log",
+            str(log),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):
@@ -311,8 +389,11 @@ def test_one_ctrl_c_stops_the_proof_and_its_workers(tmp_path: Path) -> None:
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     time.sleep(0.5)
-    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists() and "Z" not in
-                (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0])]
+    assert not [
+        pid
+        for pid in workers
+        if Path(f"/proc/{pid}").exists() and "Z" not in (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0])
+    ]
     # Every line written is whole.
     for line in log.read_text().splitlines():
         json.loads(line)
@@ -330,9 +411,24 @@ def test_pure_forces_the_twin(monkeypatch: pytest.MonkeyPatch, small_dict: str) 
 def test_workers_of_a_killed_proof_stop_after_their_class(tmp_path: Path) -> None:
     log = tmp_path / "proof.ndjson"
     process = subprocess.Popen(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", "enable2k", "-s", "3x3",
-         "--min", "300", "--jobs", "2", "--log", str(log)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-c",
+            "from boggle_dafsa.cli import main; main()",
+            "prove",
+            "-d",
+            "enable2k",
+            "-s",
+            "3x3",
+            "--min",
+            "300",
+            "--jobs",
+            "2",
+            "--log",
+            str(log),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):

@@ -181,7 +181,14 @@ long_words = st.lists(st.text("ABCDEÉ", min_size=1, max_size=14), min_size=1, m
 
 
 @pytest.mark.slow
-@given(long_words, st.text("ABCDÉ", min_size=1, max_size=10), st.integers(0, 4), st.booleans(), st.booleans(), st.one_of(st.none(), st.integers(0, 6)))
+@given(
+    long_words,
+    st.text("ABCDÉ", min_size=1, max_size=10),
+    st.integers(0, 4),
+    st.booleans(),
+    st.booleans(),
+    st.one_of(st.none(), st.integers(0, 6)),
+)
 @settings(max_examples=60)
 def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
     words: list[str], target: str, k: int, transpositions: bool, prefix: bool, limit: int | None
@@ -193,7 +200,19 @@ def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
         d = open_path(Path(folder) / "w")
         automaton = automata.Levenshtein(target, k, transpositions, prefix)
         expected = [(w, automaton.distance(state)) for w, state in walk.search_states(d, automaton, kernel="python")]
-        assert expected == [(w, b) for w, b in ((w, min(distance(target, w[:i], transpositions) for i in range(len(w) + 1)) if prefix else distance(target, w, transpositions)) for w in words) if b <= k]
+        assert expected == [
+            (w, b)
+            for w, b in (
+                (
+                    w,
+                    min(distance(target, w[:i], transpositions) for i in range(len(w) + 1))
+                    if prefix
+                    else distance(target, w, transpositions),
+                )
+                for w in words
+            )
+            if b <= k
+        ]
         for name in walk.available_kernels():
             assert list(walk.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name)) == expected[:limit]
 
@@ -204,7 +223,13 @@ def test_compiled_fuzzy_refuses_out_of_range_arguments(tmp_path: Path) -> None:
 
     write_dictionary(["AB"], tmp_path / "w", "native", {"format_version": 1})  # its cells, handed to C below
     d = open_path(tmp_path / "w")
-    for word, k, depth, message in (("AB", -1, 5, "distance"), ("AB", 201, 5, "distance"), ("A" * 1001, 1, 5, "too long"), ("AB", 1, -1, "longest word"), ("AB", 1, len(d.cells) + 5000, "longest word")):
+    for word, k, depth, message in (
+        ("AB", -1, 5, "distance"),
+        ("AB", 201, 5, "distance"),
+        ("A" * 1001, 1, 5, "too long"),
+        ("AB", 1, -1, "longest word"),
+        ("AB", 1, len(d.cells) + 5000, "longest word"),
+    ):
         with pytest.raises(ValueError, match=message):
             fuzzy(d.cells, d.root, d.alphabet, word, k, False, False, depth, -1)
     with pytest.raises(ValueError, match="root"):
@@ -240,7 +265,11 @@ def test_grep_is_a_regex_scan(words: list[str], regex: str) -> None:
 
 
 @pytest.mark.slow
-@given(word_lists, st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)), st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)))
+@given(
+    word_lists,
+    st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)),
+    st.one_of(st.none(), st.text(LETTERS, min_size=1, max_size=4)),
+)
 def test_range_is_a_comparison(words: list[str], start: str | None, end: str | None) -> None:
     expected = [w for w in words if (start is None or start <= w) and (end is None or w < end)]
     assert same_on_every_format(words, lambda d: list(query.word_range(d, start, end))) == expected
@@ -265,7 +294,13 @@ def test_prefixes_and_hooks(words: list[str], target: str) -> None:
 @settings(max_examples=30)
 def test_set_algebra_is_python_sets(lists: list[list[str]], operation: str, order: list[int]) -> None:
     sets = [set(ws) for ws in lists]
-    expected = set.union(*sets) if operation == "union" else set.intersection(*sets) if operation == "intersect" else sets[0].difference(*sets[1:])
+    expected = (
+        set.union(*sets)
+        if operation == "union"
+        else set.intersection(*sets)
+        if operation == "intersect"
+        else sets[0].difference(*sets[1:])
+    )
     with tempfile.TemporaryDirectory() as folder:
         inputs = []
         for i, words in enumerate(lists):
@@ -412,7 +447,9 @@ def test_fuzz_of_damaged_files_finds_the_kernels_agreeing(capsys: pytest.Capture
     # A short run of scripts/fuzz_query.py (CI runs a longer one; --asan the sanitized one).
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("fuzz_query", Path(__file__).resolve().parent.parent / "scripts" / "fuzz_query.py")
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_query", Path(__file__).resolve().parent.parent / "scripts" / "fuzz_query.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

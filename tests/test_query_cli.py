@@ -93,7 +93,7 @@ def test_nothing_found_exits_1(files: dict[str, Path]) -> None:
         (["grep", "CH(A|T"], "boggle-dafsa: bad regex 'CH(A|T': unbalanced parenthesis ( at column 3\n"),
         (["grep", "A**{2,1}"], "boggle-dafsa: bad regex 'A**{2,1}': bad repetition {2,1}: 1 < 2 at column 4\n"),
         (["fuzzy", "chat", "-k", "50"], "boggle-dafsa: distance 50 out of range (0 to 10)\n"),
-        (["fuzzy", "l'eau"], "boggle-dafsa: word \"l'eau\" is not a word (letters only)\n"),
+        (["fuzzy", "l'eau"], 'boggle-dafsa: word "l\'eau" is not a word (letters only)\n'),
         (["anagram", "AB3"], "boggle-dafsa: rack letter '3' is not a word (letters only)\n"),
     ],
 )

@@ -21,7 +21,9 @@ from boggle_dafsa.words.normalize import Policy, normalize
 from boggle_dafsa.words.wordlist import read_wordlist
 
 # Any character but the line feed (a key is a line) and NUL (a list holding one is binary).
-KEY = st.text(st.characters(blacklist_characters="\n\0", blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(lambda key: not key.endswith("\r"))
+KEY = st.text(st.characters(blacklist_characters="\n\0", blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(
+    lambda key: not key.endswith("\r")
+)
 
 
 def expected(lines: list[str]) -> list[str]:
@@ -104,9 +106,7 @@ def test_build_raw_then_dump_matches_sort_u_byte_for_byte(tmp_path: Path) -> Non
     source.write_bytes("\n".join(lines).encode("utf-8") + b"\n")
     built = run_cli("build", str(source), "--policy", "raw", "-o", str(tmp_path / "p.dafsa"), "--quiet")
     assert built.returncode == 0, built.stderr
-    dumped = subprocess.run(
-        [*run_cli_prefix(), "dump", str(tmp_path / "p.dafsa")], capture_output=True, check=True
-    ).stdout
+    dumped = subprocess.run([*run_cli_prefix(), "dump", str(tmp_path / "p.dafsa")], capture_output=True, check=True).stdout
     oracle = subprocess.run(["sort", "-u", str(source)], capture_output=True, check=True, env={"LC_ALL": "C"}).stdout
     assert dumped == oracle
 

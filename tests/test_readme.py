@@ -64,7 +64,9 @@ def run_lines(lines: list[str], work: Path, env: dict[str, str]) -> None:
     for line in lines:
         if "dot -Tpng" in line and not has_graphviz:
             continue  # "needs Graphviz", says the line
-        result = subprocess.run(["sh", "-c", line], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        result = subprocess.run(
+            ["sh", "-c", line], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600
+        )
         # lookup's example has a non-word on purpose: exit 1 is an answer, not a failure.
         assert result.returncode in (0, 1), f"{line}\n{result.stderr}"
         assert "Traceback" not in result.stderr, f"{line}\n{result.stderr}"
@@ -103,12 +105,16 @@ def test_the_docs_examples_run_in_sh(page: Path, tmp_path: Path) -> None:
         files = [word for word in shlex.split(command)[1:] if "." in word and not word.startswith("-")]
         if not all((work / name).exists() for name in files):
             continue
-        result = subprocess.run(["sh", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        result = subprocess.run(
+            ["sh", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600
+        )
         printed = (result.stdout + result.stderr).splitlines()
         expected = shown.splitlines()
         assert len(printed) == len(expected), f"{page_id(page)}: {command}\n{result.stdout}{result.stderr}"
         for line, pattern in zip(printed, expected):
-            assert re.fullmatch(".*".join(map(re.escape, pattern.split("…"))), line), f"{page_id(page)}: {command}\n{line!r} is not {pattern!r}"
+            assert re.fullmatch(".*".join(map(re.escape, pattern.split("…"))), line), (
+                f"{page_id(page)}: {command}\n{line!r} is not {pattern!r}"
+            )
 
 
 def shown_outputs(text: str) -> list[tuple[str, str]]:
@@ -145,7 +151,11 @@ def test_the_readme_and_docs_show_python_examples() -> None:
 def test_the_score_example_prints_what_the_page_shows(page: Path, tmp_path: Path) -> None:
     text = page.read_text("utf-8")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    setup = [line for line in runnable_lines(text) if line.startswith("printf") and ("alice" in line or "bob" in line or "chloé" in line)]
+    setup = [
+        line
+        for line in runnable_lines(text)
+        if line.startswith("printf") and ("alice" in line or "bob" in line or "chloé" in line)
+    ]
     assert len(setup) == 3
     for line in setup:
         subprocess.run(["sh", "-c", line], cwd=tmp_path, check=True, env=env)
@@ -192,7 +202,9 @@ HELP_ENV = {**os.environ, "COLUMNS": "250", "TERM": "dumb", "NO_COLOR": "1"}
 
 def app_command_names() -> list[str]:
     """The commands `boggle-dafsa --help` lists."""
-    listing = subprocess.run([sys.executable, "-m", "boggle_dafsa", "--help"], capture_output=True, text=True, env=HELP_ENV, timeout=60)
+    listing = subprocess.run(
+        [sys.executable, "-m", "boggle_dafsa", "--help"], capture_output=True, text=True, env=HELP_ENV, timeout=60
+    )
     names = re.findall(r"^[│|]? {1,2}([a-z][a-z-]+) {2,}\S", listing.stdout, flags=re.MULTILINE)
     assert names, listing.stdout + listing.stderr
     return names
@@ -200,7 +212,9 @@ def app_command_names() -> list[str]:
 
 def test_every_command_has_a_row_in_the_command_reference() -> None:
     """The quick half (one process, in the fast subset): a new command without its row fails here."""
-    assert sorted(documented_commands()) == sorted(app_command_names()), "docs/commands.md's table and `boggle-dafsa --help` differ"
+    assert sorted(documented_commands()) == sorted(app_command_names()), (
+        "docs/commands.md's table and `boggle-dafsa --help` differ"
+    )
 
 
 def app_commands() -> dict[str, str]:
@@ -209,7 +223,9 @@ def app_commands() -> dict[str, str]:
     names = app_command_names()
     helps = {}
     for name in names:
-        result = subprocess.run([sys.executable, "-m", "boggle_dafsa", name, "--help"], capture_output=True, text=True, env=env, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "boggle_dafsa", name, "--help"], capture_output=True, text=True, env=env, timeout=60
+        )
         assert result.returncode == 0, result.stderr
         helps[name] = result.stdout
     return helps
@@ -224,7 +240,9 @@ def help_options(help_text: str) -> list[set[str]]:
     """The options of a command's --help: each as the set of its names (long, aliases, short)."""
     options = []
     for line in help_text.splitlines():
-        match = re.match(r"^[│|]\s+(?:\*\s+)?(--[a-z][a-z-]*(?:,--[a-z][a-z-]*)*)(?:\s+(-[a-zA-Z]))?\s", line)  # * marks a required one
+        match = re.match(
+            r"^[│|]\s+(?:\*\s+)?(--[a-z][a-z-]*(?:,--[a-z][a-z-]*)*)(?:\s+(-[a-zA-Z]))?\s", line
+        )  # * marks a required one
         if match:
             names = set(match.group(1).split(","))
             if match.group(2):

@@ -153,16 +153,23 @@ def test_a_long_first_compile_shows_a_bar_on_a_terminal_only(tmp_path: Path) -> 
     words = tmp_path / "words.txt"
     words.write_text("".join(f"{_letters(i)}\n" for i in range(800_000)), "utf-8")
     env = {**os.environ, "BOGGLE_DAFSA_CACHE": str(tmp_path / "cache")}
-    child = pexpect.spawn(COMMAND, ["solve", "ABCDEFGHIJKLMNOP", "-d", str(words), "-q"], timeout=120,
-                          encoding="utf-8", dimensions=(24, 150), env=env)
+    child = pexpect.spawn(
+        COMMAND,
+        ["solve", "ABCDEFGHIJKLMNOP", "-d", str(words), "-q"],
+        timeout=120,
+        encoding="utf-8",
+        dimensions=(24, 150),
+        env=env,
+    )
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
     assert re.search(r"compiling .*[0-9]+%", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)), child.before
     # Piped (and once compiled): no bar, not a byte on standard error.
     env["BOGGLE_DAFSA_CACHE"] = str(tmp_path / "other")
-    piped = subprocess.run([COMMAND, "solve", "ABCDEFGHIJKLMNOP", "-d", str(words), "-q"], capture_output=True,
-                           text=True, timeout=120, env=env)
+    piped = subprocess.run(
+        [COMMAND, "solve", "ABCDEFGHIJKLMNOP", "-d", str(words), "-q"], capture_output=True, text=True, timeout=120, env=env
+    )
     assert piped.returncode == 0 and piped.stderr == ""
 
 
@@ -221,7 +228,11 @@ def test_fixtures_that_open_dictionaries_at_collection_never_touch_the_user_cach
     env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), PYTHONPATH=str(ROOT))
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(suite)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert not (home / ".cache" / "boggle-dafsa").exists()

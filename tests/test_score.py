@@ -115,7 +115,12 @@ def test_score_json(dictionary, players: list[str]) -> None:  # type: ignore[no-
     assert {p["name"]: p["score"] for p in data["players"]} == {"alice": 1, "bob": 2, "carol": 1}
     bob = data["players"][1]
     assert bob["words"][0] == {
-        "input": "vert", "word": "VERT", "accepted": True, "points": 0, "reason": None, "shared": True,
+        "input": "vert",
+        "word": "VERT",
+        "accepted": True,
+        "points": 0,
+        "reason": None,
+        "shared": True,
     }
     assert bob["words"][2]["input"] == "tél" and bob["words"][2]["points"] == 1
     assert [w["reason"] for w in bob["words"] if not w["accepted"]] == ["not a word", "too short"]
@@ -128,7 +133,10 @@ def test_rules_from_a_dice_set(dictionary, players: list[str]) -> None:  # type:
     assert data["scoring"] == "big" and data["min_length"] == 4
     bob = data["players"][1]
     assert [(w["input"], w["reason"]) for w in bob["words"] if not w["accepted"]] == [
-        ("nul", "too short"), ("tél", "too short"), ("zzz", "too short"), ("ab", "too short"),
+        ("nul", "too short"),
+        ("tél", "too short"),
+        ("zzz", "too short"),
+        ("ab", "too short"),
     ]
 
 
@@ -211,7 +219,9 @@ def test_bad_score_options(dictionary, players: list[str], args: list[str], mess
 def test_the_grid_can_come_from_standard_input_as_for_solve(dictionary, players: list[str]) -> None:  # type: ignore[no-untyped-def]
     # `score -` reads the grid the way `solve -` does: faces separated by spaces or newlines.
     given = runner.invoke(app, ["score", GRID, *players, "-d", str(dictionary.path)])
-    piped = runner.invoke(app, ["score", "-", *players, "-d", str(dictionary.path)], input=" ".join(Grid.parse(GRID).faces) + "\n")
+    piped = runner.invoke(
+        app, ["score", "-", *players, "-d", str(dictionary.path)], input=" ".join(Grid.parse(GRID).faces) + "\n"
+    )
     assert piped.exit_code == 0, piped.output
     assert piped.stdout == given.stdout
 
@@ -250,7 +260,9 @@ def test_a_windows_1252_player_file_gets_a_note_and_encoding_reads_it(dictionary
     forced = runner.invoke(app, ["score", GRID, str(dave), *d, "--encoding", "cp1252"])
     assert forced.exit_code == 0 and forced.stderr == ""
     [player] = json.loads(forced.stdout)["players"]
-    assert "cœur" in json.dumps(player, ensure_ascii=False) and "cœur" not in json.dumps(json.loads(guessed.stdout), ensure_ascii=False)
+    assert "cœur" in json.dumps(player, ensure_ascii=False) and "cœur" not in json.dumps(
+        json.loads(guessed.stdout), ensure_ascii=False
+    )
     assert player["score"] == json.loads(guessed.stdout)["players"][0]["score"] == 2  # VERT and NUL either way
     # A UTF-8 file is read as before, without a note.
     dave.write_text("vert\nnul\ncœur\n", encoding="utf-8")

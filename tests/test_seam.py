@@ -17,8 +17,19 @@ PACKAGE = Path(compiled.__file__).resolve().parent
 
 @pytest.mark.parametrize(
     "value, expected",
-    [("1", True), ("true", True), ("TRUE", True), ("yes", True), (" on ", True),
-     ("", False), ("0", False), ("false", False), ("no", False), ("off", False), (None, False)],
+    [
+        ("1", True),
+        ("true", True),
+        ("TRUE", True),
+        ("yes", True),
+        (" on ", True),
+        ("", False),
+        ("0", False),
+        ("false", False),
+        ("no", False),
+        ("off", False),
+        (None, False),
+    ],
 )
 def test_pure_reads_true_and_false_words(monkeypatch: pytest.MonkeyPatch, value: str | None, expected: bool) -> None:
     if value is None:
@@ -49,7 +60,9 @@ def _version(value: str | None) -> subprocess.CompletedProcess[str]:
     env = {key: val for key, val in os.environ.items() if key != compiled.PURE_VARIABLE}
     if value is not None:
         env[compiled.PURE_VARIABLE] = value
-    return subprocess.run([sys.executable, "-m", "boggle_dafsa", "--version"], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "boggle_dafsa", "--version"], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 @pytest.mark.parametrize("value", ["1", "true", "yes"])

@@ -30,7 +30,9 @@ def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
 # -- symmetries ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("shape", "count"), [((4, 4), 8), ((3, 3), 8), ((3, 4), 4), ((1, 5), 2), ((3, 3, 3), 48), ((2, 3, 3), 16)])
+@pytest.mark.parametrize(
+    ("shape", "count"), [((4, 4), 8), ((3, 3), 8), ((3, 4), 4), ((1, 5), 2), ((3, 3, 3), 48), ((2, 3, 3), 16)]
+)
 def test_symmetries_are_the_grid_automorphisms(shape: tuple[int, ...], count: int) -> None:
     found = S.symmetries(shape)
     assert len(found) == count
@@ -98,9 +100,7 @@ def test_free_neighbours_are_every_board_one_edit_away(board: list[str]) -> None
 
 def _is_roll(dice_set: DiceSet, state: S.Roll) -> bool:
     dice = [die for die, _ in state]
-    return sorted(dice) == list(range(len(dice_set.dice))) and all(
-        0 <= face < len(dice_set.dice[die]) for die, face in state
-    )
+    return sorted(dice) == list(range(len(dice_set.dice))) and all(0 <= face < len(dice_set.dice[die]) for die, face in state)
 
 
 @given(st.integers(0, 2**64 - 1))
@@ -194,8 +194,7 @@ def test_the_climb_ends_on_a_local_optimum_over_every_letter(tmp_path: Path) -> 
 def test_runs_report_their_progress_as_they_go(small_dict: str, jobs: int) -> None:
     spec = S.make_spec(small_dict, (3, 3), pool=6)
     heard: list[tuple[int, int, int]] = []
-    result = S.search(spec, seed=4, runs=3, jobs=jobs, on_progress=lambda *report: heard.append(report),
-                      report_every=0)
+    result = S.search(spec, seed=4, runs=3, jobs=jobs, on_progress=lambda *report: heard.append(report), report_every=0)
     assert_progress_fits(heard, result)
     assert [run.best for run in result.runs] == [run.best for run in S.search(spec, seed=4, runs=3).runs]
 
@@ -415,8 +414,7 @@ def test_dask_runs_report_their_progress_as_they_go(small_dict: str, cluster: ob
     spec = S.make_spec(small_dict, (3, 3), pool=6)
     heard: list[tuple[int, int, int]] = []
     address = cluster.scheduler_address  # type: ignore[attr-defined]
-    result = S.search(spec, seed=4, runs=3, dask=address, on_progress=lambda *report: heard.append(report),
-                      report_every=0)
+    result = S.search(spec, seed=4, runs=3, dask=address, on_progress=lambda *report: heard.append(report), report_every=0)
     assert_progress_fits(heard, result)
     assert [run.best for run in result.runs] == [run.best for run in S.search(spec, seed=4, runs=3).runs]
 

@@ -242,8 +242,9 @@ def test_a_long_batch_shows_a_bar_when_only_standard_error_is_a_terminal(tmp_pat
     grids.write_text("".join("".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVEEAI") for _ in range(16)) + "\n" for _ in range(20_000)))
     out = tmp_path / "out.txt"
     # Standard output to a file, standard error on the terminal: the bar, then the totals.
-    child = pexpect.spawn("sh", ["-c", f"{COMMAND} solve -d fr --batch {grids} > {out}"], timeout=120,
-                          encoding="utf-8", dimensions=(24, 150))
+    child = pexpect.spawn(
+        "sh", ["-c", f"{COMMAND} solve -d fr --batch {grids} > {out}"], timeout=120, encoding="utf-8", dimensions=(24, 150)
+    )
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -346,8 +347,17 @@ def test_enable2k_board_from_the_command_line() -> None:
 def test_a_closed_pipe_is_not_an_error() -> None:
     # Over 64 kB of output: the solver is still writing when the reader goes away.
     solver = subprocess.Popen(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()",
-         "solve", "ligdrmanesietildsracsepes", "-d", "enable2k", "--paths", "--scores"],
+        [
+            sys.executable,
+            "-c",
+            "from boggle_dafsa.cli import main; main()",
+            "solve",
+            "ligdrmanesietildsracsepes",
+            "-d",
+            "enable2k",
+            "--paths",
+            "--scores",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -65,14 +65,14 @@ def traceable(grid: Grid, word: str, adjacency: str = "king") -> bool:
         if not rest:
             return True
         return any(
-            other not in used and rest.startswith(grid.faces[other])
-            and extend(other, rest[len(grid.faces[other]):], used | {other})
+            other not in used
+            and rest.startswith(grid.faces[other])
+            and extend(other, rest[len(grid.faces[other]) :], used | {other})
             for other in table[cell]
         )
 
     return any(
-        word.startswith(face) and extend(cell, word[len(face):], frozenset({cell}))
-        for cell, face in enumerate(grid.faces)
+        word.startswith(face) and extend(cell, word[len(face) :], frozenset({cell})) for cell, face in enumerate(grid.faces)
     )
 
 
@@ -288,11 +288,11 @@ def test_results_are_sorted_by_score_then_length_then_alphabet(tmp_path: Path) -
     dictionary = dictionary_from_words(["dab", "cab", "abcd", "bac", "dcba", "abc", "ab"], tmp_path)
     grid = Grid.parse("AB/CD")
     hits = solve(grid, dictionary)
-    assert [(hit.word, hit.points) for hit in hits] == [
-        ("ABCD", 1), ("DCBA", 1), ("ABC", 1), ("BAC", 1), ("CAB", 1), ("DAB", 1)
-    ]
+    assert [(hit.word, hit.points) for hit in hits] == [("ABCD", 1), ("DCBA", 1), ("ABC", 1), ("BAC", 1), ("CAB", 1), ("DAB", 1)]
     assert [(hit.word, hit.points) for hit in solve(grid, dictionary, scoring=LETTERS, min_length=2)][:3] == [
-        ("ABCD", 4), ("DCBA", 4), ("ABC", 3)
+        ("ABCD", 4),
+        ("DCBA", 4),
+        ("ABC", 3),
     ]
     # A table whose points fall with length still sorts by score first.
     odd = Scoring("odd", 3, (0, 0, 0, 5, 1), "shorter is better")

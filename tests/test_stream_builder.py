@@ -37,8 +37,9 @@ ascii_words = st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_si
 # Exact policy keeps any letter: several UTF-8 lengths, and over 32 letters (two header cells).
 unicode_letters = st.characters(categories=("Lu", "Ll", "Lo"), max_codepoint=0x2FFFF)
 unicode_words = st.lists(st.text(alphabet=unicode_letters, min_size=1, max_size=6), max_size=60)
-mixed_words = st.one_of(ascii_words, unicode_words,
-                        st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJÉÑßœ𝔸", min_size=1, max_size=5)))
+mixed_words = st.one_of(
+    ascii_words, unicode_words, st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJÉÑßœ𝔸", min_size=1, max_size=5))
+)
 
 
 def reference_file(words: list[str], policy: Policy = Policy.FOLD) -> bytes:
@@ -67,8 +68,9 @@ def test_the_python_kernel_is_always_there() -> None:
 @pytest.mark.slow
 @kernel_names
 @given(words=mixed_words, policy=st.sampled_from(Policy), cut=st.integers(min_value=1, max_value=7))
-def test_every_kernel_writes_the_reference_bytes(tmp_path_factory: pytest.TempPathFactory, kernel: str,
-                                                 words: list[str], policy: Policy, cut: int) -> None:
+def test_every_kernel_writes_the_reference_bytes(
+    tmp_path_factory: pytest.TempPathFactory, kernel: str, words: list[str], policy: Policy, cut: int
+) -> None:
     unique = sorted(set(words))
     writer = NativeWriter(KERNELS[kernel])
     # Blocks of any size, and each word given twice: repeats are skipped, not counted.
@@ -120,17 +122,28 @@ def test_kernels_refuse_bytes_that_are_not_utf8(kernel: str) -> None:
 
 @pytest.mark.slow
 @kernel_names
-@given(lines=st.lists(st.text(alphabet="ABCÉ𝔸", max_size=5), max_size=80),
-       run_bytes=st.integers(min_value=1, max_value=64), block_bytes=st.integers(min_value=1, max_value=32))
-def test_external_sort_with_tiny_runs(tmp_path_factory: pytest.TempPathFactory, kernel: str, lines: list[str],
-                                      run_bytes: int, block_bytes: int) -> None:
+@given(
+    lines=st.lists(st.text(alphabet="ABCÉ𝔸", max_size=5), max_size=80),
+    run_bytes=st.integers(min_value=1, max_value=64),
+    block_bytes=st.integers(min_value=1, max_value=32),
+)
+def test_external_sort_with_tiny_runs(
+    tmp_path_factory: pytest.TempPathFactory, kernel: str, lines: list[str], run_bytes: int, block_bytes: int
+) -> None:
     folder = tmp_path_factory.mktemp("sort")
     got: list[bytes] = []
     spills: list[int] = []
     data = "".join(line + "\n" for line in lines).encode("utf-8")
     blocks = [piece + b"\n" for piece in data.split(b"\n")[:-1]]
-    count = sort_blocks(blocks, got.append, kernel=KERNELS[kernel], run_bytes=run_bytes, block_bytes=block_bytes,
-                        folder=folder, on_spill=spills.append)
+    count = sort_blocks(
+        blocks,
+        got.append,
+        kernel=KERNELS[kernel],
+        run_bytes=run_bytes,
+        block_bytes=block_bytes,
+        folder=folder,
+        on_spill=spills.append,
+    )
     expected = sorted({line for line in lines if line}, key=lambda word: word.encode("utf-8"))
     assert b"".join(got) == block(expected)
     assert count == len(expected)
@@ -155,8 +168,7 @@ def test_build_with_runs_spilled_matches_the_in_memory_build(tmp_path: Path, ker
     source.write_text("\n".join(word.lower() for word in words + words[:500]) + "\n", encoding="utf-8")
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    report = build_dictionary(source, tmp_path / "d.dafsa", run_bytes=20_000, temporary_folder=temporary,
-                              kernel=KERNELS[kernel])
+    report = build_dictionary(source, tmp_path / "d.dafsa", run_bytes=20_000, temporary_folder=temporary, kernel=KERNELS[kernel])
     expected = read_wordlist(source)
     assert (tmp_path / "d.dafsa").read_bytes() == reference_file(expected.words)
     assert report.words == len(expected.words) and report.duplicates == 500
@@ -180,8 +192,7 @@ def test_sorted_flag_builds_the_same_file_and_stops_at_the_first_word_out_of_ord
     refused = run_cli("build", str(source), "-o", str(fast), "--sorted")
     assert refused.returncode == 2
     assert refused.stderr == (
-        f"boggle-dafsa: {source}: not sorted: word 'AZ' is out of order after 'B' (word 4) "
-        "(leave out --sorted to sort it)\n"
+        f"boggle-dafsa: {source}: not sorted: word 'AZ' is out of order after 'B' (word 4) (leave out --sorted to sort it)\n"
     )
     assert fast.read_bytes() == plain.read_bytes()  # the old dictionary stays as it was
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
@@ -195,8 +206,7 @@ def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
     out = tmp_path / "d.dafsa"
     from conftest import COMMAND
 
-    child = pexpect.spawn(COMMAND, ["build", str(source), "-o", str(out)], timeout=120, encoding="utf-8",
-                          dimensions=(24, 150))
+    child = pexpect.spawn(COMMAND, ["build", str(source), "-o", str(out)], timeout=120, encoding="utf-8", dimensions=(24, 150))
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -243,8 +253,12 @@ def test_an_interrupted_build_leaves_no_temporary_file(tmp_path: Path, how: sign
         "from boggle_dafsa.cli import main; sys.argv = ['boggle-dafsa', 'build', '/dev/stdin', '-o', sys.argv[1]]; main()\n"
     )
     feed = subprocess.Popen([sys.executable, "-c", feeder], stdout=subprocess.PIPE)
-    build = subprocess.Popen([sys.executable, "-c", script, str(out_folder / "d.dafsa"), str(temporary)],
-                             stdin=feed.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    build = subprocess.Popen(
+        [sys.executable, "-c", script, str(out_folder / "d.dafsa"), str(temporary)],
+        stdin=feed.stdout,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert feed.stdout is not None
     feed.stdout.close()
     try:
@@ -297,12 +311,23 @@ list_texts = st.lists(
 
 
 @pytest.mark.slow
-@given(items=list_texts, separator=st.sampled_from(["\n", "\r\n", "\r", ";", ","]), block_bytes=st.integers(1, 40),
-       policy=st.sampled_from(Policy), encoding=st.sampled_from(["utf-8", "utf-8-sig", "iso-8859-15", "cp1252", "utf-16", "utf-32"]),
-       forced=st.booleans())
-def test_streamed_reading_keeps_what_whole_reading_keeps(tmp_path_factory: pytest.TempPathFactory, items: list[str],
-                                                          separator: str, block_bytes: int, policy: Policy,
-                                                          encoding: str, forced: bool) -> None:
+@given(
+    items=list_texts,
+    separator=st.sampled_from(["\n", "\r\n", "\r", ";", ","]),
+    block_bytes=st.integers(1, 40),
+    policy=st.sampled_from(Policy),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "iso-8859-15", "cp1252", "utf-16", "utf-32"]),
+    forced=st.booleans(),
+)
+def test_streamed_reading_keeps_what_whole_reading_keeps(
+    tmp_path_factory: pytest.TempPathFactory,
+    items: list[str],
+    separator: str,
+    block_bytes: int,
+    policy: Policy,
+    encoding: str,
+    forced: bool,
+) -> None:
     from boggle_dafsa.words.wordlist import stream_wordlist
 
     text = separator.join(items)
@@ -337,11 +362,14 @@ def test_a_build_from_bytes_already_read(tmp_path: Path) -> None:
 def test_version_names_the_builder_kernel() -> None:
     from conftest import COMMAND
 
-    expected = {"1": "builder kernel: python (BOGGLE_DAFSA_PURE=1)",
-                "": "builder kernel: c (compiled)" if "c" in KERNELS else "builder kernel: python (the C extension"}
+    expected = {
+        "1": "builder kernel: python (BOGGLE_DAFSA_PURE=1)",
+        "": "builder kernel: c (compiled)" if "c" in KERNELS else "builder kernel: python (the C extension",
+    }
     for pure, text in expected.items():
-        out = subprocess.run([COMMAND, "--version"], env={**os.environ, "BOGGLE_DAFSA_PURE": pure},
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [COMMAND, "--version"], env={**os.environ, "BOGGLE_DAFSA_PURE": pure}, capture_output=True, text=True, timeout=120
+        )
         assert out.returncode == 0 and text in out.stdout, out.stdout
 
 

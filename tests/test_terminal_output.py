@@ -44,9 +44,7 @@ def test_solve_json_is_one_line_and_pretty_indents(small_dict: str) -> None:
     assert refused.returncode == 2 and "--pretty" in refused.stderr and len(refused.stderr.splitlines()) == 1
 
 
-@given(
-    to_do=st.integers(1, 50), boards=st.integers(1, 10**6), rate=st.floats(1, 1e6), data=st.data()
-)
+@given(to_do=st.integers(1, 50), boards=st.integers(1, 10**6), rate=st.floats(1, 1e6), data=st.data())
 def test_the_eta_of_runs_of_equal_work_is_exact(to_do: int, boards: int, rate: float, data: st.DataObject) -> None:
     finished = data.draw(st.integers(0, to_do))
     under_way = data.draw(st.integers(0, boards * max(to_do - finished - 1, 0)))
@@ -76,10 +74,29 @@ def test_the_progress_line_shows_the_time_left() -> None:
 def test_best_on_a_terminal_shows_an_eta(small_dict: str, tmp_path: Path) -> None:
     # A real pseudo-terminal: the bar is drawn only when standard error is one.
     main, secondary = pty.openpty()
-    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()",
-               "best", "-d", small_dict, "-s", "3x3", "--seed", "5", "--runs", "40", "--pool", "6"]
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=secondary,
-                               env={**os.environ, "COLUMNS": "160", "TERM": "xterm"})
+    command = [
+        sys.executable,
+        "-c",
+        "from boggle_dafsa.cli import main; main()",
+        "best",
+        "-d",
+        small_dict,
+        "-s",
+        "3x3",
+        "--seed",
+        "5",
+        "--runs",
+        "40",
+        "--pool",
+        "6",
+    ]
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=secondary,
+        env={**os.environ, "COLUMNS": "160", "TERM": "xterm"},
+    )
     os.close(secondary)
     seen = b""
     deadline = time.monotonic() + 120

@@ -57,13 +57,24 @@ def chain_file(levels: int, letters: str, words: int, longest: int | None = None
     header's count) says. Its checksums hold: the writer made it."""
     finals = [True] + [False] * levels
     labels: list[tuple[Any, ...]] = [()] + [tuple(x for letter in letters for x in (letter, i - 1)) for i in range(1, levels + 1)]
-    automaton = Automaton(finals=finals, labels=labels, root=levels, word_count=words, longest_word=levels if longest is None else longest)
+    automaton = Automaton(
+        finals=finals, labels=labels, root=levels, word_count=words, longest_word=levels if longest is None else longest
+    )
     return encode(automaton, Policy.FOLD, "00" * 32, version)
 
 
 def patched(data: bytes, **fields: int) -> bytes:
     """``data`` with header fields changed (by name, as in fileformat._FIXED) and both checksums recomputed."""
-    offsets = {"header_size": 12, "words": 24, "states": 28, "transitions": 32, "finals": 36, "longest": 40, "root": 44, "cells": 48}
+    offsets = {
+        "header_size": 12,
+        "words": 24,
+        "states": 28,
+        "transitions": 32,
+        "finals": 36,
+        "longest": 40,
+        "root": 44,
+        "cells": 48,
+    }
     out = bytearray(data)
     for name, value in fields.items():
         struct.pack_into("<I", out, offsets[name], value)
@@ -134,8 +145,18 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_crafted_files_are_what_they_claim(folder: Path) -> None:
     assert (folder / "huge.dafsa").stat().st_size == 588
     # Their checksums hold: only the census can tell.
-    for name in ("huge.dafsa", "wide.dafsa", "honest.dafsa", "short-lie.dafsa", "count-lie.dafsa", "huge-v2.dafsa",
-                 "wide-v2.dafsa", "honest-v2.dafsa", "short-lie-v2.dafsa", "count-lie-v2.dafsa"):
+    for name in (
+        "huge.dafsa",
+        "wide.dafsa",
+        "honest.dafsa",
+        "short-lie.dafsa",
+        "count-lie.dafsa",
+        "huge-v2.dafsa",
+        "wide-v2.dafsa",
+        "honest-v2.dafsa",
+        "short-lie-v2.dafsa",
+        "count-lie-v2.dafsa",
+    ):
         d = open_path(folder / name)
         assert d.body_intact() and d.version == (2 if "v2" in name else 1)
     assert len(open_path(folder / "honest.dafsa")) == len(open_path(folder / "honest-v2.dafsa")) == 2**31
@@ -172,8 +193,19 @@ def test_census_holds_on_every_list_the_writer_writes(tmp_path_factory: pytest.T
     assert census_both(open_path(path)) == ["ok", "ok"]
 
 
-@pytest.mark.parametrize("name", ["huge.dafsa", "wide.dafsa", "short-lie.dafsa", "count-lie.dafsa", "huge-v2.dafsa", "wide-v2.dafsa",
-                                  "short-lie-v2.dafsa", "count-lie-v2.dafsa"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "huge.dafsa",
+        "wide.dafsa",
+        "short-lie.dafsa",
+        "count-lie.dafsa",
+        "huge-v2.dafsa",
+        "wide-v2.dafsa",
+        "short-lie-v2.dafsa",
+        "count-lie-v2.dafsa",
+    ],
+)
 def test_census_refuses_lying_files_with_either_kernel(folder: Path, name: str) -> None:
     assert census_both(open_path(folder / name)) == ["damaged", "damaged"]
 
@@ -232,7 +264,9 @@ def test_a_walk_resumed_from_its_cursor_is_the_one_shot_walk(
     cursor = None
     calls = 0
     while True:
-        found, _sids, cursor = c_walk(d.layout().cells, d.layout().root, d.alphabet, dfa, d.header.longest_word, chunk, 1000, cursor, budget)
+        found, _sids, cursor = c_walk(
+            d.layout().cells, d.layout().root, d.alphabet, dfa, d.header.longest_word, chunk, 1000, cursor, budget
+        )
         assert len(found) <= chunk
         got += found
         calls += 1
@@ -260,8 +294,14 @@ def automaton_scan(words: list[str], automaton: Any) -> list[str]:
 @pytest.mark.slow
 @compiled
 @settings(max_examples=60)
-@given(words=word_lists, target=st.text(LETTERS, min_size=1, max_size=4), k=st.integers(0, 2), prefix=st.booleans(),
-       budget=st.integers(1, 12), chunk=st.integers(1, 5))
+@given(
+    words=word_lists,
+    target=st.text(LETTERS, min_size=1, max_size=4),
+    k=st.integers(0, 2),
+    prefix=st.booleans(),
+    budget=st.integers(1, 12),
+    chunk=st.integers(1, 5),
+)
 def test_a_fuzzy_walk_resumed_from_its_cursor_is_the_one_shot_walk(
     tmp_path_factory: pytest.TempPathFactory, words: list[str], target: str, k: int, prefix: bool, budget: int, chunk: int
 ) -> None:
@@ -274,7 +314,9 @@ def test_a_fuzzy_walk_resumed_from_its_cursor_is_the_one_shot_walk(
     got: list[tuple[str, int]] = []
     cursor = None
     while True:
-        found, distances, cursor = fuzzy(d.layout().cells, d.layout().root, d.alphabet, target, k, True, prefix, d.header.longest_word, chunk, cursor, budget)
+        found, distances, cursor = fuzzy(
+            d.layout().cells, d.layout().root, d.alphabet, target, k, True, prefix, d.header.longest_word, chunk, cursor, budget
+        )
         got += zip(found, distances)
         if cursor is None:
             break
@@ -334,18 +376,49 @@ def _limit() -> None:
 def run(args: list[str], folder: Path, **options: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", *args],
-        cwd=folder, capture_output=True, text=True, timeout=SECONDS, preexec_fn=_limit, stdin=subprocess.DEVNULL, **options,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+        preexec_fn=_limit,
+        stdin=subprocess.DEVNULL,
+        **options,
     )
 
 
 COMMANDS = [
-    ["match", "*"], ["match", "A*B", "--json"], ["grep", ".*"], ["range", "--count"], ["anagram", "AB", "--sub"],
-    ["anagram", "??"], ["fuzzy", "AB", "-k", "2", "--prefix"], ["prefixes", "ABABAB"], ["hooks", "AB"], ["dump"],
-    ["complete", "A"], ["solve", "ABA/BAB/ABA"], ["solve", "-s", "3x3x3", "ABCDEFGHIJKLMNOPQRSTUVWXYZA"], ["lookup", "AB"],
-    ["union", "-o", "out.dafsa", "words.dafsa"], ["intersect", "-o", "out.dafsa", "words.dafsa"], ["diff", "-o", "out.dafsa", "words.dafsa"],
+    ["match", "*"],
+    ["match", "A*B", "--json"],
+    ["grep", ".*"],
+    ["range", "--count"],
+    ["anagram", "AB", "--sub"],
+    ["anagram", "??"],
+    ["fuzzy", "AB", "-k", "2", "--prefix"],
+    ["prefixes", "ABABAB"],
+    ["hooks", "AB"],
+    ["dump"],
+    ["complete", "A"],
+    ["solve", "ABA/BAB/ABA"],
+    ["solve", "-s", "3x3x3", "ABCDEFGHIJKLMNOPQRSTUVWXYZA"],
+    ["lookup", "AB"],
+    ["union", "-o", "out.dafsa", "words.dafsa"],
+    ["intersect", "-o", "out.dafsa", "words.dafsa"],
+    ["diff", "-o", "out.dafsa", "words.dafsa"],
 ]
-LYING = ["huge.dafsa", "wide.dafsa", "misaligned.dafsa", "empty-word.dafsa", "deep-lie.dafsa", "short-lie.dafsa", "count-lie.dafsa",
-         "huge-v2.dafsa", "wide-v2.dafsa", "empty-word-v2.dafsa", "short-lie-v2.dafsa", "count-lie-v2.dafsa"]
+LYING = [
+    "huge.dafsa",
+    "wide.dafsa",
+    "misaligned.dafsa",
+    "empty-word.dafsa",
+    "deep-lie.dafsa",
+    "short-lie.dafsa",
+    "count-lie.dafsa",
+    "huge-v2.dafsa",
+    "wide-v2.dafsa",
+    "empty-word-v2.dafsa",
+    "short-lie-v2.dafsa",
+    "count-lie-v2.dafsa",
+]
 
 
 @pytest.mark.slow
@@ -366,13 +439,26 @@ def test_every_command_refuses_a_lying_file_in_one_line(folder: Path, name: str)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [["match", "*"], ["grep", ".*", "--json"], ["range"], ["fuzzy", "A", "-k", "1", "--prefix"],
-                                     ["anagram", "A" * 16 + "B" * 15, "--sub"], ["range", "--count"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["match", "*"],
+        ["grep", ".*", "--json"],
+        ["range"],
+        ["fuzzy", "A", "-k", "1", "--prefix"],
+        ["anagram", "A" * 16 + "B" * 15, "--sub"],
+        ["range", "--count"],
+    ],
+)
 @pytest.mark.parametrize("file", ["honest.dafsa", "honest-v2.dafsa"])
 def test_a_huge_honest_language_streams_and_one_ctrl_c_stops_it(folder: Path, command: list[str], file: str) -> None:
     process = subprocess.Popen(
         [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", command[0], "-d", file, *command[1:]],
-        cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limit, stdin=subprocess.DEVNULL,
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_limit,
+        stdin=subprocess.DEVNULL,
     )
     try:
         assert process.stdout is not None

@@ -36,8 +36,15 @@ def _limit() -> None:
 
 def run(args: list[str], folder: Path, prelude: str = "") -> subprocess.CompletedProcess[str]:
     code = prelude + "from boggle_dafsa.cli import main; main()"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=folder, capture_output=True, text=True, timeout=120,
-                          preexec_fn=_limit, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limit,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +91,10 @@ def test_best_resume_reads_its_own_log(folder: Path) -> None:
 def test_dask_without_the_extra_says_which_extra_to_install(folder: Path) -> None:
     # `distributed` made unimportable, as on an installation without the [dask] extra.
     hide = "import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
-    for args in (["best", "-d", "small.dafsa", "-s", "3x3", "--seed", "1", "--dask", "127.0.0.1:1"],
-                 ["solve", "--batch", "-", "-d", "small.dafsa", "--dask", "127.0.0.1:1"]):
+    for args in (
+        ["best", "-d", "small.dafsa", "-s", "3x3", "--seed", "1", "--dask", "127.0.0.1:1"],
+        ["solve", "--batch", "-", "-d", "small.dafsa", "--dask", "127.0.0.1:1"],
+    ):
         result = run(args, folder, prelude=hide)
         lines = [line for line in result.stderr.splitlines() if not line.startswith("seed:")]
         assert result.returncode == 2 and len(lines) == 1 and "boggle-dafsa[dask]" in lines[0], result.stderr
@@ -96,8 +105,9 @@ def _interrupt_once(args: list[str], folder: Path, env: dict[str, str], ready: f
 
     Returns (exit status, everything it printed, seconds from Ctrl-C to exit, pids of
     its descendants seen before the press)."""
-    child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], cwd=str(folder), env=env, timeout=60, encoding="utf-8",
-                          dimensions=(40, 200))
+    child = pexpect.spawn(
+        PROGRAM[0], [*PROGRAM[1:], *args], cwd=str(folder), env=env, timeout=60, encoding="utf-8", dimensions=(40, 200)
+    )
     try:
         deadline = time.monotonic() + 30
         workers: list[int] = []
@@ -134,14 +144,30 @@ def _assert_stopped_cleanly(status: int, output: str, stopped: float, workers: l
 
 def test_one_ctrl_c_stops_best_with_its_workers(folder: Path) -> None:
     env = {**os.environ, "TERM": "dumb"}
-    args = ["best", "-d", "enable2k", "-s", "4x4", "--seed", "1", "-n", "50", "--jobs", "2", "--method", "anneal", "--steps", "10000000"]
+    args = [
+        "best",
+        "-d",
+        "enable2k",
+        "-s",
+        "4x4",
+        "--seed",
+        "1",
+        "-n",
+        "50",
+        "--jobs",
+        "2",
+        "--method",
+        "anneal",
+        "--steps",
+        "10000000",
+    ]
     _assert_stopped_cleanly(*_interrupt_once(args, folder, env, ready=2.0))
 
 
 def test_one_ctrl_c_stops_a_batch_on_processes(folder: Path) -> None:
     # The Python kernel runs a batch over processes (the compiled one over threads).
     grids = folder / "grids.txt"
-    grids.write_text("".join(f"{'ABCDEFGHIJKLMNOP'[i % 16:] + 'ABCDEFGHIJKLMNOP'[:i % 16]}\n" for i in range(200_000)))
+    grids.write_text("".join(f"{'ABCDEFGHIJKLMNOP'[i % 16 :] + 'ABCDEFGHIJKLMNOP'[: i % 16]}\n" for i in range(200_000)))
     env = {**os.environ, "TERM": "dumb", "BOGGLE_DAFSA_PURE": "1"}
     args = ["solve", "--batch", str(grids), "-d", "enable2k", "--jobs", "2", "--summary"]
     _assert_stopped_cleanly(*_interrupt_once(args, folder, env, ready=2.0))

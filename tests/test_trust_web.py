@@ -47,7 +47,9 @@ def test_a_name_is_refused_or_clean(text: str) -> None:
     assert player_name(name, 24) == name  # idempotent
 
 
-@pytest.mark.parametrize("name", ["evil\u202egnp.exe", "nul\x00", "zero\u200bwidth", "bell\x07", "\ufeffbom", "private\ue000", "x" * 25, "   "])
+@pytest.mark.parametrize(
+    "name", ["evil\u202egnp.exe", "nul\x00", "zero\u200bwidth", "bell\x07", "\ufeffbom", "private\ue000", "x" * 25, "   "]
+)
 def test_hostile_names_are_refused(name: str) -> None:
     with pytest.raises(ValueError):
         player_name(name, 24)
@@ -60,7 +62,10 @@ def test_names_are_nfc_and_unique_up_to_case() -> None:
     assert name_key("Alice") == name_key("ALICE") == name_key("alice")
     client = TestClient(create_app())
     room = client.post("/api/rooms", json={"dice": "fr", "seconds": 60}).json()
-    with client.websocket_connect(f"/ws/rooms/{room['room']}") as first, client.websocket_connect(f"/ws/rooms/{room['room']}") as second:
+    with (
+        client.websocket_connect(f"/ws/rooms/{room['room']}") as first,
+        client.websocket_connect(f"/ws/rooms/{room['room']}") as second,
+    ):
         first.send_json({"type": "join", "name": "Alice"})
         assert first.receive_json()["type"] == "joined"
         second.send_json({"type": "join", "name": "alice"})
@@ -88,11 +93,17 @@ def test_the_request_rate_of_one_address_is_bounded() -> None:
 def test_rooms_by_address_and_forwarded_for_only_when_trusted() -> None:
     limits = Limits(rooms_per_client=2, rooms=10)
     client = TestClient(create_app(limits=limits))
-    made = [client.post("/api/rooms", json={"dice": "fr", "seconds": 60}, headers={"x-forwarded-for": f"10.0.0.{i}"}) for i in range(3)]
+    made = [
+        client.post("/api/rooms", json={"dice": "fr", "seconds": 60}, headers={"x-forwarded-for": f"10.0.0.{i}"})
+        for i in range(3)
+    ]
     # Not behind a trusted proxy: the header is ignored, all three come from one client.
     assert [r.status_code for r in made] == [201, 201, 429] and "rooms open from your address" in made[2].json()["error"]
     trusting = TestClient(create_app(limits=Limits(rooms_per_client=2, rooms=10, trust_proxy=True)))
-    made = [trusting.post("/api/rooms", json={"dice": "fr", "seconds": 60}, headers={"x-forwarded-for": f"6.6.6.6, 10.0.0.{i % 2}"}) for i in range(5)]
+    made = [
+        trusting.post("/api/rooms", json={"dice": "fr", "seconds": 60}, headers={"x-forwarded-for": f"6.6.6.6, 10.0.0.{i % 2}"})
+        for i in range(5)
+    ]
     assert [r.status_code for r in made] == [201, 201, 201, 201, 429]
 
 
@@ -116,7 +127,10 @@ def test_sockets_by_address_leave_room_for_others() -> None:
         assert again.receive_json()["type"] == "pong"
 
 
-HEAVY = "///".join("//".join(f"{a}/{b}/{c}" for a, b, c in [("EAI", "SRT", "NUL"), ("OEA", "ISR", "TNE"), ("ESA", "RIT", "ENO")]) for _ in range(3))
+HEAVY = "///".join(
+    "//".join(f"{a}/{b}/{c}" for a, b, c in [("EAI", "SRT", "NUL"), ("OEA", "ISR", "TNE"), ("ESA", "RIT", "ENO")])
+    for _ in range(3)
+)
 
 
 @pytest.mark.slow
@@ -171,7 +185,10 @@ def test_a_heavy_4d_solve_has_an_answer_in_time_and_others_are_served(server: st
 def test_one_address_cannot_exhaust_rooms_or_sockets_for_another(server: str) -> None:
     limits = Limits()
     with _from("127.0.0.4") as greedy, _from("127.0.0.5") as other:
-        codes = [greedy.post(f"{server}api/rooms", json={"dice": "fr", "seconds": 60}).status_code for _ in range(limits.rooms_per_client + 3)]
+        codes = [
+            greedy.post(f"{server}api/rooms", json={"dice": "fr", "seconds": 60}).status_code
+            for _ in range(limits.rooms_per_client + 3)
+        ]
         assert codes.count(201) == limits.rooms_per_client and codes[-1] == 429
         room = other.post(f"{server}api/rooms", json={"dice": "fr", "seconds": 60})
         assert room.status_code == 201
@@ -216,6 +233,8 @@ def test_the_soak_script_runs(tmp_path: Path) -> None:
     import sys
 
     script = Path(__file__).resolve().parent.parent / "scripts" / "soak_web.py"
-    result = subprocess.run([sys.executable, str(script), "--seconds", "6", "--clients", "3"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, str(script), "--seconds", "6", "--clients", "3"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "p99" in result.stdout and "rss" in result.stdout

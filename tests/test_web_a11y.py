@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
-pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)")
+pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)"
+)
 
 from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server  # noqa: E402
 
@@ -171,7 +173,14 @@ def test_the_keyboard_alone_plays(server: str, browser: Any) -> None:
     moves = ["ArrowDown", "ArrowDown", "ArrowRight"]
     for key in moves:
         page.keyboard.press(key)
-    path = [("Space", None), ("ArrowRight", "Space"), ("ArrowRight", "Space"), ("ArrowDown", None), ("ArrowLeft", "Space"), ("ArrowRight", "Space")]
+    path = [
+        ("Space", None),
+        ("ArrowRight", "Space"),
+        ("ArrowRight", "Space"),
+        ("ArrowDown", None),
+        ("ArrowLeft", "Space"),
+        ("ArrowRight", "Space"),
+    ]
     for first, then in path:
         page.keyboard.press(first)
         if then:

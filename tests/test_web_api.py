@@ -129,9 +129,18 @@ def test_roll_refuses_bad_input(client: TestClient, params: dict[str, Any], stat
     [
         ({"grid": GRID}, [GRID, "-d", "fr"]),
         ({"grid": "perslatgsineters", "dict": "enable2k"}, ["perslatgsineters", "-d", "enable2k"]),
-        ({"grid": "QU E S T/A B C D/E F G H/I J K L", "dict": "en", "scoring": "letters"}, ["QU E S T/A B C D/E F G H/I J K L", "-d", "en", "--scoring", "letters"]),
-        ({"grid": "QEST/ABCD/EFGH/IJKL", "dict": "en", "qu": "true", "min_length": 4}, ["QEST/ABCD/EFGH/IJKL", "-d", "en", "--qu", "-m", "4"]),
-        ({"grid": GRID, "adjacency": "orthogonal", "dice": "big"}, [GRID, "-d", "fr", "--adjacency", "orthogonal", "--dice", "big"]),
+        (
+            {"grid": "QU E S T/A B C D/E F G H/I J K L", "dict": "en", "scoring": "letters"},
+            ["QU E S T/A B C D/E F G H/I J K L", "-d", "en", "--scoring", "letters"],
+        ),
+        (
+            {"grid": "QEST/ABCD/EFGH/IJKL", "dict": "en", "qu": "true", "min_length": 4},
+            ["QEST/ABCD/EFGH/IJKL", "-d", "en", "--qu", "-m", "4"],
+        ),
+        (
+            {"grid": GRID, "adjacency": "orthogonal", "dice": "big"},
+            [GRID, "-d", "fr", "--adjacency", "orthogonal", "--dice", "big"],
+        ),
         ({"grid": "ABC/DEF/GHI//JKL/MNO/PQR", "dict": "en"}, ["ABC/DEF/GHI//JKL/MNO/PQR", "-d", "en"]),
         ({"grid": "ETAONRISL" * 9}, ["ETAONRISL" * 9, "-d", "fr"]),  # 81 cells: solved in a worker thread
     ],
@@ -200,7 +209,9 @@ def test_overlong_query_strings_and_unknown_paths_are_refused(client: TestClient
 # -- pages and static files --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path, marker", [("/", "solve.js"), ("/play", "play.js"), ("/rooms", "rooms.js"), ("/rooms/abc", "rooms.js")])
+@pytest.mark.parametrize(
+    "path, marker", [("/", "solve.js"), ("/play", "play.js"), ("/rooms", "rooms.js"), ("/rooms/abc", "rooms.js")]
+)
 def test_pages_are_served(client: TestClient, path: str, marker: str) -> None:
     response = client.get(path)
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
@@ -375,7 +386,9 @@ def test_a_room_game_from_join_to_the_final_table() -> None:
             socket.send_json({"type": "word", "word": word})
         verdicts = [receive_until(alice, "verdict") for _ in range(3)]
         assert [(v["word"], v["accepted"], v["reason"]) for v in verdicts] == [
-            ("HALTE", True, None), ("LATTE", True, None), ("HALTE", False, "already found")
+            ("HALTE", True, None),
+            ("LATTE", True, None),
+            ("HALTE", False, "already found"),
         ]
         assert verdicts[0]["path"] and verdicts[1]["score"] == 4
         bob_verdicts = [receive_until(bob, "verdict") for _ in range(2)]
@@ -424,7 +437,7 @@ def test_a_player_comes_back_after_a_reload() -> None:
         (b"\x00\x01binary", "binary"),
         ("not json", "not JSON"),
         ("[1, 2]", "JSON object"),
-        ("\"word\"", "JSON object"),
+        ('"word"', "JSON object"),
         ("[" * 3000 + "]" * 3000, ""),
         ("x" * 5000, "longer than"),
         ('{"type": "word", "word": "halte"}', "join the room first"),
@@ -556,7 +569,16 @@ def test_play_answers_any_json_body(body: Any) -> None:
 
 
 @pytest.mark.slow
-@given(messages=st.lists(JSON_VALUES | st.fixed_dictionaries({"type": st.sampled_from(["join", "start", "word", "ping"])}, optional={"name": JSON_VALUES, "word": JSON_VALUES, "token": JSON_VALUES}), max_size=6))
+@given(
+    messages=st.lists(
+        JSON_VALUES
+        | st.fixed_dictionaries(
+            {"type": st.sampled_from(["join", "start", "word", "ping"])},
+            optional={"name": JSON_VALUES, "word": JSON_VALUES, "token": JSON_VALUES},
+        ),
+        max_size=6,
+    )
+)
 def test_room_sockets_answer_any_messages(messages: list[Any]) -> None:
     client = fast_client()
     room = client.post("/api/rooms", json={"seconds": 600}).json()

@@ -79,13 +79,16 @@ def test_results_are_judged_by_the_server_kept_and_summed_up(client: TestClient)
     assert f"{expected[0]} of {solution['totals']['points']} points" in share
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ({"dice": "fr", "player": "short"}, "player"),
-    ({"dice": "fr", "player": "bad player id!"}, "player"),
-    ({"dice": "fr", "player": "someone1", "date": "2001-01-01"}, "today"),
-    ({"dice": "fr", "player": "someone1", "date": "2999-01-01"}, "no puzzle yet"),
-    ({"dice": "nope", "player": "someone1"}, "unknown dice set"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"dice": "fr", "player": "short"}, "player"),
+        ({"dice": "fr", "player": "bad player id!"}, "player"),
+        ({"dice": "fr", "player": "someone1", "date": "2001-01-01"}, "today"),
+        ({"dice": "fr", "player": "someone1", "date": "2999-01-01"}, "no puzzle yet"),
+        ({"dice": "nope", "player": "someone1"}, "unknown dice set"),
+    ],
+)
 def test_bad_results_are_one_line_errors(client: TestClient, body: dict[str, Any], message: str) -> None:
     answer = client.post("/api/daily", json=body)
     assert answer.status_code in (400, 422) and message in answer.json()["error"]
@@ -117,7 +120,9 @@ def test_the_daily_page_plays_today_s_grid_and_shares_the_result() -> None:
     with live_server() as url, sync_playwright() as playwright:
         with urllib.request.urlopen(url + "api/daily?dice=en", timeout=60) as response:
             puzzle = json.load(response)
-        with urllib.request.urlopen(url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60) as response:
+        with urllib.request.urlopen(
+            url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60
+        ) as response:
             word = json.load(response)["words"][0]["word"]
         browser = launch_chromium(playwright)
         try:

@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
-pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)")
+pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)"
+)
 
 from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server
 
@@ -175,7 +177,9 @@ def test_two_players_in_one_room_share_a_word_and_it_scores_zero(server: str, br
     bob.reload()
     bob.wait_for_selector("#start:not([hidden])")
     assert bob.is_hidden("#join")
-    alice.wait_for_function("document.getElementById('players').textContent.includes('bob: 0 words') && !document.getElementById('players').textContent.includes('away')")
+    alice.wait_for_function(
+        "document.getElementById('players').textContent.includes('bob: 0 words') && !document.getElementById('players').textContent.includes('away')"
+    )
     alice.click("#start")
     for page in (alice, bob):
         page.wait_for_selector("#entry:not([hidden])")

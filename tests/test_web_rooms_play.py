@@ -150,8 +150,18 @@ def test_serve_on_every_interface_announces_the_address_to_give(tmp_path: Path) 
     address = lan_address()
     if address is None:
         pytest.skip("this machine has no network address besides loopback")
-    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--host", "0.0.0.0",
-               "--port", "0", "--data", str(tmp_path)]
+    command = [
+        sys.executable,
+        "-c",
+        "from boggle_dafsa.cli import main; main()",
+        "serve",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--data",
+        str(tmp_path),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None

@@ -28,8 +28,19 @@ from boggle_dafsa.web.store import Store, data_dir, restore_rooms  # noqa: E402
 @contextmanager
 def server(data: Path, *extra: str) -> Iterator[str]:
     """``boggle-dafsa serve`` as users start it, on a free port; stopped by Ctrl-C."""
-    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--port", "0",
-               "-d", "en", "--data", str(data), *extra]
+    command = [
+        sys.executable,
+        "-c",
+        "from boggle_dafsa.cli import main; main()",
+        "serve",
+        "--port",
+        "0",
+        "-d",
+        "en",
+        "--data",
+        str(data),
+        *extra,
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
@@ -43,8 +54,9 @@ def server(data: Path, *extra: str) -> Iterator[str]:
 
 
 def call(url: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    request = urllib.request.Request(url + path, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
+    request = urllib.request.Request(
+        url + path, data=None if body is None else json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.load(response)
 
@@ -89,7 +101,11 @@ def test_a_room_comes_back_after_a_restart_with_its_grid_players_and_clock(tmp_p
     with server(data) as url:  # a new process: everything comes from the file
         after = call(url, f"api/rooms/{room_id}")
         assert (after["grid"], after["faces"], after["status"], after["seconds"]) == (
-            before["grid"], before["faces"], PLAYING, 600)
+            before["grid"],
+            before["faces"],
+            PLAYING,
+            600,
+        )
         assert [p["name"] for p in after["players"]] == ["Alice", "Bob"]
         assert [p["words"] for p in after["players"]] == [1, 0]
         # The clock went on while the server was down, and not from the start again.

@@ -143,7 +143,9 @@ def test_a_build_killed_at_any_step_leaves_a_usable_dictionary(tmp_path: Path, f
         write_dictionary(OLD, path, format)
         killed = subprocess.run(
             [sys.executable, "-c", _BUILD, str(path), *NEW],
-            env={**os.environ, FAULT_VARIABLE: str(step)}, capture_output=True, timeout=120,
+            env={**os.environ, FAULT_VARIABLE: str(step)},
+            capture_output=True,
+            timeout=120,
         )
         if killed.returncode == 0:
             break
@@ -186,8 +188,9 @@ def test_without_a_reaper_the_next_write_removes_a_dead_writers_temporary(tmp_pa
     path = tmp_path / "words.native"
     write_dictionary(OLD, path)
     script = "import boggle_dafsa.reaper as r; r._start = lambda: None\n" + _BUILD.replace("; ", "\n")
-    killed = subprocess.run([sys.executable, "-c", script, str(path), *NEW],
-                            env={**os.environ, FAULT_VARIABLE: "1"}, capture_output=True, timeout=120)
+    killed = subprocess.run(
+        [sys.executable, "-c", script, str(path), *NEW], env={**os.environ, FAULT_VARIABLE: "1"}, capture_output=True, timeout=120
+    )
     assert killed.returncode == -9, killed.stderr
     time.sleep(0.5)
     left = _temporaries(tmp_path)

@@ -47,8 +47,20 @@ _LAZY = {
 }
 
 __all__ = [
-    "BoggleError", "Dictionary", "Grid", "NativeDictionary", "Policy", "__version__", "build_automaton", "build_dictionary",
-    "compile_words", "find", "normalize", "open_dictionary", "read_wordlist", "solve",
+    "BoggleError",
+    "Dictionary",
+    "Grid",
+    "NativeDictionary",
+    "Policy",
+    "__version__",
+    "build_automaton",
+    "build_dictionary",
+    "compile_words",
+    "find",
+    "normalize",
+    "open_dictionary",
+    "read_wordlist",
+    "solve",
 ]
 
 

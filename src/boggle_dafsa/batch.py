@@ -68,9 +68,7 @@ class SolveOptions:
         if adjacency not in ADJACENCIES:
             raise BoggleError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
         rules = resolve_rules(dice, scoring, min_length)
-        return cls(
-            rules.min_length, rules.scoring, adjacency, parse_shape(shape) if shape else None, q_is_qu, rules.language
-        )
+        return cls(rules.min_length, rules.scoring, adjacency, parse_shape(shape) if shape else None, q_is_qu, rules.language)
 
     def parse(self, text: str, dictionary: Dictionary, *, worddle: bool = False) -> Grid:
         """A grid in the GRID syntax (or the standard-input form), normalized as ``dictionary`` does."""
@@ -101,7 +99,9 @@ class BatchResult:
         self.grids = grids
 
     def __repr__(self) -> str:
-        return f"BatchResult(line={self.line}, words={self.words}, points={self.points}, error={self.error!r}, grids={self.grids})"
+        return (
+            f"BatchResult(line={self.line}, words={self.words}, points={self.points}, error={self.error!r}, grids={self.grids})"
+        )
 
 
 class BatchLines:
@@ -217,20 +217,37 @@ def _fast_batch(
         )
 
     quick = QuickGrids(dictionary.normalize, q_is_qu=options.q_is_qu, shape=options.shape)
-    render = Renderer(options.scoring.score, format_totals, scores=rendering.scores, paths=rendering.paths, as_json=rendering.json,
-                      summary=rendering.summary)
+    render = Renderer(
+        options.scoring.score,
+        format_totals,
+        scores=rendering.scores,
+        paths=rendering.paths,
+        as_json=rendering.json,
+        summary=rendering.summary,
+    )
     mode = mode_for(rendering.scores, rendering.paths, rendering.json, rendering.summary)
     try:
         if grouped and rendering.summary and isinstance(lines, BatchLines):
             # The kernel writes whole chunks of summary lines: no Python object per grid.
             for line, text, grids, words, points in summary_chunks(
-                lines.raw, lambda text: options.parse(text, dictionary), quick, solver_for, render, threads=threads,
+                lines.raw,
+                lambda text: options.parse(text, dictionary),
+                quick,
+                solver_for,
+                render,
+                threads=threads,
                 chunk=chunk,
             ):
                 yield BatchResult(line, text, words, points, grids=grids)
             return
         for solved in solve_texts(
-            lines, lambda text: options.parse(text, dictionary), quick, solver_for, mode, threads=threads, chunk=chunk,
+            lines,
+            lambda text: options.parse(text, dictionary),
+            quick,
+            solver_for,
+            mode,
+            threads=threads,
+            chunk=chunk,
             rows=render.row_style,
         ):
             text, words, points = render(solved)
@@ -264,8 +281,13 @@ def _dask_batch(
 
 
 def _solve_chunk(
-    chunk: list[tuple[int, str]], data: bytes | None, spec: str, digest: str | None,
-    options: SolveOptions, rendering: Rendering, source: str,
+    chunk: list[tuple[int, str]],
+    data: bytes | None,
+    spec: str,
+    digest: str | None,
+    options: SolveOptions,
+    rendering: Rendering,
+    source: str,
 ) -> list[BatchResult]:
     # A Dask task: the worker opens the dictionary once, then keeps it for later chunks.
     if _worker.get("key") != (spec, digest):

@@ -115,8 +115,11 @@ def build_dictionary(
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     if format_version is not None and (format != "native" or format_version not in VERSIONS):
         known = ", ".join(map(str, VERSIONS))
-        raise BoggleError(f"format version {format_version}: native files have versions {known}" if format == "native"
-                          else f"--format-version is for native files, not {format}")
+        raise BoggleError(
+            f"format version {format_version}: native files have versions {known}"
+            if format == "native"
+            else f"--format-version is for native files, not {format}"
+        )
     started = time.perf_counter()
     output = Path(output)
     if data is None:
@@ -128,11 +131,23 @@ def build_dictionary(
             progress(BuildProgress("reading", started=started, seconds=time.perf_counter() - started))
         wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)
         if progress is not None:
-            progress(BuildProgress("building", words=len(wordlist.words), started=started,
-                                   seconds=time.perf_counter() - started))
+            progress(BuildProgress("building", words=len(wordlist.words), started=started, seconds=time.perf_counter() - started))
         write_dictionary(wordlist.words, output, format, {"policy": policy.value, "source_sha256": wordlist.digest})
-        return BuildReport(str(source), wordlist.encoding, policy, wordlist.items, len(wordlist.words), wordlist.dropped,
-                           output, format, None, None, output.stat().st_size, time.perf_counter() - started, wordlist.hint)
+        return BuildReport(
+            str(source),
+            wordlist.encoding,
+            policy,
+            wordlist.items,
+            len(wordlist.words),
+            wordlist.dropped,
+            output,
+            format,
+            None,
+            None,
+            output.stat().st_size,
+            time.perf_counter() - started,
+            wordlist.hint,
+        )
 
     stream = stream_wordlist(source, policy=policy, encoding=encoding, data=data)
     writer = native_writer(kernel)
@@ -171,8 +186,9 @@ def build_dictionary(
             except UnsortedInputError as error:
                 raise WordListError(f"{source}: not sorted: {error} (leave out `assume_sorted` to sort it)") from None
         else:
-            sort_blocks(read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder,
-                        on_spill=spilled)
+            sort_blocks(
+                read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder, on_spill=spilled
+            )
     except StateLimitError as error:
         raise WordListError(f"{source}: {error}") from None
     if not writer.words:
@@ -188,9 +204,21 @@ def build_dictionary(
         written = writer.write(output, policy, version=format_version or DEFAULT_VERSION)
     except StateLimitError as error:
         raise WordListError(f"{source}: {error}") from None
-    return BuildReport(stream.source, stream.encoding, policy, stream.items, written.words, stream.dropped, output,
-                       format, written.states, written.transitions, written.file_bytes, time.perf_counter() - started,
-                       stream.hint)
+    return BuildReport(
+        stream.source,
+        stream.encoding,
+        policy,
+        stream.items,
+        written.words,
+        stream.dropped,
+        output,
+        format,
+        written.states,
+        written.transitions,
+        written.file_bytes,
+        time.perf_counter() - started,
+        stream.hint,
+    )
 
 
 def _dropped_summary(dropped: Counter[str]) -> str:

@@ -15,7 +15,9 @@ def to_dot(dictionary: NativeDictionary, max_states: int = 2000) -> Iterator[str
         raise DictionaryError(f"dot draws native dictionaries only (this one is {dictionary.format_name})")
     states = dictionary.header.state_count
     if states > max_states:
-        raise DictionaryError(f"{dictionary.path}: {states} states is too many to draw (limit {max_states}: raise it with `max_states`)")
+        raise DictionaryError(
+            f"{dictionary.path}: {states} states is too many to draw (limit {max_states}: raise it with `max_states`)"
+        )
     number: dict[int, int] = {dictionary.root: 0}
     queue = deque([dictionary.root])
     yield "digraph dafsa {"

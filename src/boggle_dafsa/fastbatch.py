@@ -320,8 +320,7 @@ def summary_chunks(
             solver = solver_for(shape)
             codes = quick.codes(solver, letters)
             if codes is not None:
-                text, words, points = solver.run_summary(codes, letters.encode("ascii"), shape[1], quick.q_is_qu,
-                                                         threads=threads)
+                text, words, points = solver.run_summary(codes, letters.encode("ascii"), shape[1], quick.q_is_qu, threads=threads)
                 yield start + 1, text, len(block), words, points
                 continue
         numbered = [
@@ -412,7 +411,11 @@ class Renderer:
         if self._json_parts is None:
             self._json_parts = _result_template()
         dumps, template = self._json_parts
-        return template.format(solved.line, dumps(solved.text), ", ".join(map(str, solved.shape)), words, count, points), count, points
+        return (
+            template.format(solved.line, dumps(solved.text), ", ".join(map(str, solved.shape)), words, count, points),
+            count,
+            points,
+        )
 
     def _coordinates(self, shape: tuple[int, ...], row: RowFormat) -> list[str]:
         # Each cell written as `row` writes a cell ("(1,2)", "[1, 2]"), once per shape and format.

@@ -69,8 +69,11 @@ def _start() -> int | None:
     try:
         reaper = subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", _REAPER],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=True, start_new_session=True,  # a Ctrl-C to the writer's group leaves it be
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            start_new_session=True,  # a Ctrl-C to the writer's group leaves it be
         )
     except (OSError, ValueError, subprocess.SubprocessError):
         return None

@@ -66,7 +66,8 @@ def open_dictionary(spec: str | None = None, *, progress: CompileProgress | None
     name = embedded_name(spec)
     if name is not None:
         return _open_cached(
-            embedded_path(name, progress=progress), embedded_digest(name),
+            embedded_path(name, progress=progress),
+            embedded_digest(name),
             lambda target: _compile_embedded(name, target, progress),
         )
     from boggle_dafsa.formats.detect import detect_format

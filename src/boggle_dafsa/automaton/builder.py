@@ -144,8 +144,9 @@ class IncrementalBuilder:
         self.finals.append(self.path_final[0])
         self.labels.append(tuple(self.path_edges[0]))
         self.register.clear()
-        return Automaton(finals=self.finals, labels=self.labels, root=len(self.finals) - 1,
-                         word_count=self.count, longest_word=self.longest)
+        return Automaton(
+            finals=self.finals, labels=self.labels, root=len(self.finals) - 1, word_count=self.count, longest_word=self.longest
+        )
 
 
 def build_automaton(words: Iterable[str], progress: Callable[[int], None] | None = None) -> Automaton:

@@ -67,13 +67,39 @@ class Header:
     NamedTuples, whose classes cost a few hundred microseconds each to create at start-up.
     """
 
-    __slots__ = ("version", "header_cells", "header_size", "policy", "alphabet", "word_count", "state_count",
-                 "transition_count", "final_count", "longest_word", "root", "cell_count", "body_crc32", "source_digest")
+    __slots__ = (
+        "version",
+        "header_cells",
+        "header_size",
+        "policy",
+        "alphabet",
+        "word_count",
+        "state_count",
+        "transition_count",
+        "final_count",
+        "longest_word",
+        "root",
+        "cell_count",
+        "body_crc32",
+        "source_digest",
+    )
 
     def __init__(
-        self, version: int, header_cells: int, header_size: int, policy: Policy, alphabet: str, word_count: int,
-        state_count: int, transition_count: int, final_count: int, longest_word: int, root: int, cell_count: int,
-        body_crc32: int, source_digest: str,
+        self,
+        version: int,
+        header_cells: int,
+        header_size: int,
+        policy: Policy,
+        alphabet: str,
+        word_count: int,
+        state_count: int,
+        transition_count: int,
+        final_count: int,
+        longest_word: int,
+        root: int,
+        cell_count: int,
+        body_crc32: int,
+        source_digest: str,
     ) -> None:
         self.version = version
         self.header_cells = header_cells
@@ -120,12 +146,28 @@ class NativeLayout:
     Plain data, so that a compiled kernel takes the same arguments as its Python twin.
     """
 
-    __slots__ = ("cells", "root", "letter_bits", "alphabet", "header_cells", "longest_word", "final_flag",
-                 "letter_mask", "source")
+    __slots__ = (
+        "cells",
+        "root",
+        "letter_bits",
+        "alphabet",
+        "header_cells",
+        "longest_word",
+        "final_flag",
+        "letter_mask",
+        "source",
+    )
 
     def __init__(
-        self, cells: memoryview | array[int], root: int, letter_bits: Mapping[str, int], alphabet: str,
-        header_cells: int, longest_word: int, final_flag: int, source: str,
+        self,
+        cells: memoryview | array[int],
+        root: int,
+        letter_bits: Mapping[str, int],
+        alphabet: str,
+        header_cells: int,
+        longest_word: int,
+        final_flag: int,
+        source: str,
     ) -> None:
         #: The cells as unsigned 32-bit integers in native byte order: a memoryview of
         #: format "I" in place on the mapped file (an ``array('I')`` on big-endian hosts).
@@ -408,12 +450,19 @@ def compact_body(cells: memoryview | array[int], root: int, alphabet_size: int) 
     kinds: list[list[int]] = []
     for state in order:
         edges = children[state]
-        kinds.append([
-            KIND_LEAF if not children[child] else
-            KIND_NEXT if index == len(edges) - 1 and following.get(state) == child else KIND_RELATIVE
-            for index, (_, child) in enumerate(edges)
-        ])
-    label_bytes = [sum(1 + (varint_size(label - LABEL_ESCAPE) if label >= LABEL_ESCAPE else 0) for label, _ in children[s]) for s in order]
+        kinds.append(
+            [
+                KIND_LEAF
+                if not children[child]
+                else KIND_NEXT
+                if index == len(edges) - 1 and following.get(state) == child
+                else KIND_RELATIVE
+                for index, (_, child) in enumerate(edges)
+            ]
+        )
+    label_bytes = [
+        sum(1 + (varint_size(label - LABEL_ESCAPE) if label >= LABEL_ESCAPE else 0) for label, _ in children[s]) for s in order
+    ]
     widths: dict[tuple[int, int], int] = {}  # (state's place, edge) -> reference bytes, if over one
     while True:
         position: dict[int, int] = {}
@@ -605,8 +654,18 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str, version: in
             cells.byteswap()
         body, count = cells.tobytes(), len(cells)
     header = pack_header(
-        policy, automaton.alphabet, automaton.word_count, automaton.state_count, automaton.transition_count,
-        sum(automaton.finals), automaton.longest_word, root, count, zlib.crc32(body), source_digest, version,
+        policy,
+        automaton.alphabet,
+        automaton.word_count,
+        automaton.state_count,
+        automaton.transition_count,
+        sum(automaton.finals),
+        automaton.longest_word,
+        root,
+        count,
+        zlib.crc32(body),
+        source_digest,
+        version,
     )
     return header + body
 
@@ -662,8 +721,18 @@ def header_size_for(alphabet: str) -> int:
 
 
 def pack_header(
-    policy: Policy, alphabet: str, word_count: int, state_count: int, transition_count: int, final_count: int,
-    longest_word: int, root: int, cell_count: int, body_crc32: int, source_digest: str, version: int = 1,
+    policy: Policy,
+    alphabet: str,
+    word_count: int,
+    state_count: int,
+    transition_count: int,
+    final_count: int,
+    longest_word: int,
+    root: int,
+    cell_count: int,
+    body_crc32: int,
+    source_digest: str,
+    version: int = 1,
 ) -> bytes:
     """The header of a file whose body is already known (cells or bytes, CRC-32, root's index)."""
     alphabet_bytes = alphabet.encode("utf-8")
@@ -702,13 +771,32 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     if len(data) < FIXED_SIZE or bytes(data[: len(MAGIC)]) != MAGIC:
         raise DictionaryError(f"{source}: not a boggle-dafsa dictionary (bad magic)")
     fields = _FIXED.unpack_from(data)
-    (_, version, width, header_size, policy_code, alphabet_size, word_count, state_count, transition_count,
-     final_count, longest_word, root, cell_count, body_crc, digest, alphabet_length, header_crc) = fields
+    (
+        _,
+        version,
+        width,
+        header_size,
+        policy_code,
+        alphabet_size,
+        word_count,
+        state_count,
+        transition_count,
+        final_count,
+        longest_word,
+        root,
+        cell_count,
+        body_crc,
+        digest,
+        alphabet_length,
+        header_crc,
+    ) = fields
     crc_holds = FIXED_SIZE <= header_size <= len(data) and _header_crc(data, header_size) == header_crc
     if version > VERSION:
         # A newer writer may lay the header out differently, so its checksum cannot decide.
         what = "" if crc_holds else ", or the header is damaged"
-        raise DictionaryError(f"{source}: format version {version} is newer than this tool reads ({VERSION}){what}: upgrade boggle-dafsa")
+        raise DictionaryError(
+            f"{source}: format version {version} is newer than this tool reads ({VERSION}){what}: upgrade boggle-dafsa"
+        )
     if version < 1 or header_size < FIXED_SIZE + alphabet_length or not crc_holds:
         raise DictionaryError(f"{source}: damaged header (checksum mismatch): rebuild the dictionary")
     if policy_code not in _POLICY_BY_CODE or width != (header_cells_for(alphabet_size) if version == 1 else 0):
@@ -717,8 +805,22 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         alphabet = bytes(data[FIXED_SIZE : FIXED_SIZE + alphabet_length]).decode("utf-8")
     except UnicodeDecodeError:
         raise DictionaryError(f"{source}: damaged header (alphabet is not UTF-8)") from None
-    header = Header(version, width, header_size, _POLICY_BY_CODE[policy_code], alphabet, word_count, state_count,
-                    transition_count, final_count, longest_word, root, cell_count, body_crc, digest.hex())
+    header = Header(
+        version,
+        width,
+        header_size,
+        _POLICY_BY_CODE[policy_code],
+        alphabet,
+        word_count,
+        state_count,
+        transition_count,
+        final_count,
+        longest_word,
+        root,
+        cell_count,
+        body_crc,
+        digest.hex(),
+    )
     # In an acyclic automaton a word visits distinct states, and each state has at least
     # a header's cells: a longer "longest word" can only be a lie (or a cycle) that walks
     # bounded by it would believe.

@@ -101,11 +101,24 @@ class PythonBuilder:
         automaton = self._automaton
         if automaton is None:
             b = self._builder
-            return {"words": b.count, "states": len(b.finals), "transitions": b.transitions,
-                    "finals": sum(b.finals), "longest": b.longest, "alphabet": "", "root": 0}
-        return {"words": automaton.word_count, "states": automaton.state_count,
-                "transitions": automaton.transition_count, "finals": sum(automaton.finals),
-                "longest": automaton.longest_word, "alphabet": automaton.alphabet, "root": automaton.root}
+            return {
+                "words": b.count,
+                "states": len(b.finals),
+                "transitions": b.transitions,
+                "finals": sum(b.finals),
+                "longest": b.longest,
+                "alphabet": "",
+                "root": 0,
+            }
+        return {
+            "words": automaton.word_count,
+            "states": automaton.state_count,
+            "transitions": automaton.transition_count,
+            "finals": sum(automaton.finals),
+            "longest": automaton.longest_word,
+            "alphabet": automaton.alphabet,
+            "root": automaton.root,
+        }
 
     def write_body(self, stream: Any) -> tuple[int, int, int]:
         """Write the cells with ``stream.write``; return (crc32, cells, root cell)."""
@@ -165,8 +178,13 @@ def python_compact_body(cells: bytes, root: int, alphabet_size: int) -> tuple[by
     return compact_body(view, root, alphabet_size)
 
 
-PYTHON_KERNEL = SimpleNamespace(name="python", Builder=PythonBuilder, sort_lines=python_sort_lines,
-                                merge_runs=python_merge_runs, compact_body=python_compact_body)
+PYTHON_KERNEL = SimpleNamespace(
+    name="python",
+    Builder=PythonBuilder,
+    sort_lines=python_sort_lines,
+    merge_runs=python_merge_runs,
+    compact_body=python_compact_body,
+)
 
 
 def kernels() -> dict[str, Any]:
@@ -175,8 +193,13 @@ def kernels() -> dict[str, Any]:
     _builder = compiled.built("builder")
     if _builder is None:
         return found
-    found["c"] = SimpleNamespace(name="c", Builder=_builder.Builder, sort_lines=_builder.sort_lines,
-                                 merge_runs=_builder.merge_runs, compact_body=_builder.compact_body)
+    found["c"] = SimpleNamespace(
+        name="c",
+        Builder=_builder.Builder,
+        sort_lines=_builder.sort_lines,
+        merge_runs=_builder.merge_runs,
+        compact_body=_builder.compact_body,
+    )
     return found
 
 
@@ -302,19 +325,45 @@ class NativeWriter:
         if version == 2:
             body, root = self._compact_body(len(stats["alphabet"]))
             crc = zlib.crc32(body)
-            stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
-                                     stats["finals"], stats["longest"], root, len(body), crc, digest, version=2))
+            stream.write(
+                pack_header(
+                    policy,
+                    stats["alphabet"],
+                    stats["words"],
+                    stats["states"],
+                    stats["transitions"],
+                    stats["finals"],
+                    stats["longest"],
+                    root,
+                    len(body),
+                    crc,
+                    digest,
+                    version=2,
+                )
+            )
             stream.write(body)
             stream.flush()
             return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + len(body), digest)
         stream.write(bytes(header_size))
         crc, cells, root = self.builder.write_body(stream)
         stream.seek(0)
-        stream.write(pack_header(policy, stats["alphabet"], stats["words"], stats["states"], stats["transitions"],
-                                 stats["finals"], stats["longest"], root, cells, crc, digest))
+        stream.write(
+            pack_header(
+                policy,
+                stats["alphabet"],
+                stats["words"],
+                stats["states"],
+                stats["transitions"],
+                stats["finals"],
+                stats["longest"],
+                root,
+                cells,
+                crc,
+                digest,
+            )
+        )
         stream.flush()
         return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + 4 * cells, digest)
-
 
     def _compact_body(self, alphabet_size: int) -> tuple[bytes, int]:
         # The compiled builder lays version 2 out from its own states: no version 1 cells

@@ -160,9 +160,7 @@ def parse_dice(text: str, *, name: str, source: str) -> DiceSet:
             raise DiceError(f"{source}: {len(dice)} dice make no square grid; add a line such as 'shape: 4x5'")
         shape = (side, side)
     if shape[0] * shape[1] != len(dice):
-        raise DiceError(
-            f"{source}: {len(dice)} dice for a {shape[0]}x{shape[1]} grid, which needs {shape[0] * shape[1]}"
-        )
+        raise DiceError(f"{source}: {len(dice)} dice for a {shape[0]}x{shape[1]} grid, which needs {shape[0] * shape[1]}")
 
     scoring_name = headers.get("scoring", "classic").lower()
     if scoring_name not in SCORINGS:
@@ -367,9 +365,7 @@ def generate_grids(
     return _generate(dice_set, seed, count, quality, max_attempts)
 
 
-def _generate(
-    dice_set: DiceSet, seed: int, count: int, quality: GridQuality | None, max_attempts: int
-) -> Iterator[Grid]:
+def _generate(dice_set: DiceSet, seed: int, count: int, quality: GridQuality | None, max_attempts: int) -> Iterator[Grid]:
     rng = SplitMix64(seed)
     for number in range(1, count + 1):
         for _attempt in range(max_attempts):
@@ -396,5 +392,3 @@ def display_face(face: str) -> str:
 def die_text(die: Die) -> str:
     """A die as written in dice files: ``HIMNU(Qu)``."""
     return "".join(face if len(face) == 1 else f"({display_face(face)})" for face in die)
-
-

@@ -159,10 +159,7 @@ class Grid:
         nested_shape, raw = _split_nested(text, depth, location=())
         if wanted is not None and wanted != nested_shape:
             raise GridError(f"the grid is {format_shape(nested_shape)} but the shape given is {format_shape(wanted)}")
-        faces = [
-            _normalize_face(face, normalize, q_is_qu, _face_location(nested_shape, index))
-            for index, face in enumerate(raw)
-        ]
+        faces = [_normalize_face(face, normalize, q_is_qu, _face_location(nested_shape, index)) for index, face in enumerate(raw)]
         return cls(nested_shape, tuple(faces))
 
     @classmethod
@@ -214,9 +211,7 @@ class Grid:
         lines = blocks[0]
         if len({len(line) for line in lines}) == 1:
             return cls.from_faces(faces, (len(lines), len(lines[0])))
-        raise GridError(
-            f"{count} faces on lines of unequal length make no square grid: give the shape (e.g. 3x5)"
-        )
+        raise GridError(f"{count} faces on lines of unequal length make no square grid: give the shape (e.g. 3x5)")
 
     @classmethod
     def from_faces(
@@ -243,10 +238,7 @@ class Grid:
             shape = (side, side)
         shape = tuple(shape)
         if len(faces) != math.prod(shape):
-            raise GridError(
-                f"{len(faces)} faces do not fit the shape {format_shape(shape)} "
-                f"({math.prod(shape)} cells)"
-            )
+            raise GridError(f"{len(faces)} faces do not fit the shape {format_shape(shape)} ({math.prod(shape)} cells)")
         return cls(shape, tuple(faces))
 
     # -- reading -------------------------------------------------------------------------
@@ -455,9 +447,7 @@ def _describe(location: tuple[int, ...], depth: int | None = None) -> str:
     return ", ".join(f"{_level_name(level)} {number}" for level, number in zip(levels, location))
 
 
-def _ragged_message(
-    location: tuple[int, ...], number: int, depth: int, shape: tuple[int, ...], first: tuple[int, ...]
-) -> str:
+def _ragged_message(location: tuple[int, ...], number: int, depth: int, shape: tuple[int, ...], first: tuple[int, ...]) -> str:
     where = _describe((*location, number), depth)
     if depth == 1:
         return f"{where} has {_faces(shape[0])}, {_level_name(depth)} 1 has {_faces(first[0])} (rows must be equal)"

@@ -105,7 +105,10 @@ def main() -> None:
         # typer would draw a framed box of several lines; errors here are one line.
         where = f"{error.ctx.command_path}: " if error.ctx and error.ctx.command_path != PROGRAM else ""
         command = error.ctx.command_path if error.ctx else PROGRAM
-        print(f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()}{_stray_hint(args)} (see `{command} --help`)", file=sys.stderr)
+        print(
+            f"{PROGRAM}: {where.removeprefix(PROGRAM + ' ')}{error.format_message()}{_stray_hint(args)} (see `{command} --help`)",
+            file=sys.stderr,
+        )
         code = 2
     except typer.Abort:
         print(f"{PROGRAM}: interrupted", file=sys.stderr)

@@ -30,28 +30,62 @@ def best(
     dictionary: RulesDictOption = None,
     shape: Annotated[
         Optional[str],
-        typer.Option("--shape", "-s", help="Shape of the grids: N for NxN, or sizes like 3x4 or 4x4x4 (default: the dice set's, else 4x4).", show_default=False),
+        typer.Option(
+            "--shape",
+            "-s",
+            help="Shape of the grids: N for NxN, or sizes like 3x4 or 4x4x4 (default: the dice set's, else 4x4).",
+            show_default=False,
+        ),
     ] = None,
     dice: Annotated[
         Optional[str],
-        typer.Option("--dice", help="Search only grids this dice set can roll (fr, en-classic, en, big, super-big, or a dice file, - for standard input); its scoring and, without -d, its dictionary.", show_default=False),
+        typer.Option(
+            "--dice",
+            help="Search only grids this dice set can roll (fr, en-classic, en, big, super-big, or a dice file, - for standard input); its scoring and, without -d, its dictionary.",
+            show_default=False,
+        ),
     ] = None,
-    exclude_letters: Annotated[str, typer.Option("--exclude-letters", help="Letters never used on free-letter grids, e.g. QXZ.")] = "",
+    exclude_letters: Annotated[
+        str, typer.Option("--exclude-letters", help="Letters never used on free-letter grids, e.g. QXZ.")
+    ] = "",
     scoring: ScoringOption = None,
     min_length: MinLengthOption = None,
     adjacency: AdjacencyOption = "king",
     objective: Annotated[str, typer.Option("--objective", help="What to maximize: points or words.")] = "points",
-    method: Annotated[str, typer.Option("--method", help="hillclimb (a pool hill climb) or anneal (simulated annealing).")] = "hillclimb",
-    pool: Annotated[Optional[int], typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see docs/best.md).", show_default=False)] = None,
-    all_letters: Annotated[bool, typer.Option("--all-letters", help="Climb with every letter from the start (default: the letters of at least 8% of the words first, then all).")] = False,
+    method: Annotated[
+        str, typer.Option("--method", help="hillclimb (a pool hill climb) or anneal (simulated annealing).")
+    ] = "hillclimb",
+    pool: Annotated[
+        Optional[int],
+        typer.Option("--pool", help="Boards the hill climb keeps (default: by shape, see docs/best.md).", show_default=False),
+    ] = None,
+    all_letters: Annotated[
+        bool,
+        typer.Option(
+            "--all-letters",
+            help="Climb with every letter from the start (default: the letters of at least 8% of the words first, then all).",
+        ),
+    ] = False,
     steps: Annotated[int, typer.Option("--steps", help="Moves of one annealing run.")] = 200_000,
-    stall: Annotated[int, typer.Option("--stall", help="Annealing restarts from its best board after this many moves without a better one.")] = 20_000,
-    runs: Annotated[Optional[int], typer.Option("--runs", "-n", help="Independent runs; the best boards of all are kept (default: by shape).", show_default=False)] = None,
+    stall: Annotated[
+        int, typer.Option("--stall", help="Annealing restarts from its best board after this many moves without a better one.")
+    ] = 20_000,
+    runs: Annotated[
+        Optional[int],
+        typer.Option(
+            "--runs", "-n", help="Independent runs; the best boards of all are kept (default: by shape).", show_default=False
+        ),
+    ] = None,
     seed: SeedOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes running the runs on this machine.")] = 1,
     dask: DaskOption = None,
-    log: Annotated[Optional[str], typer.Option("--log", help="Append each finished run to this ndjson file.", show_default=False)] = None,
-    resume: Annotated[Optional[str], typer.Option("--resume", help="Skip the runs of this search already in this log (and append to it).", show_default=False)] = None,
+    log: Annotated[
+        Optional[str], typer.Option("--log", help="Append each finished run to this ndjson file.", show_default=False)
+    ] = None,
+    resume: Annotated[
+        Optional[str],
+        typer.Option("--resume", help="Skip the runs of this search already in this log (and append to it).", show_default=False),
+    ] = None,
     top: Annotated[int, typer.Option("--top", help="How many of the best boards to show.")] = 5,
     json_output: JsonOption = False,
 ) -> None:
@@ -104,8 +138,16 @@ def best(
     try:
         if progress is not None:
             progress.start()
-        result = search(spec, seed=chosen_seed, runs=total_runs, jobs=jobs, dask=dask, done=done, on_result=finished,
-                        on_progress=progress.during if progress is not None else None)
+        result = search(
+            spec,
+            seed=chosen_seed,
+            runs=total_runs,
+            jobs=jobs,
+            dask=dask,
+            done=done,
+            on_result=finished,
+            on_progress=progress.during if progress is not None else None,
+        )
     finally:
         if progress is not None:
             progress.stop()
@@ -163,8 +205,13 @@ class _Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self._progress = Progress(
-            TextColumn("runs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.fields[status]}"),
-            console=Console(stderr=True), transient=True,
+            TextColumn("runs"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[status]}"),
+            console=Console(stderr=True),
+            transient=True,
         )
         self._task = self._progress.add_task("runs", total=total, completed=done, status="")
         self._to_do = total - done  # runs of this session: the rate is this session's

@@ -58,14 +58,44 @@ def _build_status(update: Callable[..., None]) -> Callable[[BuildProgress], None
 
 @app.command()
 def build(
-    wordlist: Annotated[Path, typer.Argument(help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15, UTF-16/32 with a BOM); - for standard input.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path("build/dictionary.dafsa"),
+    wordlist: Annotated[
+        Path,
+        typer.Argument(
+            help="Word list: one word a line, or separated by ; or , (UTF-8 or ISO-8859-15, UTF-16/32 with a BOM); - for standard input."
+        ),
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path(
+        "build/dictionary.dafsa"
+    ),
     format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
-    exact: Annotated[bool, typer.Option("--exact", help="Store words exactly as given (case and accents kept) instead of folding them (--policy exact).")] = False,
-    policy: Annotated[str | None, typer.Option("--policy", help="fold (default: upper case, accents removed, letters only), exact (case and accents kept, letters only) or raw (any key: each line kept byte for byte, nothing split or dropped but empty lines).")] = None,
-    format_version: Annotated[int | None, typer.Option("--format-version", help="Native format version: 2 (default: compact edges) or 1 (one cell per state and transition, as before).")] = None,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact", help="Store words exactly as given (case and accents kept) instead of folding them (--policy exact)."
+        ),
+    ] = False,
+    policy: Annotated[
+        str | None,
+        typer.Option(
+            "--policy",
+            help="fold (default: upper case, accents removed, letters only), exact (case and accents kept, letters only) or raw (any key: each line kept byte for byte, nothing split or dropped but empty lines).",
+        ),
+    ] = None,
+    format_version: Annotated[
+        int | None,
+        typer.Option(
+            "--format-version",
+            help="Native format version: 2 (default: compact edges) or 1 (one cell per state and transition, as before).",
+        ),
+    ] = None,
     encoding: EncodingOption = None,
-    sorted_input: Annotated[bool, typer.Option("--sorted", help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.")] = False,
+    sorted_input: Annotated[
+        bool,
+        typer.Option(
+            "--sorted",
+            help="The list is sorted already (after normalization): skip the sort, stop at the first word out of order.",
+        ),
+    ] = False,
     quiet: QuietOption = False,
 ) -> None:
     """Compile WORDLIST into a minimal automaton file (default build/dictionary.dafsa).
@@ -209,7 +239,11 @@ def inspect(
         return
     width = max(map(len, info))
     for key, value in info.items():
-        typer.echo(f"{key.replace('_', ' '):<{width}}  {value:,}" if isinstance(value, int) and not isinstance(value, bool) else f"{key.replace('_', ' '):<{width}}  {value}")
+        typer.echo(
+            f"{key.replace('_', ' '):<{width}}  {value:,}"
+            if isinstance(value, int) and not isinstance(value, bool)
+            else f"{key.replace('_', ' '):<{width}}  {value}"
+        )
 
 
 def _why_default(chosen: str) -> str:
@@ -224,7 +258,10 @@ def _why_default(chosen: str) -> str:
 
 @app.command()
 def lookup(
-    words: Annotated[list[str], typer.Argument(help="Words to look up (normalized like the dictionary); - reads them from standard input, one a line.")],
+    words: Annotated[
+        list[str],
+        typer.Argument(help="Words to look up (normalized like the dictionary); - reads them from standard input, one a line."),
+    ],
     dictionary: DictOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing: only the exit status.")] = False,
 ) -> None:

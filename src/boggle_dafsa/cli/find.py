@@ -44,9 +44,7 @@ def find(
         raise typer.Exit(1)
 
 
-def run_find(
-    grid_text: str, word: str, dictionary: "Dictionary", options: "SolveOptions", *, json_output: bool = False
-) -> bool:
+def run_find(grid_text: str, word: str, dictionary: "Dictionary", options: "SolveOptions", *, json_output: bool = False) -> bool:
     """``boggle-dafsa find GRID WORD``: print whether WORD can be traced (and a path) and is a word."""
     from boggle_dafsa.solver import find
 

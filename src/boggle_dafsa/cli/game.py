@@ -34,7 +34,9 @@ from boggle_dafsa.errors import BoggleError
 
 @app.command()
 def dice(
-    name: Annotated[Optional[str], typer.Argument(help="A set name or a dice file ('-': standard input): show its dice.", show_default=False)] = None,
+    name: Annotated[
+        Optional[str], typer.Argument(help="A set name or a dice file ('-': standard input): show its dice.", show_default=False)
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """List the dice sets, or show the dice of one."""
@@ -83,7 +85,13 @@ def play(
     seed: SeedOption = None,
     dictionary: GameDictOption = None,
     json_output: JsonOption = False,
-    daily: Annotated[bool, typer.Option("--daily", help="Play today's puzzle (UTC): the grid everybody gets today with this dice set; ends with a result to share.")] = False,
+    daily: Annotated[
+        bool,
+        typer.Option(
+            "--daily",
+            help="Play today's puzzle (UTC): the grid everybody gets today with this dice set; ends with a result to share.",
+        ),
+    ] = False,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
 
@@ -140,7 +148,9 @@ def play(
     if day is not None:
         from boggle_dafsa.game.daily import share_text
 
-        share = share_text(day, dice_name, report.score, [hit.word for hit in report.found], report.total_words, report.total_points)
+        share = share_text(
+            day, dice_name, report.score, [hit.word for hit in report.found], report.total_words, report.total_points
+        )
     if json_output:
         data = report_json(report)
         if share is not None and day is not None:
@@ -156,7 +166,8 @@ def play(
 def score(
     grid: Annotated[str, typer.Argument(help="The grid, in the syntax `solve` reads ('-': standard input).")],
     player_files: Annotated[
-        list[str], typer.Argument(help="One file of words per player, named after the player ('-': standard input, player 'stdin').")
+        list[str],
+        typer.Argument(help="One file of words per player, named after the player ('-': standard input, player 'stdin')."),
     ],
     dictionary: RulesDictOption = None,
     dice_name: RulesDiceOption = None,

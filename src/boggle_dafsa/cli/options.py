@@ -60,9 +60,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JS
 GRID_HELP = "The grid, e.g. IDXTMHEIERVNTLLU or IDXT/MHEI/ERVN/TLLU (see above); '-' or nothing: standard input."
 ShapeOption = Annotated[
     Optional[str],
-    typer.Option(
-        "--shape", "-s", help="Shape the faces fill: N for NxN, or sizes like 3x5 or 4x4x4.", show_default=False
-    ),
+    typer.Option("--shape", "-s", help="Shape the faces fill: N for NxN, or sizes like 3x5 or 4x4x4.", show_default=False),
 ]
 QuOption = Annotated[bool, typer.Option("--qu", "--q-is-qu", help="Read a lone Q as the QU face.")]
 AdjacencyOption = Annotated[
@@ -71,7 +69,10 @@ AdjacencyOption = Annotated[
 #: The dice set a game is rolled with.
 DiceOption = Annotated[
     str,
-    typer.Option("--dice", help="Dice set: fr, en-classic, en, big, super-big (see `boggle-dafsa dice`), or a dice file ('-': standard input)."),
+    typer.Option(
+        "--dice",
+        help="Dice set: fr, en-classic, en, big, super-big (see `boggle-dafsa dice`), or a dice file ('-': standard input).",
+    ),
 ]
 #: A dice set whose rules (and, without -d, dictionary) a command takes.
 RulesDiceOption = Annotated[
@@ -84,11 +85,17 @@ RulesDiceOption = Annotated[
 ]
 MinLengthOption = Annotated[
     Optional[int],
-    typer.Option("--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3 for classic).", show_default=False),
+    typer.Option(
+        "--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3 for classic).", show_default=False
+    ),
 ]
 ScoringOption = Annotated[
     Optional[str],
-    typer.Option("--scoring", help="Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic).", show_default=False),
+    typer.Option(
+        "--scoring",
+        help="Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic).",
+        show_default=False,
+    ),
 ]
 SeedOption = Annotated[
     Optional[int],
@@ -104,7 +111,11 @@ TimeoutOption = Annotated[
 ]
 DaskOption = Annotated[
     Optional[str],
-    typer.Option("--dask", help="Run on the Dask cluster whose scheduler is at this address (needs the \\[dask] extra).", show_default=False),
+    typer.Option(
+        "--dask",
+        help="Run on the Dask cluster whose scheduler is at this address (needs the \\[dask] extra).",
+        show_default=False,
+    ),
 ]
 #: Listings (complete and the query verbs).
 LimitOption = Annotated[

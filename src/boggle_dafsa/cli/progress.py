@@ -32,12 +32,18 @@ def progress_bar(description: str, stream: TextIO | None = None) -> Iterator[Pro
     from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
     from rich.progress import Progress as RichProgress
 
-    columns = (TextColumn("{task.description:<8}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
-               TextColumn("{task.fields[status]}"))
+    columns = (
+        TextColumn("{task.description:<8}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[status]}"),
+    )
     # redirect_stdout=False: rich would otherwise route the command's own output (the results
     # of a batch, going to a file or a pipe) through the bar's console, onto the terminal.
-    with RichProgress(*columns, console=Console(file=stream), transient=True, redirect_stdout=False,
-                      redirect_stderr=False) as bar:
+    with RichProgress(
+        *columns, console=Console(file=stream), transient=True, redirect_stdout=False, redirect_stderr=False
+    ) as bar:
         task = bar.add_task(description, total=None, status="")
 
         def update(done: int, total: int | None, *, description: str | None = None, status: str | None = None) -> None:
@@ -81,4 +87,3 @@ def bar_when_slow(description: str, stream: TextIO | None = None, after: float =
             shown[0](done, total, **fields)
 
         yield update
-

@@ -26,23 +26,58 @@ if TYPE_CHECKING:
 
 @app.command()
 def prove(
-    minimum: Annotated[int, typer.Option("--min", help="Print every board with at least this many points (words with --objective words).", show_default=False)],
+    minimum: Annotated[
+        int,
+        typer.Option(
+            "--min", help="Print every board with at least this many points (words with --objective words).", show_default=False
+        ),
+    ],
     dictionary: DictOption = None,
-    shape: Annotated[str, typer.Option("--shape", "-s", help="Shape of the boards: N for NxN, or sizes like 3x4 (32 cells at most).")] = "3x3",
+    shape: Annotated[
+        str, typer.Option("--shape", "-s", help="Shape of the boards: N for NxN, or sizes like 3x4 (32 cells at most).")
+    ] = "3x3",
     objective: Annotated[str, typer.Option("--objective", help="What --min counts: points or words.")] = "points",
     scoring: ScoringOption = None,
     min_length: MinLengthOption = None,
     q_is_qu: QuOption = False,
     adjacency: AdjacencyOption = "king",
-    buckets: Annotated[Optional[str], typer.Option("--buckets", help="Letter buckets of the board classes, e.g. 'AEIJOU BCDFGMPQVWXZ HKLNRSTY' (default: vowels, common and rare consonants).", show_default=False)] = None,
-    corner_buckets: Annotated[Optional[str], typer.Option("--corner-buckets", help="Buckets of the corner cells (default: vowels with S, the other letters).", show_default=False)] = None,
+    buckets: Annotated[
+        Optional[str],
+        typer.Option(
+            "--buckets",
+            help="Letter buckets of the board classes, e.g. 'AEIJOU BCDFGMPQVWXZ HKLNRSTY' (default: vowels, common and rare consonants).",
+            show_default=False,
+        ),
+    ] = None,
+    corner_buckets: Annotated[
+        Optional[str],
+        typer.Option(
+            "--corner-buckets",
+            help="Buckets of the corner cells (default: vowels with S, the other letters).",
+            show_default=False,
+        ),
+    ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes proving classes on this machine.")] = 1,
-    log: Annotated[Optional[str], typer.Option("--log", help="Append each proven class to this ndjson file.", show_default=False)] = None,
-    resume: Annotated[Optional[str], typer.Option("--resume", help="Skip the classes of this proof already in this log (and append to it).", show_default=False)] = None,
-    estimate: Annotated[bool, typer.Option("--estimate", help="Prove a random sample of classes only, and project the whole proof's CPU time and memory.")] = False,
+    log: Annotated[
+        Optional[str], typer.Option("--log", help="Append each proven class to this ndjson file.", show_default=False)
+    ] = None,
+    resume: Annotated[
+        Optional[str],
+        typer.Option(
+            "--resume", help="Skip the classes of this proof already in this log (and append to it).", show_default=False
+        ),
+    ] = None,
+    estimate: Annotated[
+        bool,
+        typer.Option(
+            "--estimate", help="Prove a random sample of classes only, and project the whole proof's CPU time and memory."
+        ),
+    ] = False,
     sample: Annotated[int, typer.Option("--sample", help="Classes the estimate proves.")] = 100,
     seed: SeedOption = None,
-    memory: Annotated[int, typer.Option("--memory", help="Most MB of tree per class: a class that needs more is split in two.")] = 400,
+    memory: Annotated[
+        int, typer.Option("--memory", help="Most MB of tree per class: a class that needs more is split in two.")
+    ] = 400,
     json_output: JsonOption = False,
 ) -> None:
     """Prove which boards of a shape have at least --min points: print every one, best first, one per symmetry class.
@@ -56,8 +91,16 @@ def prove(
     if memory < 1:
         raise BoggleError(f"--memory must be at least 1 MB, not {memory}")
     spec = P.make_spec(
-        dictionary, parse_shape(shape), minimum, buckets=buckets, corner_buckets=corner_buckets, scoring=scoring,
-        min_length=min_length, adjacency=adjacency, objective=objective, q_is_qu=q_is_qu,
+        dictionary,
+        parse_shape(shape),
+        minimum,
+        buckets=buckets,
+        corner_buckets=corner_buckets,
+        scoring=scoring,
+        min_length=min_length,
+        adjacency=adjacency,
+        objective=objective,
+        q_is_qu=q_is_qu,
         node_budget=max(100, memory * (1 << 20) // P.NODE_BYTES),
     )
     classes = len(spec.classes())
@@ -128,8 +171,10 @@ def _proof_text(proof: "ProofResult") -> str:
     spec = proof.spec
     boards = proof.boards()
     unit = "points" if spec.objective == "points" else "words"
-    lines = [f"{len(boards):,} board{'s' if len(boards) != 1 else ''} with at least {spec.minimum:,} {unit} "
-             f"({proof.classes:,} classes, {proof.cpu_seconds:,.1f} CPU-s):"]
+    lines = [
+        f"{len(boards):,} board{'s' if len(boards) != 1 else ''} with at least {spec.minimum:,} {unit} "
+        f"({proof.classes:,} classes, {proof.cpu_seconds:,.1f} CPU-s):"
+    ]
     for text, points, words in boards:
         lines.append(f"{points:>6,} points {words:>5,} words  {_grid_text(spec, text)}")
     return "\n".join(lines)
@@ -153,8 +198,15 @@ class _Bar:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         self._progress = Progress(
-            TextColumn("classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-            TimeRemainingColumn(), TextColumn("{task.fields[status]}"), console=Console(stderr=True), transient=True,
+            TextColumn("classes"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[status]}"),
+            console=Console(stderr=True),
+            transient=True,
         )
         self._task = self._progress.add_task("classes", total=total, completed=done, status="")
         self._boards: set[str] = set()

@@ -51,10 +51,17 @@ def _emit(results: Iterable[Any], line: Any, as_json: bool, count: bool, json_it
 
 @app.command()
 def match(
-    pattern: Annotated[str, typer.Argument(help="? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant, \\* a * (a backslash takes punctuation literally).")],
+    pattern: Annotated[
+        str,
+        typer.Argument(
+            help="? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant, \\* a * (a backslash takes punctuation literally)."
+        ),
+    ],
     dictionary: DictOption = None,
     min_length: Annotated[int, typer.Option("--min-length", "-m", min=0, help="Shortest word.")] = 0,
-    max_length: Annotated[Optional[int], typer.Option("--max-length", "-M", min=0, help="Longest word.", show_default=False)] = None,
+    max_length: Annotated[
+        Optional[int], typer.Option("--max-length", "-M", min=0, help="Longest word.", show_default=False)
+    ] = None,
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
@@ -80,7 +87,13 @@ def anagram(
 
     d = load_dictionary(dictionary)
     hits = run(d, letters, sub=sub, limit=limit)
-    _emit(hits, lambda hit: hit.display(), as_json, count, lambda hit: {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)})
+    _emit(
+        hits,
+        lambda hit: hit.display(),
+        as_json,
+        count,
+        lambda hit: {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)},
+    )
 
 
 @app.command()
@@ -88,7 +101,9 @@ def fuzzy(
     word: Annotated[str, typer.Argument(help="The word to come close to.")],
     dictionary: DictOption = None,
     distance: Annotated[int, typer.Option("--distance", "-k", min=0, help="Most edits (insert, delete, substitute).")] = 1,
-    transpositions: Annotated[bool, typer.Option("--transpositions", "-t", help="Swapping two adjacent letters is one edit.")] = False,
+    transpositions: Annotated[
+        bool, typer.Option("--transpositions", "-t", help="Swapping two adjacent letters is one edit.")
+    ] = False,
     prefix: Annotated[bool, typer.Option("--prefix", help="Words that start within DISTANCE edits of WORD.")] = False,
     limit: LimitOption = None,
     count: CountOption = False,
@@ -104,7 +119,9 @@ def fuzzy(
 
 @app.command()
 def grep(
-    regex: Annotated[str, typer.Argument(help="Letters, ., [classes], ?, *, +, {m,n}, |, (groups), matched against whole words.")],
+    regex: Annotated[
+        str, typer.Argument(help="Letters, ., [classes], ?, *, +, {m,n}, |, (groups), matched against whole words.")
+    ],
     dictionary: DictOption = None,
     limit: LimitOption = None,
     count: CountOption = False,
@@ -121,7 +138,9 @@ def grep(
 def range_(
     dictionary: DictOption = None,
     start: Annotated[Optional[str], typer.Option("--start", "-s", help="First word (included).", show_default=False)] = None,
-    end: Annotated[Optional[str], typer.Option("--end", "-e", help="Words before this one (excluded).", show_default=False)] = None,
+    end: Annotated[
+        Optional[str], typer.Option("--end", "-e", help="Words before this one (excluded).", show_default=False)
+    ] = None,
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
@@ -178,7 +197,9 @@ def _set_command(operation: str, inputs: list[str], output: Path, quiet: bool) -
     with progress_bar(operation) as progress:
         report = write_set(opened, operation, output, progress)
     if not quiet:
-        typer.echo(f"wrote {report.output} (native, policy {opened[0].policy.value}): {report.words:,} words, {report.states:,} states, {report.file_bytes:,} bytes")
+        typer.echo(
+            f"wrote {report.output} (native, policy {opened[0].policy.value}): {report.words:,} words, {report.states:,} states, {report.file_bytes:,} bytes"
+        )
 
 
 @app.command()

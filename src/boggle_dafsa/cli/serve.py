@@ -12,19 +12,33 @@ from boggle_dafsa.cli.common import fail
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on; 0.0.0.0 lets other devices of the network in.")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on; 0.0.0.0 lets other devices of the network in.")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on (0: any free port).")] = 8000,
     dictionaries: Annotated[
         Optional[list[str]],
-        typer.Option("--dict", "-d", help="Offer this dictionary too (a file, or fr, en, enable2k); repeat for several. The first is the default.", show_default=False),
+        typer.Option(
+            "--dict",
+            "-d",
+            help="Offer this dictionary too (a file, or fr, en, enable2k); repeat for several. The first is the default.",
+            show_default=False,
+        ),
     ] = None,
     data: Annotated[
         Optional[str],
-        typer.Option("--data", help="Folder of the server's database (rooms, daily results), kept across restarts. Default: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa.", show_default=False),
+        typer.Option(
+            "--data",
+            help="Folder of the server's database (rooms, daily results), kept across restarts. Default: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa.",
+            show_default=False,
+        ),
     ] = None,
     trust_proxy: Annotated[
         bool,
-        typer.Option("--trust-proxy", help="Behind a reverse proxy: take each client's address from the last X-Forwarded-For entry (for the per-client quotas). Never without such a proxy: clients could claim any address."),
+        typer.Option(
+            "--trust-proxy",
+            help="Behind a reverse proxy: take each client's address from the last X-Forwarded-For entry (for the per-client quotas). Never without such a proxy: clients could claim any address.",
+        ),
     ] = False,
 ) -> None:
     """Serve the Solve, Play and Rooms pages and the JSON API (/api/docs) until Ctrl-C.
@@ -44,7 +58,9 @@ def serve(
         from boggle_dafsa.web.settings import Limits
         from boggle_dafsa.web.store import data_dir
 
-        run_server(host, port, dictionaries or (), announce=announce, data=data or data_dir(), limits=Limits(trust_proxy=trust_proxy))
+        run_server(
+            host, port, dictionaries or (), announce=announce, data=data or data_dir(), limits=Limits(trust_proxy=trust_proxy)
+        )
     except KeyboardInterrupt:
         pass
     typer.echo("boggle-dafsa: stopped", err=True)

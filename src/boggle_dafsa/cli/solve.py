@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
     from boggle_dafsa.output.render import Rendering
 
+
 @app.command()
 def solve(
     grid: Annotated[Optional[str], typer.Argument(help=GRID_HELP, show_default=False)] = None,
@@ -58,18 +59,27 @@ def solve(
     adjacency: AdjacencyOption = "king",
     scores: Annotated[bool, typer.Option("--scores", help="Print score<TAB>word.")] = False,
     paths: Annotated[bool, typer.Option("--paths", help="Add one path per word, as (row,col) coordinates.")] = False,
-    json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON, on one line (--pretty: indented).")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON, on one line (--pretty: indented).")
+    ] = False,
     pretty: Annotated[bool, typer.Option("--pretty", help="Indent the JSON for reading (implies --json).")] = False,
-    show_totals: Annotated[bool, typer.Option("--totals", help="End with the totals (words, points) on standard output.")] = False,
+    show_totals: Annotated[
+        bool, typer.Option("--totals", help="End with the totals (words, points) on standard output.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the totals on standard error.")] = False,
     summary: Annotated[
-        bool, typer.Option("--summary", help="One line per grid: GRID<TAB>words<TAB>points, without the words (for scoring many grids).")
+        bool,
+        typer.Option(
+            "--summary", help="One line per grid: GRID<TAB>words<TAB>points, without the words (for scoring many grids)."
+        ),
     ] = False,
     batch: Annotated[
         Optional[str],
         typer.Option("--batch", help="Solve a file of grids, one a line ('-': standard input).", show_default=False),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Spread a --batch over this many threads (compiled kernel) or processes.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Spread a --batch over this many threads (compiled kernel) or processes.")
+    ] = 1,
     timeout: TimeoutOption = None,
     dask: DaskOption = None,
 ) -> None:
@@ -85,8 +95,7 @@ def solve(
     from boggle_dafsa.output.render import Rendering
     from boggle_dafsa.resolve import dictionary_spec_for
 
-    one_standard_input(**{"the grid": batch is None and grid in (None, "-"), "--batch": batch == "-",
-                          "--dice": dice == "-"})
+    one_standard_input(**{"the grid": batch is None and grid in (None, "-"), "--batch": batch == "-", "--dice": dice == "-"})
     options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice_argument(dice))
     if pretty and batch is not None:
         raise BoggleError("--pretty indents one grid's JSON: a --batch prints one JSON object a line")
@@ -183,10 +192,17 @@ def run_batch(
     source = batch if batch != "-" else "standard input"
     lines = batch_lines(_batch_stream(batch))
     results = solve_batch(
-        lines, dictionary, options, rendering,
-        jobs=jobs, dictionary_spec=dictionary_spec, source=source, dask=dask,
+        lines,
+        dictionary,
+        options,
+        rendering,
+        jobs=jobs,
+        dictionary_spec=dictionary_spec,
+        source=source,
+        dask=dask,
         # Standard input typed at a terminal is answered grid by grid; files and pipes by chunks.
-        chunk=1 if batch == "-" and is_terminal(sys.stdin) else 256, grouped=True,
+        chunk=1 if batch == "-" and is_terminal(sys.stdin) else 256,
+        grouped=True,
     )
     with _batch_progress() as update:
         # A file's grids are counted up front (a pass over lines already in memory) when a bar is drawn.

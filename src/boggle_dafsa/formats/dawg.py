@@ -187,7 +187,9 @@ class DawgDictionary(ForeignDictionary):
                         keys = int(bool(units[node] & HAS_LEAF_BIT)) + sum(counted[child][0] for child in children)
                         depth = max((counted[child][1] + 1 for child in children), default=0)
                         if keys > most or depth > self._max_key_bytes:
-                            raise self._damaged(f"more keys than {'its sidecar says' if self.sidecar else 'any word list'}, or longer ones")
+                            raise self._damaged(
+                                f"more keys than {'its sidecar says' if self.sidecar else 'any word list'}, or longer ones"
+                            )
                         counted[node] = (keys, depth)
         except IndexError:
             raise self._damaged("transition out of range") from None
@@ -276,7 +278,9 @@ class DawgDictionary(ForeignDictionary):
             try:
                 yield key.decode("utf-8")
             except UnicodeDecodeError:
-                raise DictionaryError(f"{self.path}: holds a key that is not UTF-8 text ({key[:40]!r}): not a word list") from None
+                raise DictionaryError(
+                    f"{self.path}: holds a key that is not UTF-8 text ({key[:40]!r}): not a word list"
+                ) from None
 
     def _damaged(self, what: str) -> DictionaryError:
         return DictionaryError(f"{self.path}: damaged dawg file ({what})")

@@ -216,7 +216,9 @@ def _run_probe(path: str) -> tuple[str | None, bool]:
     try:
         result = subprocess.run(
             [sys.executable, "-c", _PROBE_CODE, os.path.abspath(path), str(PROBE_MEMORY)],
-            stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_SECONDS,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=PROBE_SECONDS,
         )
     except subprocess.TimeoutExpired:
         return f"checking it took more than {PROBE_SECONDS:.0f} s", False

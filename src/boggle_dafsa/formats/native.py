@@ -109,7 +109,10 @@ def _not_normalized(word: object, policy: Policy, key: str | None) -> Exception:
 
 
 def encode_words(
-    sorted_words: Iterable[str], policy: Policy, digest: str | None, progress: Callable[[int], None] | None = None,
+    sorted_words: Iterable[str],
+    policy: Policy,
+    digest: str | None,
+    progress: Callable[[int], None] | None = None,
     version: int = DEFAULT_VERSION,
 ) -> tuple[bytes, int, int]:
     """(the file, its states, its transitions) for ``sorted_words`` whose list has ``digest``

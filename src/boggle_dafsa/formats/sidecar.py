@@ -242,7 +242,9 @@ def _parse(text: str, path: str | Path, format: str, meta: Path) -> Sidecar:
             raise ValueError("not a JSON object")
         version = fields.get("version", SIDECAR_VERSION)
         if not isinstance(version, int) or isinstance(version, bool) or version > SIDECAR_VERSION:
-            raise DictionaryError(f"{meta}: sidecar version {str(version)[:20]} is newer than this tool reads: upgrade boggle-dafsa")
+            raise DictionaryError(
+                f"{meta}: sidecar version {str(version)[:20]} is newer than this tool reads: upgrade boggle-dafsa"
+            )
         sidecar = _from_fields(fields, None)
         previous = fields.get("previous")
         if previous is not None:

@@ -42,11 +42,7 @@ class _Countdown:
         self._armed = False
 
     def __enter__(self) -> _Countdown:
-        if (
-            self.deadline is not None
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        ):
+        if self.deadline is not None and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGALRM, self._ring)
             signal.setitimer(signal.ITIMER_REAL, max(self.deadline - self.clock(), 0.001))
             self._armed = True
@@ -70,6 +66,7 @@ class _Countdown:
         """True once the time is up."""
         remaining = self.remaining()
         return self.expired or (remaining is not None and remaining <= 0)
+
 
 #: Longest line `play` reads (a word is at most MAX_WORD_CHARS; the rest is room).
 _MAX_LINE = 4096

@@ -57,9 +57,7 @@ class Judge:
     Built once per grid: it solves the grid, so every check is a dictionary lookup.
     """
 
-    def __init__(
-        self, grid: Grid, dictionary: Dictionary, scoring: Scoring = CLASSIC, min_length: int | None = None
-    ) -> None:
+    def __init__(self, grid: Grid, dictionary: Dictionary, scoring: Scoring = CLASSIC, min_length: int | None = None) -> None:
         """Solve ``grid`` with ``dictionary``; words shorter than ``min_length`` (default:
         the scoring's minimum) are refused."""
         from boggle_dafsa.board.dice import normalized_grid
@@ -233,6 +231,7 @@ class Game:
 #: The longest time limit: a day. Longer ones are surely typing mistakes, and the alarm
 #: clock cannot be set for much longer ones (or for infinity).
 MAX_SECONDS = 24 * 60 * 60
+
 
 def check_seconds(seconds: float) -> None:
     """Refuse a time limit that is not between 0 (untimed) and :data:`MAX_SECONDS`."""

@@ -129,10 +129,7 @@ def score_sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
             {
                 "name": player.name,
                 "score": player.score,
-                "words": [
-                    {**verdict_json(word.verdict), "points": word.points, "shared": word.shared}
-                    for word in player.words
-                ],
+                "words": [{**verdict_json(word.verdict), "points": word.points, "shared": word.shared} for word in player.words],
             }
             for player in sheet.players
         ],

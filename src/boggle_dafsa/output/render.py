@@ -217,9 +217,7 @@ def render_dice_sets(sets: list[DiceSet]) -> str:
         (s.name, format_shape(s.shape), str(s.min_length), s.scoring.name, s.language or "-", s.title) for s in sets
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(header) - 1)]
-    return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] for row in rows
-    )
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] for row in rows)
 
 
 def render_dice_set(dice_set: DiceSet) -> str:
@@ -233,8 +231,10 @@ def render_dice_set(dice_set: DiceSet) -> str:
         f"scoring {dice_set.scoring.name} ({dice_set.scoring.description}), dictionary {dice_set.language or '-'}",
         f"source: {dice_set.source}",
     ]
-    lines += [" ".join(die_text(die) for die in dice_set.dice[start : start + dice_set.shape[1]])
-              for start in range(0, len(dice_set.dice), dice_set.shape[1])]
+    lines += [
+        " ".join(die_text(die) for die in dice_set.dice[start : start + dice_set.shape[1]])
+        for start in range(0, len(dice_set.dice), dice_set.shape[1])
+    ]
     return "\n".join(lines)
 
 

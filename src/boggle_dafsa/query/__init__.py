@@ -40,7 +40,9 @@ def _key(dictionary: Any, text: str, what: str) -> str:
     return key  # type: ignore[no-any-return]
 
 
-def match(dictionary: Any, pattern: str, min_length: int = 0, max_length: int | None = None, limit: int | None = None) -> Iterator[str]:
+def match(
+    dictionary: Any, pattern: str, min_length: int = 0, max_length: int | None = None, limit: int | None = None
+) -> Iterator[str]:
     """The words matching ``pattern`` (``?``, ``*``, ``[ABC]``, ``[^ABC]``, ``@``, ``#``), in byte order."""
     automaton: Automaton[Any] = parse_pattern(pattern, dictionary.normalize)
     if min_length or max_length is not None:
@@ -163,7 +165,9 @@ def _fuzzy_walk(dictionary: Any, key: str, distance: int, transpositions: bool, 
     return ((automaton.distance(state), found) for found, state in search_states(dictionary, automaton))
 
 
-def _fuzzy_sorted(dictionary: Any, key: str, distance: int, transpositions: bool, prefix: bool, limit: int | None) -> Iterator[tuple[int, str]]:
+def _fuzzy_sorted(
+    dictionary: Any, key: str, distance: int, transpositions: bool, prefix: bool, limit: int | None
+) -> Iterator[tuple[int, str]]:
     # Nearest first: sorted in memory when few, else one streaming walk per distance.
     found = list(islice(_fuzzy_walk(dictionary, key, distance, transpositions, prefix), SORT_IN_MEMORY + 1))
     if len(found) <= SORT_IN_MEMORY:

@@ -132,6 +132,7 @@ class LazyDFA:
 
 # -- the queries ----------------------------------------------------------------------------
 
+
 class Pattern:
     """A Zyzzyva-style pattern: a token per position, ``None`` for ``*``.
 

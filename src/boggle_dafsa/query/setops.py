@@ -80,7 +80,9 @@ def _checked(dictionary: Any) -> Iterator[str]:
         if previous is not None and word <= previous:
             raise DictionaryError(f"{_name(dictionary)}: words not in byte order ({previous!r} then {word!r})")
         if exact and not (word.isalpha() and is_normalized("NFC", word)):
-            raise DictionaryError(f"{_name(dictionary)}: damaged dictionary ({word[:40]!r} is not a word its policy exact looks up)")
+            raise DictionaryError(
+                f"{_name(dictionary)}: damaged dictionary ({word[:40]!r} is not a word its policy exact looks up)"
+            )
         previous = word
         yield word
 
@@ -156,8 +158,9 @@ def write_set(
 
     # The public write path streams an iterable into the builder and digests it on the way.
     try:
-        written = write_dictionary(counted(merged(dictionaries, operation, progress)), output, "native",
-                                   {"policy": dictionaries[0].policy})
+        written = write_dictionary(
+            counted(merged(dictionaries, operation, progress)), output, "native", {"policy": dictionaries[0].policy}
+        )
     except StateLimitError as error:
         raise DictionaryError(f"{output}: {operation}: {error}") from None
     return SetReport(Path(output), operation, count, written.states or 0, written.transitions or 0, written.file_bytes)

@@ -211,7 +211,9 @@ def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
                 continue
             letters.append(letter)
             if len(letters) > depth_limit:
-                raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (a path longer than its longest word)")
+                raise DictionaryError(
+                    f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (a path longer than its longest word)"
+                )
             found = False
             if accept[nxt] and is_word(child):
                 found = True
@@ -230,7 +232,13 @@ def _walk_generic(dictionary: Any, dfa: LazyDFA) -> Iterator[tuple[str, int]]:
 
 
 def fuzzy_native(
-    dictionary: Any, word: str, k: int, transpositions: bool = False, prefix: bool = False, limit: int | None = None, kernel: str = "auto"
+    dictionary: Any,
+    word: str,
+    k: int,
+    transpositions: bool = False,
+    prefix: bool = False,
+    limit: int | None = None,
+    kernel: str = "auto",
 ) -> Iterator[tuple[str, int]]:
     """(word, distance) for the words of the native ``dictionary`` within ``k`` edits of
     ``word`` (``prefix``: whose closest prefix is), in byte order, at most ``limit``.
@@ -250,7 +258,9 @@ def fuzzy_native(
     return _fuzzy_compiled(dictionary, word, k, transpositions, prefix, limit)
 
 
-def _fuzzy_compiled(dictionary: Any, word: str, k: int, transpositions: bool, prefix: bool, limit: int | None) -> Iterator[tuple[str, int]]:
+def _fuzzy_compiled(
+    dictionary: Any, word: str, k: int, transpositions: bool, prefix: bool, limit: int | None
+) -> Iterator[tuple[str, int]]:
     # fuzzy in C, a chunk at a time as _compiled_chunks.
     fuzzy = compiled.built("query walk").fuzzy  # type: ignore[union-attr]
 
@@ -262,7 +272,9 @@ def _fuzzy_compiled(dictionary: Any, word: str, k: int, transpositions: bool, pr
     while left != 0:
         want = chunk if left is None else min(chunk, left)
         try:
-            words, distances, cursor = fuzzy(cells, root, alphabet, word, k, transpositions, prefix, depth, want, cursor, STEP_BUDGET)
+            words, distances, cursor = fuzzy(
+                cells, root, alphabet, word, k, transpositions, prefix, depth, want, cursor, STEP_BUDGET
+            )
         except ValueError as error:
             raise _damaged(dictionary, error) from None
         yield from zip(words, distances)
@@ -381,4 +393,6 @@ def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) 
                 if below_found:
                     found = True
     except IndexError:
-        raise DictionaryError(f"{dictionary.path}: damaged dictionary (a transition points outside the file): rebuild it") from None
+        raise DictionaryError(
+            f"{dictionary.path}: damaged dictionary (a transition points outside the file): rebuild it"
+        ) from None

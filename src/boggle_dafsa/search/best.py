@@ -209,8 +209,15 @@ class Scorer:
         from boggle_dafsa.solver import solve, totals
 
         return [
-            totals(solve(Grid(self.shape, board), self.dictionary, min_length=self.min_length,
-                         scoring=self.scoring, adjacency=self.adjacency))
+            totals(
+                solve(
+                    Grid(self.shape, board),
+                    self.dictionary,
+                    min_length=self.min_length,
+                    scoring=self.scoring,
+                    adjacency=self.adjacency,
+                )
+            )
             for board in boards
         ]
 
@@ -528,9 +535,7 @@ def make_spec(
     common: tuple[str, ...] = ()
     if dice is not None:
         if tuple(dice.shape) != shape:
-            raise BoggleError(
-                f"dice {dice.name} fill a {format_shape(dice.shape)} grid, not {format_shape(shape)}"
-            )
+            raise BoggleError(f"dice {dice.name} fill a {format_shape(dice.shape)} grid, not {format_shape(shape)}")
     else:
         excluded = {opened.normalize(letter) or letter for letter in exclude_letters if not letter.isspace()}
         letters = tuple(letter for letter in opened.alphabet if letter not in excluded)
@@ -545,9 +550,20 @@ def make_spec(
 
         digest = file_digest(dictionary)
     return SearchSpec(
-        dictionary=dictionary, shape=shape, letters=letters, dice=dice, scoring=scoring_name,
-        min_length=min_length, adjacency=adjacency, objective=objective, method=method, pool=pool,
-        steps=steps, stall=stall, dictionary_digest=digest, common=common,
+        dictionary=dictionary,
+        shape=shape,
+        letters=letters,
+        dice=dice,
+        scoring=scoring_name,
+        min_length=min_length,
+        adjacency=adjacency,
+        objective=objective,
+        method=method,
+        pool=pool,
+        steps=steps,
+        stall=stall,
+        dictionary_digest=digest,
+        common=common,
     )
 
 
@@ -615,8 +631,10 @@ class RunResult:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunResult:
         """A run read back from the log (raises KeyError, TypeError or ValueError if malformed)."""
-        best = tuple(Found(tuple(str(face) for face in board), int(score), int(words), int(points))
-                     for board, score, words, points in data["best"])
+        best = tuple(
+            Found(tuple(str(face) for face in board), int(score), int(words), int(points))
+            for board, score, words, points in data["best"]
+        )
         return cls(int(data["run"]), int(data["seed"]), best, int(data["scored"]), float(data["seconds"]))
 
 
@@ -631,8 +649,14 @@ class _Context:
     def __init__(self, spec: SearchSpec, dictionary: Dictionary) -> None:
         self.spec = spec
         scoring = SCORINGS[spec.scoring]
-        self.scorer = Scorer(dictionary, spec.shape, scoring=scoring, min_length=spec.min_length,
-                             adjacency=spec.adjacency, objective=spec.objective)
+        self.scorer = Scorer(
+            dictionary,
+            spec.shape,
+            scoring=scoring,
+            min_length=spec.min_length,
+            adjacency=spec.adjacency,
+            objective=spec.objective,
+        )
         self.space: Space
         #: The hill climb's first space (the common letters), then ``space``.
         self.first_space: Space
@@ -834,9 +858,7 @@ def _anneal(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[tup
         value, key = score(candidate)
         if start_temperature is None and value > 0:
             start_temperature = temperature = max(1.0, value / 4)
-        accept = value >= current or (
-            temperature > 0 and rng.next64() / 2**64 < math.exp((value - current) / temperature)
-        )
+        accept = value >= current or (temperature > 0 and rng.next64() / 2**64 < math.exp((value - current) / temperature))
         if accept:
             state, current = candidate, value
             if value >= best_score:
@@ -864,8 +886,9 @@ class SearchResult:
 
     def best(self, count: int = 5) -> list[tuple[Found, int]]:
         """The ``count`` best distinct boards (up to symmetry) with how many runs found each."""
-        canonical = Canonical(self.spec.shape, any(len(face) > 1 for run in self.runs for found in run.best
-                                                   for face in found.board))
+        canonical = Canonical(
+            self.spec.shape, any(len(face) > 1 for run in self.runs for found in run.best for face in found.board)
+        )
         found_by: dict[str, tuple[Found, set[int]]] = {}
         for run in sorted(self.runs, key=lambda run: run.run):
             for found in run.best:
@@ -959,7 +982,10 @@ def search(
             if not Path(path).is_file() or file_digest(path) != spec.dictionary_digest:
                 raise BoggleError(f"{path}: changed since the search was described")
         finished: Iterable[RunResult] = dask_as_completed(
-            dask, run_one, [(spec, seed, run) for run in todo], path,
+            dask,
+            run_one,
+            [(spec, seed, run) for run in todo],
+            path,
             on_event=None if on_progress is None else lambda message: on_progress(*message),
             options={"report_every": report_every},
         )
@@ -1021,8 +1047,7 @@ def _pool_runs(
         relay = threading.Thread(target=pass_on, daemon=True)
         relay.start()
     try:
-        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context, initializer=_pool_init,
-                                 initargs=(queue,)) as executor:
+        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context, initializer=_pool_init, initargs=(queue,)) as executor:
             try:
                 # A few runs queued per process, not all of them: memory stays flat whatever --runs.
                 waiting = iter(todo)

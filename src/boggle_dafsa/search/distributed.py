@@ -33,7 +33,9 @@ def require_dask() -> None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise BoggleError("running on a Dask cluster needs the [dask] extra: install boggle-dafsa[dask] (pip install 'boggle-dafsa[dask]')") from None
+        raise BoggleError(
+            "running on a Dask cluster needs the [dask] extra: install boggle-dafsa[dask] (pip install 'boggle-dafsa[dask]')"
+        ) from None
 
 
 def connect(address: str) -> Any:
@@ -115,10 +117,7 @@ def dask_as_completed(
         if on_event is not None:
             topic = f"boggle-dafsa-{uuid.uuid4().hex}"
             client.subscribe_topic(topic, lambda event: on_event(event[1]))
-        futures = [
-            client.submit(_with_events, function, topic, *call, data, pure=False, **(options or {}))
-            for call in calls
-        ]
+        futures = [client.submit(_with_events, function, topic, *call, data, pure=False, **(options or {})) for call in calls]
         for future in as_completed(futures, loop=client.loop):
             yield future.result()
     finally:

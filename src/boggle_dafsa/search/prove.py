@@ -127,8 +127,10 @@ class Lexicon:
             import array
 
             self._capsule = kernel.lexicon(
-                array.array("I", self.masks).tobytes(), array.array("i", self.firsts).tobytes(),
-                array.array("i", self.values).tobytes(), len(self.faces),
+                array.array("I", self.masks).tobytes(),
+                array.array("i", self.firsts).tobytes(),
+                array.array("i", self.values).tobytes(),
+                len(self.faces),
             )
         return self._capsule
 
@@ -150,9 +152,7 @@ def tokenize(word: str, faces: frozenset[str], longest_face: int) -> list[tuple[
     return ways
 
 
-def build_lexicon(
-    words: Iterable[str], faces: Sequence[str], cells: int, value: Callable[[str], int]
-) -> Lexicon:
+def build_lexicon(words: Iterable[str], faces: Sequence[str], cells: int, value: Callable[[str], int]) -> Lexicon:
     """The trie of ``words`` spelled with ``faces`` in at most ``cells`` faces; ``value(word)`` is its worth."""
     face_set = frozenset(faces)
     index = {face: number for number, face in enumerate(faces)}
@@ -266,7 +266,9 @@ def value_function(scoring: Scoring, min_length: int, objective: str) -> Callabl
     return lambda word: points[min(len(word), top)] if len(word) >= min_length and len(word) >= scoring.min_length else 0
 
 
-def default_buckets(dictionary: Dictionary, faces: Sequence[str]) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+def default_buckets(
+    dictionary: Dictionary, faces: Sequence[str]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
     """Buckets for most cells (vowels; the commonest consonants; the rest) and corners
     (vowels with S; the other consonants), by how many words hold each letter.
 
@@ -389,9 +391,18 @@ def make_spec(
 
         digest = file_digest(dictionary)
     return ProofSpec(
-        dictionary=dictionary, shape=shape, minimum=minimum, faces=tuple(faces), buckets=inner, corner_buckets=corner,
-        scoring=scoring_name, min_length=min_length, adjacency=adjacency, objective=objective,
-        dictionary_digest=digest, node_budget=node_budget,
+        dictionary=dictionary,
+        shape=shape,
+        minimum=minimum,
+        faces=tuple(faces),
+        buckets=inner,
+        corner_buckets=corner,
+        scoring=scoring_name,
+        min_length=min_length,
+        adjacency=adjacency,
+        objective=objective,
+        dictionary_digest=digest,
+        node_budget=node_budget,
     )
 
 
@@ -517,9 +528,7 @@ def prove_class_python(
         branches += 1
         if position == cells:
             if len(candidates) >= max_candidates:
-                raise BoggleError(
-                    f"more than {max_candidates:,} candidate boards in one class: raise the minimum"
-                )
+                raise BoggleError(f"more than {max_candidates:,} candidate boards in one class: raise the minimum")
             candidates.append(tuple(board))
             return
         here = frontier[position]
@@ -557,7 +566,12 @@ def prove_class_kernel(
     """:func:`prove_class_python` done by the compiled kernel (same arguments, same result)."""
     face_masks = [sum(1 << face for face in faces) for faces in sets]
     result = kernel.prove_class(
-        lexicon.capsule(kernel), [tuple(row) for row in table], face_masks, list(order), minimum, node_budget,
+        lexicon.capsule(kernel),
+        [tuple(row) for row in table],
+        face_masks,
+        list(order),
+        minimum,
+        node_budget,
         max_candidates,
     )
     if result is None:
@@ -587,8 +601,14 @@ class ClassResult:
     def to_json(self, key: str) -> dict[str, Any]:
         """The class as one line of the ndjson log."""
         return {
-            "spec": key, "class": self.index, "boards": [list(board) for board in self.boards], "bound": self.bound,
-            "nodes": self.nodes, "branches": self.branches, "candidates": self.candidates, "splits": self.splits,
+            "spec": key,
+            "class": self.index,
+            "boards": [list(board) for board in self.boards],
+            "bound": self.bound,
+            "nodes": self.nodes,
+            "branches": self.branches,
+            "candidates": self.candidates,
+            "splits": self.splits,
             "seconds": round(self.seconds, 4),
         }
 
@@ -596,8 +616,16 @@ class ClassResult:
     def from_json(cls, data: dict[str, Any]) -> ClassResult:
         """A class read back from the log (raises KeyError, TypeError or ValueError if malformed)."""
         boards = tuple((str(text), int(points), int(words)) for text, points, words in data["boards"])
-        return cls(int(data["class"]), boards, int(data["bound"]), int(data["nodes"]), int(data["branches"]),
-                   int(data["candidates"]), int(data["splits"]), float(data["seconds"]))
+        return cls(
+            int(data["class"]),
+            boards,
+            int(data["bound"]),
+            int(data["nodes"]),
+            int(data["branches"]),
+            int(data["candidates"]),
+            int(data["splits"]),
+            float(data["seconds"]),
+        )
 
 
 class _Context:
@@ -607,10 +635,17 @@ class _Context:
         self.spec = spec
         scoring = SCORINGS[spec.scoring]
         min_length = scoring.min_length if spec.min_length is None else spec.min_length
-        self.lexicon = build_lexicon(iter(dictionary), spec.faces, spec.cells,
-                                     value_function(scoring, min_length, spec.objective))
-        self.scorer = Scorer(dictionary, spec.shape, scoring=scoring, min_length=spec.min_length,
-                             adjacency=spec.adjacency, objective=spec.objective)
+        self.lexicon = build_lexicon(
+            iter(dictionary), spec.faces, spec.cells, value_function(scoring, min_length, spec.objective)
+        )
+        self.scorer = Scorer(
+            dictionary,
+            spec.shape,
+            scoring=scoring,
+            min_length=spec.min_length,
+            adjacency=spec.adjacency,
+            objective=spec.objective,
+        )
         self.table = neighbours(spec.shape, spec.adjacency)
         self.order = default_order(spec.shape, spec.adjacency)
         self.classes = spec.classes()
@@ -714,8 +749,10 @@ class ProofResult:
             for text, points, words in result.boards:
                 found[text] = (points, words)
         column = 0 if self.spec.objective == "points" else 1
-        return sorted(((text, points, words) for text, (points, words) in found.items()),
-                      key=lambda row: (-(row[1], row[2])[column], row[0]))
+        return sorted(
+            ((text, points, words) for text, (points, words) in found.items()),
+            key=lambda row: (-(row[1], row[2])[column], row[0]),
+        )
 
     @property
     def cpu_seconds(self) -> float:
@@ -842,8 +879,7 @@ def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Iterator[
     # alike), a few tasks per process at a time: the log and the bar move steadily.
     size = max(1, min(16, len(todo) // (jobs * 8)))
     chunks = [todo[start : start + size] for start in range(0, len(todo), size)]
-    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context, initializer=_pool_init,
-                                   initargs=(os.getpid(),))
+    executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context, initializer=_pool_init, initargs=(os.getpid(),))
     try:
         pending = set()
         queue = iter(chunks)
@@ -884,14 +920,26 @@ class Estimate:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "classes": self.classes, "sampled": self.sampled, "sample_cpu_seconds": round(self.cpu_seconds, 3),
-            "projected_cpu_seconds": round(self.projected, 1), "margin_95": round(self.margin, 1),
-            "peak_tree_nodes": self.peak_nodes, "peak_tree_bytes": self.peak_bytes, "boards_in_sample": self.boards,
+            "classes": self.classes,
+            "sampled": self.sampled,
+            "sample_cpu_seconds": round(self.cpu_seconds, 3),
+            "projected_cpu_seconds": round(self.projected, 1),
+            "margin_95": round(self.margin, 1),
+            "peak_tree_nodes": self.peak_nodes,
+            "peak_tree_bytes": self.peak_bytes,
+            "boards_in_sample": self.boards,
         }
 
 
-def estimate(spec: ProofSpec, sample: int, seed: int, *, jobs: int = 1, kernel: str = "auto",
-             on_result: Callable[[ClassResult], None] | None = None) -> Estimate:
+def estimate(
+    spec: ProofSpec,
+    sample: int,
+    seed: int,
+    *,
+    jobs: int = 1,
+    kernel: str = "auto",
+    on_result: Callable[[ClassResult], None] | None = None,
+) -> Estimate:
     """Prove ``sample`` classes drawn at random (seeded) and project the whole proof's CPU time.
 
     The projection is the sample's mean time per class times the classes; its margin the
@@ -908,5 +956,4 @@ def estimate(spec: ProofSpec, sample: int, seed: int, *, jobs: int = 1, kernel: 
     correction = math.sqrt(max(0.0, (total - len(times)) / max(1, total - 1)))
     margin = 1.96 * spread / math.sqrt(len(times)) * correction * total
     peak = max(class_result.nodes for class_result in result.results.values())
-    return Estimate(total, len(times), sum(times), mean * total, margin, peak, peak * NODE_BYTES,
-                    len(result.boards()))
+    return Estimate(total, len(times), sum(times), mean * total, margin, peak, peak * NODE_BYTES, len(result.boards()))

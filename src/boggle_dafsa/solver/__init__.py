@@ -31,8 +31,17 @@ if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
 
 __all__ = [
-    "Hit", "PreparedSolver", "available_kernels", "find", "kernel_status", "prepared_solver", "score_only", "solve",
-    "sort_key", "time_limit", "totals",
+    "Hit",
+    "PreparedSolver",
+    "available_kernels",
+    "find",
+    "kernel_status",
+    "prepared_solver",
+    "score_only",
+    "solve",
+    "sort_key",
+    "time_limit",
+    "totals",
 ]
 
 

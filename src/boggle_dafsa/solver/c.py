@@ -51,7 +51,15 @@ def search(
 
 def _codes(layout: NativeLayout, table: tuple[tuple[int, ...], ...], min_length: int) -> FaceCodes:
     solver = Solver(
-        layout.cells, layout.root, layout.longest_word, layout.alphabet, table, min_length, (0,), tuple,
-        DictionaryError, layout.source,
+        layout.cells,
+        layout.root,
+        layout.longest_word,
+        layout.alphabet,
+        table,
+        min_length,
+        (0,),
+        tuple,
+        DictionaryError,
+        layout.source,
     )
     return FaceCodes(solver, layout)

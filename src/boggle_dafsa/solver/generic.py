@@ -35,7 +35,9 @@ def search(
             if longest is not None and len(path) > longest:
                 from boggle_dafsa.errors import DictionaryError
 
-                raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (paths longer than its longest word)")
+                raise DictionaryError(
+                    f"{getattr(dictionary, 'path', 'dictionary')}: damaged dictionary (paths longer than its longest word)"
+                )
             if len(word) >= min_length and word not in found and is_word(state):
                 found[word] = path
             for next_cell in reversed(table[cell]):

@@ -96,6 +96,7 @@ def hood_totals(
 
     shown = [bits_of(face) for face in faces]
     options = [bits_of(face) for face in variants]
+
     # The first-letter bits of each cell's neighbours: on the grid of each variant, and for
     # the base paths (on every grid) with the wild cell showing any variant.
     def first_bit(face: tuple[str, tuple[int, ...]] | None) -> int:
@@ -183,4 +184,3 @@ def hood_totals(
             totals[number][0] += 1
             totals[number][1] += worth
     return [(words, total) for words, total in totals]
-

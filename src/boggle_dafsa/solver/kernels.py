@@ -67,7 +67,11 @@ class LayoutKernel:
     __slots__ = ("name", "function", "compiled", "max_depth", "solver_class")
 
     def __init__(
-        self, name: str, function: LayoutSearch, compiled: bool = False, max_depth: int | None = None,
+        self,
+        name: str,
+        function: LayoutSearch,
+        compiled: bool = False,
+        max_depth: int | None = None,
         solver_class: Any = None,
     ) -> None:
         self.name = name
@@ -106,7 +110,9 @@ class CursorKernel:
     __slots__ = ("name", "function", "compiled")
 
     def __init__(
-        self, name: str, function: Callable[[Dictionary[Any], tuple[str, ...], tuple[tuple[int, ...], ...], int], Found],
+        self,
+        name: str,
+        function: Callable[[Dictionary[Any], tuple[str, ...], tuple[tuple[int, ...], ...], int], Found],
         compiled: bool = False,
     ) -> None:
         self.name = name

@@ -116,8 +116,16 @@ class PreparedSolver:
             self._dictionary = dictionary  # the generic kernel walks the dictionary itself
         else:
             solver = solver_class(
-                layout.cells, layout.root, layout.longest_word, layout.alphabet, self._table, self.min_length,
-                self._points, Hit, DictionaryError, layout.source,
+                layout.cells,
+                layout.root,
+                layout.longest_word,
+                layout.alphabet,
+                self._table,
+                self.min_length,
+                self._points,
+                Hit,
+                DictionaryError,
+                layout.source,
             )
             self._codes = native.FaceCodes(solver, layout)
 
@@ -203,11 +211,18 @@ class PreparedSolver:
             raise ValueError("the generic kernel takes faces, not codes")
         solver = self._codes.solver
         template, between, separator = row.template, row.between, row.cell_separator
-        return self._split(codes, lambda chunk, timeout: solver.rows_many(chunk, cells, template, between, separator, timeout),
-                           threads)
+        return self._split(
+            codes, lambda chunk, timeout: solver.rows_many(chunk, cells, template, between, separator, timeout), threads
+        )
 
     def run_summary(
-        self, codes: bytes | bytearray | memoryview, letters: bytes, width: int, q_is_qu: bool, *, threads: int = 1,
+        self,
+        codes: bytes | bytearray | memoryview,
+        letters: bytes,
+        width: int,
+        q_is_qu: bool,
+        *,
+        threads: int = 1,
         summary: SummaryFormat | None = None,
     ) -> tuple[str, int, int]:
         """(text, words, points) of grids already encoded, ``letters`` their cells' letters
@@ -235,11 +250,14 @@ class PreparedSolver:
         share = -(-grids // threads) * n
         bounds = [(start, min(start + share, grids * n)) for start in range(0, grids * n, share)]
         with ThreadPoolExecutor(threads) as pool:
-            parts = list(pool.map(
-                lambda span: solver.summary_rows(code_view[span[0] : span[1]], letter_view[span[0] : span[1]], width,
-                                                 q_is_qu, *line, timeout),
-                bounds,
-            ))
+            parts = list(
+                pool.map(
+                    lambda span: solver.summary_rows(
+                        code_view[span[0] : span[1]], letter_view[span[0] : span[1]], width, q_is_qu, *line, timeout
+                    ),
+                    bounds,
+                )
+            )
         return summary.between.join(part[0] for part in parts), sum(part[1] for part in parts), sum(part[2] for part in parts)
 
     def rows_many(
@@ -291,8 +309,16 @@ class PreparedSolver:
         assert self._codes is not None
         layout = self._codes.layout
         fresh = type(self._codes.solver)(
-            layout.cells, layout.root, layout.longest_word, layout.alphabet, self._table, self.min_length,
-            self._points, _hit_type(), DictionaryError, layout.source,
+            layout.cells,
+            layout.root,
+            layout.longest_word,
+            layout.alphabet,
+            self._table,
+            self.min_length,
+            self._points,
+            _hit_type(),
+            DictionaryError,
+            layout.source,
         )
         timeout = _seconds_left()
         try:
@@ -324,7 +350,11 @@ _PER_DICTIONARY = 32
 
 
 def kept_solver(
-    dictionary: Dictionary[Any], shape: tuple[int, ...], adjacency: str, min_length: int | None, scoring: Scoring,
+    dictionary: Dictionary[Any],
+    shape: tuple[int, ...],
+    adjacency: str,
+    min_length: int | None,
+    scoring: Scoring,
     kernel: str,
 ) -> PreparedSolver | None:
     """The :class:`PreparedSolver` :func:`prepared_solver` keeps for these arguments, if any (a lookup only)."""
@@ -352,9 +382,7 @@ def prepared_solver(
         kept = {}
     prepared = kept.get(key)
     if prepared is None:
-        prepared = PreparedSolver(
-            dictionary, shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel
-        )
+        prepared = PreparedSolver(dictionary, shape, adjacency=adjacency, min_length=min_length, scoring=scoring, kernel=kernel)
         if prepared.holds_dictionary:
             return prepared  # kept, it would keep its dictionary alive forever
         if len(kept) >= _PER_DICTIONARY:

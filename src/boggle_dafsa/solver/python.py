@@ -24,7 +24,10 @@ from boggle_dafsa.solver.budget import CHECK_EVERY, TIMEOUT_MESSAGE  # noqa: E40
 
 
 def search(
-    layout: NativeLayout, faces: tuple[str, ...], table: tuple[tuple[int, ...], ...], min_length: int,
+    layout: NativeLayout,
+    faces: tuple[str, ...],
+    table: tuple[tuple[int, ...], ...],
+    min_length: int,
     deadline: float | None = None,
 ) -> dict[str, tuple[int, ...]]:
     """Word → first path of every word of at least ``min_length`` letters on the grid.
@@ -155,8 +158,6 @@ def _follow(layout: NativeLayout, state: int, bits: Iterable[int]) -> int | None
     return state
 
 
-
-
 # -- the twin of the compiled Solver --------------------------------------------------------
 
 #: Face codes (see :class:`Solver`): 0..30 a letter by its bit, 31 a face that spells no
@@ -236,8 +237,16 @@ class Solver:
         return [rows_result(hits, cells, template, between, cell_separator) for hits in self.solve_many(codes, HITS, timeout)]
 
     def summary_rows(
-        self, codes: bytes, letters: bytes, width: int, q_is_qu: bool, template: str, between: str, row_separator: str,
-        face_separator: str, timeout: float = 0.0,
+        self,
+        codes: bytes,
+        letters: bytes,
+        width: int,
+        q_is_qu: bool,
+        template: str,
+        between: str,
+        row_separator: str,
+        face_separator: str,
+        timeout: float = 0.0,
     ) -> tuple[str, int, int]:
         """(text, words, points) of the grids of ``codes``: a line per grid (see :func:`summary_text`)."""
         check_template(template, MARK_GRID + MARK_WORDS + MARK_POINTS)
@@ -293,7 +302,6 @@ class Solver:
             results.append(shape_result(found, self._points, mode, self._hit))
         return results
 
-
     def _totals_by_runs(self, codes: bytes, deadline: float | None) -> list[tuple[int, int]]:
         # (words, points) of each grid, the runs of grids that differ in one cell walked
         # together (as the C kernel does, see boggle_dafsa.solver.hood).
@@ -310,8 +318,16 @@ class Solver:
                     continue
                 shown = [codes[grid * n + wild] for grid in range(first, end)]
                 variants = list(dict.fromkeys(shown))
-                totals = hood_totals(self._layout, faces, wild, [self._faces[code] for code in variants],
-                                     self._table, self._min_length, self._points, deadline)
+                totals = hood_totals(
+                    self._layout,
+                    faces,
+                    wild,
+                    [self._faces[code] for code in variants],
+                    self._table,
+                    self._min_length,
+                    self._points,
+                    deadline,
+                )
             except IndexError:
                 raise self._error(f"{self._layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
             by_code = dict(zip(variants, totals))
@@ -359,16 +375,28 @@ def rows_result(
     """(words, points, text) of ranked ``hits``, the text as :meth:`Solver.rows_many` gives it:
     ``template`` per hit with its marks filled (:data:`MARK_WORD`, :data:`MARK_POINTS`, :data:`MARK_PATH`:
     ``cells[cell]`` for each cell joined by ``cell_separator``), rows joined by ``between``."""
-    text = between.join([
-        _replace(template, {MARK_WORD: hit.word, MARK_POINTS: str(hit.points), MARK_PATH: cell_separator.join([cells[c] for c in hit.path])})
-        for hit in hits
-    ])
+    text = between.join(
+        [
+            _replace(
+                template,
+                {MARK_WORD: hit.word, MARK_POINTS: str(hit.points), MARK_PATH: cell_separator.join([cells[c] for c in hit.path])},
+            )
+            for hit in hits
+        ]
+    )
     return len(hits), sum(hit.points for hit in hits), text
 
 
 def summary_text(
-    totals: Sequence[tuple[int, int]], letters: bytes, cells: int, width: int, q_is_qu: bool, template: str, between: str,
-    row_separator: str, face_separator: str,
+    totals: Sequence[tuple[int, int]],
+    letters: bytes,
+    cells: int,
+    width: int,
+    q_is_qu: bool,
+    template: str,
+    between: str,
+    row_separator: str,
+    face_separator: str,
 ) -> tuple[str, int, int]:
     """(text, words, points) of grids of ``cells`` cells whose (words, points) are ``totals``,
     as :meth:`Solver.summary_rows` gives them: ``template`` per grid (:data:`MARK_GRID`, :data:`MARK_WORDS`,
@@ -388,7 +416,6 @@ def summary_text(
             rows = [shown[start : start + width] for start in range(0, cells, width)]
         lines.append(_replace(template, {MARK_GRID: row_separator.join(rows), MARK_WORDS: str(count), MARK_POINTS: str(points)}))
     return between.join(lines), sum(count for count, _ in totals), sum(points for _, points in totals)
-
 
 
 class TooManyFaces(Exception):
@@ -428,8 +455,14 @@ class FaceCodes:
 
 
 def twin_result(
-    layout: NativeLayout, faces: Sequence[str], table: tuple[tuple[int, ...], ...], min_length: int,
-    points: Sequence[int], mode: int, hit_type: Any, timeout: float = 0.0,
+    layout: NativeLayout,
+    faces: Sequence[str],
+    table: tuple[tuple[int, ...], ...],
+    min_length: int,
+    points: Sequence[int],
+    mode: int,
+    hit_type: Any,
+    timeout: float = 0.0,
 ) -> Any:
     """One grid of more than 224 different multi-letter faces (codes are one byte): this
     kernel searches it, with the same result, as long as its recursion allows (and

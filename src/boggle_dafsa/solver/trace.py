@@ -9,9 +9,7 @@ from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.words.normalize import Policy, fold, normalize
 
 
-def find(
-    grid: Grid, word: str, *, adjacency: str = "king", policy: Policy | None = None
-) -> tuple[int, ...] | None:
+def find(grid: Grid, word: str, *, adjacency: str = "king", policy: Policy | None = None) -> tuple[int, ...] | None:
     """One path tracing ``word`` on ``grid``, or None.
 
     ``word`` is normalized as the grid's faces are: by ``policy`` (a dictionary's), else

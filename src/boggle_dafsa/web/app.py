@@ -131,8 +131,15 @@ def _solve_example() -> dict[str, Any]:
 
 SOLVE_EXAMPLE = _solve_example()
 ROLL_EXAMPLE = {
-    "dice": "fr", "title": "French 4x4", "seed": 42, "grid": "IEFA/AEFE/MHAL/ETTE", "shape": [4, 4],
-    "faces": list("IEFAAEFEMHALETTE"), "scoring": "classic", "min_length": 3, "dictionary": "fr",
+    "dice": "fr",
+    "title": "French 4x4",
+    "seed": 42,
+    "grid": "IEFA/AEFE/MHAL/ETTE",
+    "shape": [4, 4],
+    "faces": list("IEFAAEFEMHALETTE"),
+    "scoring": "classic",
+    "min_length": 3,
+    "dictionary": "fr",
 }
 
 
@@ -186,7 +193,7 @@ def create_app(
         restore_rooms(store, registry, catalog, limits, Room)
     app = FastAPI(
         title="boggle-dafsa",
-        description="Solve, play and score Boggle grids. Every answer is JSON; errors are `{\"error\": message}`.",
+        description='Solve, play and score Boggle grids. Every answer is JSON; errors are `{"error": message}`.',
         docs_url=None,  # served from local files: web/apidocs.py
         redoc_url=None,
         openapi_url="/api/openapi.json",
@@ -255,6 +262,7 @@ def create_app(
     @app.get("/manifest.webmanifest", include_in_schema=False)
     async def manifest() -> FileResponse:
         return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     from boggle_dafsa.web.apidocs import add_docs_routes
@@ -307,17 +315,19 @@ def create_app(
         seed = random_seed() if seed is None else seed
         grid = roll_grid(chosen, SplitMix64(seed))
         language = chosen.language if chosen.language in catalog else None
-        return JSONResponse({
-            "dice": chosen.name,
-            "title": chosen.title,
-            "seed": seed,
-            "grid": str(grid),
-            "shape": list(grid.shape),
-            "faces": list(grid.faces),
-            "scoring": chosen.scoring.name,
-            "min_length": chosen.min_length,
-            "dictionary": language or catalog.default,
-        })
+        return JSONResponse(
+            {
+                "dice": chosen.name,
+                "title": chosen.title,
+                "seed": seed,
+                "grid": str(grid),
+                "shape": list(grid.shape),
+                "faces": list(grid.faces),
+                "scoring": chosen.scoring.name,
+                "min_length": chosen.min_length,
+                "dictionary": language or catalog.default,
+            }
+        )
 
     @app.get(
         "/api/solve",
@@ -326,9 +336,18 @@ def create_app(
     )
     async def solve(
         request: Request,
-        grid: Annotated[str, Query(min_length=1, max_length=limits.grid_chars, description="The grid in the GRID syntax of `solve`, e.g. IDXT/MHEI/ERVN/TLLU.")],
+        grid: Annotated[
+            str,
+            Query(
+                min_length=1,
+                max_length=limits.grid_chars,
+                description="The grid in the GRID syntax of `solve`, e.g. IDXT/MHEI/ERVN/TLLU.",
+            ),
+        ],
         dict: Annotated[str | None, Query(max_length=64, description="A dictionary of `/api/dictionaries`.")] = None,
-        dice: Annotated[str | None, Query(max_length=32, description="Take the scoring and minimum length of this dice set.")] = None,
+        dice: Annotated[
+            str | None, Query(max_length=32, description="Take the scoring and minimum length of this dice set.")
+        ] = None,
         scoring: Annotated[str | None, Query(max_length=32, description="classic, big or letters.")] = None,
         min_length: Annotated[int | None, Query(ge=1, le=64)] = None,
         adjacency: Annotated[str, Query(max_length=32, description="king or orthogonal.")] = "king",
@@ -401,7 +420,9 @@ def create_app(
         name, words = catalog.for_language(request.dictionary, chosen.language)
         seed = random_seed() if request.seed is None else request.seed
         options = {"hints": request.hints}
-        room = registry.make_room(lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options))
+        room = registry.make_room(
+            lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options)
+        )
         guard.room_opened(address, room.id)
         return JSONResponse(room.state(), status_code=201)
 

@@ -56,7 +56,9 @@ class DailyResult(BaseModel):
     """A finished daily game: the words typed, in order (the server scores them)."""
 
     dice: str = Field("fr", max_length=32)
-    date: str | None = Field(None, max_length=10, description="YYYY-MM-DD (UTC); default today. Today's or yesterday's puzzle only.")
+    date: str | None = Field(
+        None, max_length=10, description="YYYY-MM-DD (UTC); default today. Today's or yesterday's puzzle only."
+    )
     player: str = Field(min_length=8, max_length=64, description="A random id the page keeps: one result per player and day.")
     words: list[Annotated[str, StringConstraints(max_length=64)]] = Field(default_factory=list, max_length=1000)
 
@@ -105,7 +107,9 @@ def add_daily_routes(
         answer["results"] = results.daily_stats(answer["date"], answer["dice"])
         return JSONResponse(answer)
 
-    @app.post("/api/daily", summary="Send a finished daily game: its score (judged here), the day's average and best, the text to share")
+    @app.post(
+        "/api/daily", summary="Send a finished daily game: its score (judged here), the day's average and best, the text to share"
+    )
     def daily_result(request: Annotated[DailyResult, Body()]) -> JSONResponse:
         from boggle_dafsa.game.rounds import Game
 
@@ -122,12 +126,14 @@ def add_daily_routes(
             game.submit(word)
         results.record_daily(answer["date"], answer["dice"], request.player, game.score, len(game.found))
         total_words, total_points = len(game.hits), sum(hit.points for hit in game.hits)
-        return JSONResponse({
-            "date": answer["date"],
-            "dice": answer["dice"],
-            "score": game.score,
-            "words": len(game.found),
-            "total": {"words": total_words, "points": total_points},
-            "share": share_text(day, answer["dice"], game.score, game.found, total_words, total_points),
-            "results": results.daily_stats(answer["date"], answer["dice"]),
-        })
+        return JSONResponse(
+            {
+                "date": answer["date"],
+                "dice": answer["dice"],
+                "score": game.score,
+                "words": len(game.found),
+                "total": {"words": total_words, "points": total_points},
+                "share": share_text(day, answer["dice"], game.score, game.found, total_words, total_points),
+                "results": results.daily_stats(answer["date"], answer["dice"]),
+            }
+        )

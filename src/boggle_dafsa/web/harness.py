@@ -50,7 +50,17 @@ def launch_chromium(playwright: Any) -> Any:
 @contextmanager
 def live_server(*arguments: str) -> Iterator[str]:
     """Run ``boggle-dafsa serve --port 0 ARGUMENTS...`` and yield its address; stop it with Ctrl-C (SIGINT)."""
-    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", "0", *arguments]
+    command = [
+        sys.executable,
+        "-c",
+        "from boggle_dafsa.cli import main; main()",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        *arguments,
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None

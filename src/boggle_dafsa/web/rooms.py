@@ -214,7 +214,9 @@ class Room:
         if self.status != OVER:
             raise RoomError("a next round comes once this game is over")
         self.seed = seed
-        self.judge = Judge(roll_grid(self.dice_set, SplitMix64(seed)), self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
+        self.judge = Judge(
+            roll_grid(self.dice_set, SplitMix64(seed)), self.dictionary, self.dice_set.scoring, self.dice_set.min_length
+        )
         for player in self.players.values():
             player.game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
             player.submitted = []
@@ -257,8 +259,7 @@ class Room:
             "grid": str(grid) if self.status != WAITING else None,
             "faces": list(grid.faces) if self.status != WAITING else None,
             "players": [
-                {"name": p.name, "connected": bool(p.connections), "words": len(p.game.found)}
-                for p in self.players.values()
+                {"name": p.name, "connected": bool(p.connections), "words": len(p.game.found)} for p in self.players.values()
             ],
         }
         if player is not None:

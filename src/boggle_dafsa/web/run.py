@@ -22,9 +22,7 @@ def listen(host: str, port: int) -> socket.socket:
     if not 0 <= port <= 65535:
         raise BoggleError(f"the port must be between 0 and 65535, not {port}")
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     except (socket.gaierror, UnicodeError) as error:
         raise BoggleError(f"cannot listen on {host}:{port}: unknown address ({error})") from None
     sock = socket.socket(family, kind, proto)

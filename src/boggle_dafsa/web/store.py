@@ -97,7 +97,9 @@ class Store:
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise BoggleError(f"{self.path}: written by a newer boggle-dafsa (schema {version}); use --data with another folder")
+                raise BoggleError(
+                    f"{self.path}: written by a newer boggle-dafsa (schema {version}); use --data with another folder"
+                )
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
@@ -141,18 +143,29 @@ class Store:
                 " ON CONFLICT(id) DO UPDATE SET dice=excluded.dice, seed=excluded.seed, dictionary=excluded.dictionary,"
                 " seconds=excluded.seconds, round=excluded.round, status=excluded.status, ends_at=excluded.ends_at,"
                 " result=excluded.result, options=excluded.options",
-                (room.id, room.dice_set.name, str(room.seed), room.dictionary_name, room.seconds,
-                 getattr(room, "round", 1), room.status, ends_at, result, options, time.time()),
+                (
+                    room.id,
+                    room.dice_set.name,
+                    str(room.seed),
+                    room.dictionary_name,
+                    room.seconds,
+                    getattr(room, "round", 1),
+                    room.status,
+                    ends_at,
+                    result,
+                    options,
+                    time.time(),
+                ),
             )
             names = list(room.players)
-            db.execute(
-                f"DELETE FROM players WHERE room = ? AND name NOT IN ({','.join('?' * len(names))})", (room.id, *names)
-            )
+            db.execute(f"DELETE FROM players WHERE room = ? AND name NOT IN ({','.join('?' * len(names))})", (room.id, *names))
             db.executemany(
                 "INSERT INTO players (room, name, token, submitted, joined) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT(room, name) DO UPDATE SET token=excluded.token, submitted=excluded.submitted",
-                [(room.id, p.name, p.token, json.dumps(p.submitted, ensure_ascii=False), time.time())
-                 for p in room.players.values()],
+                [
+                    (room.id, p.name, p.token, json.dumps(p.submitted, ensure_ascii=False), time.time())
+                    for p in room.players.values()
+                ],
             )
 
     def delete_room(self, room_id: str) -> None:
@@ -222,7 +235,9 @@ def restore_rooms(
         except BoggleError:
             skipped.append(row["id"])
             continue
-        room = make_room(row["id"], dice_set, int(row["seed"]), name, words, row["seconds"], limits, options=json.loads(row["options"]))
+        room = make_room(
+            row["id"], dice_set, int(row["seed"]), name, words, row["seconds"], limits, options=json.loads(row["options"])
+        )
         room.round = row["round"]
         room.saved = store.save_room
         for player_row in players:

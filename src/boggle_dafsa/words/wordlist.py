@@ -76,7 +76,9 @@ def digest_words(sorted_words: Iterable[str]) -> str:
     return hasher.hexdigest()
 
 
-def read_wordlist(path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None, data: bytes | None = None) -> WordList:
+def read_wordlist(
+    path: str | Path, policy: Policy = Policy.FOLD, encoding: str | None = None, data: bytes | None = None
+) -> WordList:
     """Read, decode, split and normalize the word list at ``path``.
 
     ``data``, if given, is the list's bytes, already read (standard input): ``path`` then
@@ -377,8 +379,9 @@ def stream_wordlist(
             regular = stat.S_ISREG(os.stat(path).st_mode)
     if data is None and not regular:
         # A pipe or a device can be read once only: no detection pass, UTF-8 unless told.
-        return WordStream(source=source, encoding=encoding or "utf-8", policy=policy, refuse_nul=not encoding,
-                          forced=bool(encoding))
+        return WordStream(
+            source=source, encoding=encoding or "utf-8", policy=policy, refuse_nul=not encoding, forced=bool(encoding)
+        )
     forced = bool(encoding)
     size = 0
     utf8 = codecs.getincrementaldecoder("utf-8")(errors="strict")
@@ -386,7 +389,7 @@ def stream_wordlist(
     lines_before = 0
     # For encoding_hint: the bytes 0x80-0x9F, and whether Windows-1252 reads them all.
     controls, example, cp1252 = 0, b"", True
-    with opening(path, WordListError, "file"), (open(path, "rb") if data is None else io.BytesIO(data)) as stream:
+    with opening(path, WordListError, "file"), open(path, "rb") if data is None else io.BytesIO(data) as stream:
         first = True
         while True:
             raw = stream.read(STREAM_BLOCK_BYTES)
@@ -431,10 +434,13 @@ def stream_wordlist(
         if not cp1252:
             hint = f"{controls} bytes in 0x80-0x9F are control characters in {FALLBACK_ENCODING}; the words that hold them were dropped"
         else:
-            hint = (f"{controls} bytes in 0x80-0x9F (such as {example.decode('cp1252')!r} in Windows-1252) are control "
-                    f"characters in {FALLBACK_ENCODING}: `encoding` cp1252 would keep them")
-    return WordStream(source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False,
-                      forced=forced, hint=hint, data=data)
+            hint = (
+                f"{controls} bytes in 0x80-0x9F (such as {example.decode('cp1252')!r} in Windows-1252) are control "
+                f"characters in {FALLBACK_ENCODING}: `encoding` cp1252 would keep them"
+            )
+    return WordStream(
+        source=source, encoding=used, policy=policy, file_bytes=size, refuse_nul=False, forced=forced, hint=hint, data=data
+    )
 
 
 def _long_line(source: str, line: int) -> WordListError:
