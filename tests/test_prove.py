@@ -441,3 +441,124 @@ def test_workers_of_a_killed_proof_stop_after_their_class(tmp_path: Path) -> Non
     while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
         time.sleep(0.2)
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+
+
+# -- on a Dask cluster ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster() -> object:
+    distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, memory_limit="400MiB"
+    ) as local_cluster:
+        yield local_cluster
+
+
+@pytest.mark.slow
+def test_a_proof_on_dask_is_the_local_proof(small_dict: str, cluster: object) -> None:
+    spec = P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS)
+    local = P.prove(spec)
+    heard: list[int] = []
+    started = time.monotonic()
+    remote = P.prove(spec, dask=cluster.scheduler_address, on_result=lambda result: heard.append(result.index))  # type: ignore[attr-defined]
+    wall = time.monotonic() - started
+    assert remote.boards() and remote.boards() == local.boards()
+    assert sorted(heard) == sorted(remote.results) == list(range(len(spec.classes())))
+    for index, result in local.results.items():
+        assert remote.results[index].boards == result.boards and remote.results[index].bound == result.bound
+    # The CPU is what the workers' task threads spent, class by class, summed: never more
+    # than their two threads could spend in the time the proof took.
+    assert remote.cpu_seconds == sum(result.seconds for result in remote.results.values())
+    assert 0 < remote.cpu_seconds <= 2 * wall
+
+
+@pytest.mark.slow
+def test_the_command_on_dask_logs_resumes_and_prints_the_local_list(small_dict: str, cluster: object, tmp_path: Path) -> None:
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    args = ["prove", "-d", small_dict, "-s", "3x3", "--min", "36", "--buckets", BUCKETS, "--corner-buckets", CORNERS, "--json"]
+    local = json.loads(run_cli(*args).stdout)
+    log = tmp_path / "proof.ndjson"
+    remote = run_cli(*args, "--dask", address, "--log", str(log))
+    assert remote.returncode == 0, remote.stderr
+    data = json.loads(remote.stdout)
+    assert data["boards"] == local["boards"] and data["classes"] == local["classes"]
+    lines = log.read_text().splitlines()
+    assert len(lines) == data["classes"]
+    assert data["cpu_seconds"] == pytest.approx(sum(json.loads(line)["seconds"] for line in lines), abs=0.01)
+    # As if killed: a third of the classes, the last line cut short; resumed on the cluster.
+    log.write_text("\n".join(lines[: len(lines) // 3]) + "\n" + lines[len(lines) // 3][:25])
+    resumed = run_cli(*args, "--dask", address, "--resume", str(log))
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["boards"] == local["boards"]
+    assert sorted(json.loads(line)["class"] for line in log.read_text().splitlines()) == list(range(data["classes"]))
+    estimate = run_cli(*args, "--dask", address, "--estimate", "--sample", "12", "--seed", "2")
+    assert estimate.returncode == 0 and json.loads(estimate.stdout)["sampled"] == 12
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="sends SIGINT")
+def test_one_ctrl_c_stops_a_proof_on_dask_and_its_tasks(small_dict: str, cluster: object, tmp_path: Path) -> None:
+    from distributed import Client
+
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    log = tmp_path / "proof.ndjson"
+    # 27,135 classes of 3x4: minutes of work, stopped after a few.
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", small_dict, "-s", "3x4"]
+        + ["--min", "40", "--buckets", BUCKETS, "--corner-buckets", CORNERS, "--dask", address, "--log", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 3):
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    _, stderr = process.communicate(timeout=30)
+    assert time.monotonic() - started < 5
+    assert process.returncode == 130, stderr
+    assert stderr.strip().splitlines() == ["boggle-dafsa: interrupted"]
+    for line in log.read_text().splitlines():
+        json.loads(line)
+    # The cluster drops the proof's tasks: those under way stop after their class.
+    with Client(address, set_as_default=False) as client:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (any(client.processing().values()) or client.who_has()):
+            time.sleep(0.2)
+        assert not any(client.processing().values())
+
+
+@pytest.mark.slow
+def test_dask_without_the_extra_or_with_a_bad_address_is_one_line_and_exit_2(small_dict: str) -> None:
+    hide = "import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
+    result = subprocess.run(
+        [sys.executable, "-c", hide + "from boggle_dafsa.cli import main; main()", "prove", "-d", small_dict]
+        + ["--min", "5", "--dask", "tcp://127.0.0.1:8786"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "pip install 'boggle-dafsa[dask]'" in result.stderr
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    for address in ("nonsense", "http://127.0.0.1:1", "tls://127.0.0.1:8786", "127.0.0.1:99999", ":::"):
+        result = run_cli("prove", "-d", small_dict, "--min", "5", "--dask", address)
+        assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, (address, result.stderr)
+        assert "Dask scheduler address" in result.stderr
+    result = run_cli("prove", "-d", small_dict, "--min", "5", "--dask", "127.0.0.1:8786", "--jobs", "2")
+    assert result.returncode == 2 and "exclude each other" in result.stderr
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_stops_the_proof_in_bounded_time(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    from boggle_dafsa.search import distributed as D
+
+    spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
+    monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)
+    started = time.monotonic()
+    with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):
+        P.prove(spec, dask="tcp://127.0.0.1:9")
+    assert time.monotonic() - started < 30

@@ -12,6 +12,7 @@ from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import is_terminal, print_json
 from boggle_dafsa.cli.options import (
     AdjacencyOption,
+    DaskOption,
     DictOption,
     JsonOption,
     MinLengthOption,
@@ -58,6 +59,7 @@ def prove(
         ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes proving classes on this machine.")] = 1,
+    dask: DaskOption = None,
     log: Annotated[
         Optional[str], typer.Option("--log", help="Append each proven class to this ndjson file.", show_default=False)
     ] = None,
@@ -90,6 +92,13 @@ def prove(
 
     if memory < 1:
         raise BoggleError(f"--memory must be at least 1 MB, not {memory}")
+    if dask:
+        from boggle_dafsa.search.distributed import check_address, require_dask
+
+        require_dask()  # before the dictionary is opened: say at once what is missing or wrong
+        check_address(dask)
+        if jobs != 1:
+            raise BoggleError("--jobs and --dask exclude each other (the cluster's workers are the processes)")
     spec = P.make_spec(
         dictionary,
         parse_shape(shape),
@@ -110,7 +119,7 @@ def prove(
         try:
             if bar is not None:
                 bar.start()
-            projected = P.estimate(spec, sample, chosen_seed, jobs=jobs, on_result=bar.update if bar else None)
+            projected = P.estimate(spec, sample, chosen_seed, jobs=jobs, dask=dask, on_result=bar.update if bar else None)
         finally:
             if bar is not None:
                 bar.stop()
@@ -135,7 +144,7 @@ def prove(
     try:
         if bar is not None:
             bar.start()
-        proof = P.prove(spec, jobs=jobs, done=done, on_result=finished)
+        proof = P.prove(spec, jobs=jobs, dask=dask, done=done, on_result=finished)
     finally:
         if bar is not None:
             bar.stop()

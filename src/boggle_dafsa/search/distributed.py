@@ -38,14 +38,36 @@ def require_dask() -> None:
         ) from None
 
 
+def check_address(address: str) -> str:
+    """``address`` as ``tcp://HOST:PORT`` (``HOST:PORT`` is taken as tcp), or a
+    :class:`BoggleError` that says what is wrong with it.
+
+    Checked before a client is made: a client that fails on a malformed address leaves an
+    object whose clean-up waits 20 s and prints a traceback at exit.
+    """
+    scheme, separator, place = address.strip().rpartition("://")
+    if not separator:
+        scheme = "tcp"
+    if scheme != "tcp":
+        raise BoggleError(f"Dask scheduler address {address!r}: use tcp://HOST:PORT (not {scheme}://)")
+    host, colon, port = place.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise BoggleError(f"Dask scheduler address {address!r}: expected tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786")
+    return f"tcp://{place}"
+
+
 def connect(address: str) -> Any:
-    """A client of the Dask scheduler at ``address`` (raises :class:`BoggleError` if it cannot)."""
+    """A client of the Dask scheduler at ``address`` (raises :class:`BoggleError` if it
+    cannot, within :data:`CONNECT_TIMEOUT` seconds)."""
     require_dask()
+    checked = check_address(address)
     from distributed import Client
 
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
+        return Client(checked, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise BoggleError(f"cannot reach the Dask scheduler at {address} ({error})") from None
 
 

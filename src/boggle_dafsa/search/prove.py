@@ -44,7 +44,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -693,7 +693,9 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
     most letters, and each half proven (again split if need be).
     """
     context = context_for(spec, kernel, data)
-    started = time.process_time()
+    # This thread's CPU: a Dask worker's other threads (its event loop, its profiler,
+    # other tasks) are not the class's.
+    started = time.thread_time()
     pending = [context.spec.letter_sets(context.classes[index])]
     bound = nodes = branches = candidates = splits = 0
     boards: dict[str, tuple[int, int]] = {}
@@ -718,7 +720,7 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
         candidates += len(result.candidates)
         _rescore(context, result.candidates, boards)
     ranked = sorted(((text, points, words) for text, (points, words) in boards.items()), key=lambda row: (-row[1], row[0]))
-    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, time.process_time() - started)
+    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, time.thread_time() - started)
 
 
 def _rescore(context: _Context, candidates: list[tuple[int, ...]], boards: dict[str, tuple[int, int]]) -> None:
@@ -819,6 +821,7 @@ def prove(
     spec: ProofSpec,
     *,
     jobs: int = 1,
+    dask: str | None = None,
     done: dict[int, ClassResult] | None = None,
     only: Sequence[int] | None = None,
     kernel: str = "auto",
@@ -826,25 +829,78 @@ def prove(
 ) -> ProofResult:
     """Prove every class of ``spec`` (or those of ``only``) not in ``done``.
 
-    ``jobs`` processes on this machine (1: in this process). ``on_result`` hears of
-    each class as it finishes, in any order; the result does not depend on it.
+    ``jobs`` processes on this machine (1: in this process), or the workers of the Dask
+    cluster whose scheduler is at ``dask``. ``on_result`` hears of each class as it
+    finishes, in any order; the result does not depend on it.
     """
     if jobs < 1 or jobs > 64:
         raise BoggleError(f"the number of processes (--jobs) must be 1 to 64, not {jobs}")
+    if dask and jobs != 1:
+        raise BoggleError("--jobs and --dask exclude each other (the cluster's workers are the processes)")
     classes = spec.classes()
     wanted = list(range(len(classes))) if only is None else list(only)
     done = done or {}
     result = ProofResult(spec, len(wanted), {index: done[index] for index in wanted if index in done})
     todo = [index for index in wanted if index not in done]
-    if jobs == 1 or len(todo) <= 1:
-        finished: Iterable[ClassResult] = (prove_one(spec, index, kernel) for index in todo)
+    if dask:
+        finished: Generator[ClassResult, None, None] = _on_dask(spec, todo, dask, kernel)
+    elif jobs == 1 or len(todo) <= 1:
+        finished = (prove_one(spec, index, kernel) for index in todo)
     else:
         finished = _pool(spec, todo, jobs, kernel)
-    for class_result in finished:
-        result.results[class_result.index] = class_result
-        if on_result is not None:
-            on_result(class_result)
+    try:
+        for class_result in finished:
+            result.results[class_result.index] = class_result
+            if on_result is not None:
+                on_result(class_result)
+    finally:
+        # Ctrl-C or an error here (in on_result too): the processes or the cluster's
+        # tasks are stopped now, not when the generator is collected.
+        finished.close()
     return result
+
+
+def _on_dask(spec: ProofSpec, todo: list[int], address: str, kernel: str) -> Generator[ClassResult, None, None]:
+    # Classes on a Dask cluster through the path `best --dask` takes (the dictionary file
+    # shipped once to each worker), a few classes a task.
+    from boggle_dafsa.search.distributed import dask_as_completed, file_digest, require_dask
+
+    require_dask()
+    path = spec.dictionary if spec.dictionary_digest else None
+    if path is not None and (not Path(path).is_file() or file_digest(path) != spec.dictionary_digest):
+        raise BoggleError(f"{path}: changed since the proof was described")
+    size = max(1, min(DASK_CLASSES_PER_TASK, len(todo) // 256))
+    calls = [(spec, todo[start : start + size], kernel) for start in range(0, len(todo), size)]
+    for results in dask_as_completed(address, _dask_task, calls, path):
+        yield from results
+
+
+#: Most classes of one Dask task (fewer when the proof has few classes, so that every worker gets some).
+DASK_CLASSES_PER_TASK = 8
+
+
+def _dask_task(spec: ProofSpec, indices: list[int], kernel: str, data: bytes | None) -> list[ClassResult]:
+    # On a Dask worker: the classes of one task, stopping between classes once the task
+    # is cancelled (the proof was stopped: its client is gone), as a pool's worker does.
+    results: list[ClassResult] = []
+    for index in indices:
+        if results and _dask_cancelled():
+            break
+        results.append(prove_one(spec, index, kernel, data))
+    return results
+
+
+def _dask_cancelled() -> bool:
+    # The worker marks a running task "cancelled" when its client releases it; a task
+    # cannot be interrupted, but it can look between classes.
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        task = worker.state.tasks.get(worker.get_current_task())
+        return task is None or task.state != "executing"
+    except Exception:  # another version of distributed: the task runs to its end
+        return False
 
 
 #: The process that started this worker (set in each worker of the pool).
@@ -869,7 +925,7 @@ def _pool_init(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Iterator[ClassResult]:
+def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Generator[ClassResult, None, None]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -937,6 +993,7 @@ def estimate(
     seed: int,
     *,
     jobs: int = 1,
+    dask: str | None = None,
     kernel: str = "auto",
     on_result: Callable[[ClassResult], None] | None = None,
 ) -> Estimate:
@@ -949,7 +1006,7 @@ def estimate(
         raise BoggleError(f"the sample (--sample) must hold at least 1 class, not {sample}")
     total = len(spec.classes())
     chosen = sorted(random.Random(seed).sample(range(total), min(sample, total)))
-    result = prove(spec, jobs=jobs, only=chosen, kernel=kernel, on_result=on_result)
+    result = prove(spec, jobs=jobs, dask=dask, only=chosen, kernel=kernel, on_result=on_result)
     times = [class_result.seconds for class_result in result.results.values()]
     mean = statistics.fmean(times)
     spread = statistics.stdev(times) if len(times) > 1 else 0.0
