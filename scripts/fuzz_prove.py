@@ -4,8 +4,10 @@
 Builds the extension with -fsanitize=address,undefined into a temporary folder, runs itself
 again with the sanitizer runtimes preloaded, then (1) compares the kernel with its Python
 twin on every class of small proofs (bounds, tree sizes, branches, candidates, budgets
-that split), and (2) hands it random, mostly hostile tries, tables, sets and orders: each
-must be refused with ValueError or proven without a sanitizer report.
+that split), with the default forcing and with forcing down to the last cell, (2) compares
+them on valid tries of random words with random grids, orders, budgets and switch points,
+and (3) hands the kernel random, mostly hostile tries, tables, sets and orders: each must
+be refused with ValueError or proven without a sanitizer report.
 
     python scripts/fuzz_prove.py --rounds 3000 --seed 1
 """
@@ -95,10 +97,33 @@ def fuzz(module_path: str, rounds: int, seed: int) -> None:
         context = P.context_for(proof, "python")
         for numbers in proof.classes():
             sets = proof.letter_sets(numbers)
-            twin = P.prove_class_python(context.lexicon, context.table, sets, context.order, minimum, budget)
-            compiled = P.prove_class_kernel(kernel, context.lexicon, context.table, sets, context.order, minimum, budget)
-            assert twin == compiled, (shape, numbers)
-            compared += 1
+            # the defaults, then forcing down to the last cell whatever the bound
+            for forcing in ({}, {"switch": 0, "force_depth": len(sets)}):
+                twin = P.prove_class_python(context.lexicon, context.table, sets, context.order, minimum, budget, **forcing)
+                compiled = P.prove_class_kernel(
+                    kernel, context.lexicon, context.table, sets, context.order, minimum, budget, **forcing
+                )
+                assert twin == compiled, (shape, numbers, forcing)
+                compared += 1
+    # Valid tries of random words over random faces: the kernel goes deep, and must still
+    # agree with its twin.
+    rng = random.Random(seed)
+    for _ in range(rounds // 10):
+        faces = "ABCDE"[: rng.randint(1, 5)]
+        words = {"".join(rng.choice(faces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 40))}
+        cells = rng.randint(1, 7)
+        lexicon = P.build_lexicon(words, faces, cells, lambda word: rng.randint(1, 3))
+        sets = [sorted(rng.sample(range(len(faces)), rng.randint(1, len(faces)))) for _ in range(cells)]
+        table = [tuple(c for c in range(cells) if c != i and rng.random() < 0.6) for i in range(cells)]
+        order = list(range(cells))
+        rng.shuffle(order)
+        minimum, budget = rng.randint(0, 12), rng.choice([3, 20, 100, 10**6])
+        forcing = {"switch": rng.randint(0, 20), "force_depth": rng.randint(0, cells + 1)}
+        arguments = (lexicon, table, sets, order, minimum, budget)
+        twin = P.prove_class_python(*arguments, **forcing)
+        compiled = P.prove_class_kernel(kernel, *arguments, **forcing)
+        assert twin == compiled, (words, sets, table, order, minimum, budget, forcing)
+        compared += 1
     rng = random.Random(seed)
     accepted = 0
     for _ in range(rounds):
@@ -123,7 +148,17 @@ def fuzz(module_path: str, rounds: int, seed: int) -> None:
         order = list(range(cells))
         rng.shuffle(order)
         try:
-            kernel.prove_class(capsule, table, sets, order, rng.randint(0, 5), rng.choice([100, 10**6]), 1000)
+            kernel.prove_class(
+                capsule,
+                table,
+                sets,
+                order,
+                rng.randint(0, 5),
+                rng.choice([100, 10**6]),
+                1000,
+                rng.randint(-1, 9),
+                rng.randint(-1, 9),
+            )
         except ValueError:
             pass
     print(f"{compared} classes equal to the twin; {accepted} of {rounds} random tries accepted and proven; no sanitizer report")

@@ -170,11 +170,16 @@ def test_a_tiny_node_budget_splits_classes_and_finds_the_same_boards(small_dict:
     assert whole.boards() and result.boards() == whole.boards()
 
 
+#: The default switch from forcing to the depth-first bound, and forcing down to the last cell.
+FORCINGS = [{}, {"switch": 0, "force_depth": 99}]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif("c" not in KERNELS, reason="the compiled prover is not built")
+@pytest.mark.parametrize("forcing", FORCINGS)
 @pytest.mark.parametrize(("shape", "minimum", "budget"), [((2, 3), 4, 10**7), ((3, 3), 36, 10**7), ((3, 3), 36, 200)])
 def test_the_compiled_kernel_and_its_twin_agree_on_every_class(
-    small_dict: str, shape: tuple[int, int], minimum: int, budget: int
+    small_dict: str, shape: tuple[int, int], minimum: int, budget: int, forcing: dict[str, int]
 ) -> None:
     spec = P.make_spec(small_dict, shape, minimum, buckets=BUCKETS, corner_buckets=CORNERS)
     context = P.context_for(spec, "python")
@@ -182,13 +187,46 @@ def test_the_compiled_kernel_and_its_twin_agree_on_every_class(
     compared = incomplete = 0
     for numbers in spec.classes():
         sets = spec.letter_sets(numbers)
-        twin = P.prove_class_python(context.lexicon, context.table, sets, context.order, minimum, budget)
-        compiled = P.prove_class_kernel(kernel, context.lexicon, context.table, sets, context.order, minimum, budget)
+        arguments = (context.lexicon, context.table, sets, context.order, minimum, budget)
+        twin = P.prove_class_python(*arguments, **forcing)
+        compiled = P.prove_class_kernel(kernel, *arguments, **forcing)
         assert compiled == twin
         compared += 1
         incomplete += not twin.complete
     assert compared == len(spec.classes())
     assert (incomplete > 0) == (budget < 10**6)
+
+
+@pytest.mark.slow
+def test_forcing_finds_the_candidates_of_the_frontier_bound_even_past_its_node_limit(small_dict: str) -> None:
+    # Forced down to the last cell, with a budget that leaves room for few merged nodes:
+    # some classes give up merging (and branch on the frontier from there), and every class
+    # yields the same candidates as the frontier's bound alone; both kernels agree.
+    spec = P.make_spec(small_dict, (3, 3), 20, buckets=BUCKETS, corner_buckets=CORNERS)
+    context = P.context_for(spec, "python")
+    kernel = P.compiled_kernel()
+    gave_up = forced = 0
+    for numbers in spec.classes()[::2]:
+        arguments = (context.lexicon, context.table, spec.letter_sets(numbers), context.order, 20)
+        unforced = P.prove_class_python(*arguments, 10**7, switch=10**9)
+        free = P.prove_class_python(*arguments, 10**7, switch=0, force_depth=99)
+        tight = P.prove_class_python(*arguments, free.nodes, switch=0, force_depth=99)
+        assert sorted(free.candidates) == sorted(tight.candidates) == sorted(unforced.candidates)
+        assert free.branches <= unforced.branches
+        forced += free.branches < unforced.branches
+        gave_up += tight.branches != free.branches
+        if kernel is not None:
+            assert P.prove_class_kernel(kernel, *arguments, free.nodes, switch=0, force_depth=99) == tight
+    assert forced > 0 and gave_up > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_forcing_every_cell_proves_as_brute_force(small_dict: str, kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(P, "SWITCH_FACTOR", 0)
+    monkeypatch.setattr(P, "UNFORCED_CELLS", 0)
+    spec = P.make_spec(small_dict, (2, 3), 6, buckets=BUCKETS, corner_buckets=CORNERS)
+    assert proven(spec, kernel) == brute_force(small_dict, spec)
 
 
 def test_the_bound_of_a_class_is_never_below_a_board_of_it(small_dict: str) -> None:

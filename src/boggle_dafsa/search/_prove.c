@@ -3,8 +3,9 @@
  *
  * lexicon(masks, firsts, values, faces) checks a trie once (every child index inside
  * it and after its parent, every mask within the faces) and returns a capsule;
- * prove_class(capsule, table, face_masks, order, minimum, node_budget, max_candidates)
- * returns (bound, nodes, branches, candidates, complete) exactly as the twin does, or
+ * prove_class(capsule, table, face_masks, order, minimum, node_budget, max_candidates,
+ * switch_score, force_depth) returns (bound, nodes, branches, candidates, complete)
+ * exactly as the twin does, or
  * None past max_candidates candidates. See prove.py for the method; the names below
  * follow the twin's.
  *
@@ -27,6 +28,8 @@
 #define MAX_FACES 32
 #define CAPSULE_NAME "boggle_dafsa.search._prove.lexicon"
 #define SIGNAL_EVERY 65536u
+/* node indices are int32: the tree and its merged nodes (9/5 of the budget) stay below 2**31 */
+#define MAX_BUDGET ((Py_ssize_t)1 << 30)
 
 typedef struct {
     uint32_t *masks;
@@ -79,6 +82,11 @@ typedef struct {
     size_t candidate_count, candidate_capacity;
     long long branches;
     int too_many;
+    /* the forcing (merged trees) above the switch: see explore() */
+    int64_t switch_score;
+    int force_depth;
+    size_t merge_limit;
+    int over_limit;
 } Work;
 
 static void lexicon_free(PyObject *capsule) {
@@ -146,6 +154,10 @@ done:
 static size_t node_hint = 4096, record_hint = 4096;
 
 static int32_t new_node(Work *work, uint8_t label) {
+    if (work->merge_limit && work->count >= work->merge_limit) {
+        work->over_limit = 1;
+        return -1;
+    }
     if (work->count == work->capacity) {
         size_t capacity = work->capacity ? work->capacity * 2 : node_hint;
         Node *grown = (Node *)realloc(work->nodes, capacity * sizeof(Node));
@@ -335,7 +347,7 @@ static int push(Stack *stack, int32_t item) {
     return 0;
 }
 
-static void branch(Work *work, int position, int64_t bound) {
+static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
     work->branches++;
     if (position == work->cells) {
         if ((Py_ssize_t)work->candidate_count >= work->max_candidates) {
@@ -371,7 +383,6 @@ static void branch(Work *work, int position, int64_t bound) {
         }
     }
     int cell = work->order[position];
-    uint32_t faces = work->sets[cell];
     size_t sizes[MAX_CELLS];
     while (faces) {
         int face = (int)lowest_bit32(faces);
@@ -392,18 +403,174 @@ static void branch(Work *work, int position, int64_t bound) {
                 break;
             }
         }
-        branch(work, position + 1, value);
+        branch(work, position + 1, value, position + 1 < work->cells ? work->sets[work->order[position + 1]] : 0);
         for (int later = position + 1; later < work->cells; later++) work->frontier[later].size = sizes[later];
         if (work->failed || work->too_many) return;
     }
 }
 
+/* -- forcing: above the switch, a fixed cell's choice nodes are merged into the tree ------
+ *
+ * Fixing the cell of rank p to a face (the tree's choice nodes are all of rank p or more)
+ * makes a new tree: the root's sum node merged with the child of that face of its choice
+ * node of rank p (that choice node left out). Two sum nodes merge into one whose points
+ * are the sum and whose choice nodes of the same rank merge (their children of the same
+ * face merge in turn); what only one of them has is shared, through a shallow copy (the
+ * node with the same children). The bound of the merged tree is never above the sum of
+ * separate maxima that branch() uses, and is often well below: a choice of the merged
+ * tree picks one face for all the words through its cell. New nodes are appended after
+ * the tree and dropped when the branch is done; past merge_limit nodes a merge is given
+ * up and branch() takes over (the limit:
+ * 9/5 of the node budget, with the tree). Choice nodes are listed by rank, ascending; the children of
+ * a choice node by face, descending (as build_tree makes them). */
+
+static int64_t points_of(const Work *work, int32_t sum) {
+    int64_t points = work->bounds[sum];
+    for (int32_t choice = work->nodes[sum].child; choice >= 0; choice = work->nodes[choice].sibling) points -= work->bounds[choice];
+    return points;
+}
+
+static int32_t copy_node(Work *work, int32_t from) {
+    int32_t copy = new_node(work, work->nodes[from].label);
+    if (copy < 0) return -1;
+    work->nodes[copy].child = work->nodes[from].child;
+    work->bounds[copy] = work->bounds[from];
+    return copy;
+}
+
+static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t label);
+
+/* Two choice nodes of the same rank, merged. */
+static int32_t merge_choice(Work *work, int32_t a, int32_t b) {
+    int32_t choice = new_node(work, work->nodes[a].label);
+    if (choice < 0) return -1;
+    int32_t last = -1;
+    int64_t best = 0;
+    int32_t x = work->nodes[a].child, y = work->nodes[b].child;
+    while (x >= 0 || y >= 0) {
+        int32_t made;
+        if (y < 0 || (x >= 0 && work->nodes[x].label > work->nodes[y].label)) {
+            made = copy_node(work, x);
+            x = work->nodes[x].sibling;
+        } else if (x < 0 || work->nodes[y].label > work->nodes[x].label) {
+            made = copy_node(work, y);
+            y = work->nodes[y].sibling;
+        } else {
+            made = merge_sum(work, x, -1, y, work->nodes[x].label);
+            x = work->nodes[x].sibling;
+            y = work->nodes[y].sibling;
+        }
+        if (made < 0) return -1;
+        if (last < 0)
+            work->nodes[choice].child = made;
+        else
+            work->nodes[last].sibling = made;
+        last = made;
+        if (work->bounds[made] > best) best = work->bounds[made];
+    }
+    work->bounds[choice] = best;
+    return choice;
+}
+
+/* Sum node `a` (less its choice node of rank `skip`, if any) merged with sum node `b` (-1: none). */
+static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t label) {
+    int64_t total = points_of(work, a) + (b >= 0 ? points_of(work, b) : 0);
+    int32_t sum = new_node(work, label);
+    if (sum < 0) return -1;
+    int32_t last = -1;
+    int32_t x = work->nodes[a].child, y = b >= 0 ? work->nodes[b].child : -1;
+    while (x >= 0 || y >= 0) {
+        if (x >= 0 && work->nodes[x].label == skip) {
+            x = work->nodes[x].sibling;
+            continue;
+        }
+        int32_t made;
+        if (y < 0 || (x >= 0 && work->nodes[x].label < work->nodes[y].label)) {
+            made = copy_node(work, x);
+            x = work->nodes[x].sibling;
+        } else if (x < 0 || work->nodes[y].label < work->nodes[x].label) {
+            made = copy_node(work, y);
+            y = work->nodes[y].sibling;
+        } else {
+            made = merge_choice(work, x, y);
+            x = work->nodes[x].sibling;
+            y = work->nodes[y].sibling;
+        }
+        if (made < 0) return -1;
+        if (last < 0)
+            work->nodes[sum].child = made;
+        else
+            work->nodes[last].sibling = made;
+        last = made;
+        total += work->bounds[made];
+    }
+    work->bounds[sum] = total;
+    return sum;
+}
+
+/* branch() from the tree under sum node `tree` at `position`, for the faces of `faces`. */
+static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) {
+    for (int32_t choice = work->nodes[tree].child; choice >= 0; choice = work->nodes[choice].sibling) {
+        if (push(&work->frontier[work->nodes[choice].label], choice) < 0) {
+            work->failed = 1;
+            return;
+        }
+    }
+    branch(work, position, work->bounds[tree], faces);
+    for (int later = position; later < work->cells; later++) work->frontier[later].size = 0;
+}
+
+/* The class from the tree under sum node `tree`, cells of rank below `position` fixed:
+ * forcing while the bound is above the switch, then branch(). */
+static void explore(Work *work, int32_t tree, int position) {
+    int cell = position < work->cells ? work->order[position] : 0;
+    if (position >= work->cells || position >= work->force_depth || work->bounds[tree] <= work->switch_score) {
+        branch_from(work, tree, position, position < work->cells ? work->sets[cell] : 0);
+        return;
+    }
+    work->branches++;
+    if (stopped(work)) return;
+    int64_t bound = work->bounds[tree];
+    int32_t choice = work->nodes[tree].child;
+    while (choice >= 0 && work->nodes[choice].label != position) choice = work->nodes[choice].sibling;
+    uint32_t faces = work->sets[cell];
+    while (faces) {
+        int face = (int)lowest_bit32(faces);
+        int32_t child = -1;
+        if (choice >= 0)
+            for (child = work->nodes[choice].child; child >= 0 && work->nodes[child].label != face; child = work->nodes[child].sibling) {
+            }
+        int64_t loose = choice < 0 ? bound : bound - work->bounds[choice] + (child >= 0 ? work->bounds[child] : 0);
+        if (loose < work->minimum) {
+            faces &= faces - 1;
+            continue;
+        }
+        work->board[cell] = (uint8_t)face;
+        size_t saved = work->count;
+        int32_t merged = choice < 0 ? tree : merge_sum(work, tree, position, child, 0);
+        if (merged < 0) {
+            work->count = saved;
+            if (!work->over_limit) return; /* out of memory: failed is set */
+            /* too many nodes: this face and the next ones by branch() */
+            work->over_limit = 0;
+            branch_from(work, tree, position, faces);
+            return;
+        }
+        if (work->bounds[merged] >= work->minimum) explore(work, merged, position + 1);
+        work->count = saved;
+        if (work->failed || work->too_many) return;
+        faces &= faces - 1;
+    }
+}
+
 static PyObject *prove_class(PyObject *self, PyObject *args) {
     PyObject *capsule, *table, *sets, *order;
-    long long minimum;
+    long long minimum, switch_score;
     Py_ssize_t node_budget, max_candidates;
+    int force_depth;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOLnn", &capsule, &table, &sets, &order, &minimum, &node_budget, &max_candidates))
+    if (!PyArg_ParseTuple(args, "OOOOLnnLi", &capsule, &table, &sets, &order, &minimum, &node_budget, &max_candidates,
+                          &switch_score, &force_depth))
         return NULL;
     Lexicon *lexicon = (Lexicon *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
     if (lexicon == NULL) return NULL;
@@ -414,6 +581,8 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
     work->minimum = minimum;
     work->node_budget = node_budget;
     work->max_candidates = max_candidates;
+    work->switch_score = switch_score;
+    work->force_depth = force_depth;
     if (!PyList_Check(table) || !PyList_Check(sets) || !PyList_Check(order)) {
         PyErr_SetString(PyExc_TypeError, "prove_class: table, sets and order must be lists");
         goto done;
@@ -421,6 +590,10 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
     Py_ssize_t cells = PyList_GET_SIZE(sets);
     if (cells < 1 || cells > MAX_CELLS || PyList_GET_SIZE(table) != cells || PyList_GET_SIZE(order) != cells) {
         PyErr_SetString(PyExc_ValueError, "prove_class: 1 to 32 cells, as many in the table, sets and order");
+        goto done;
+    }
+    if (node_budget < 1 || node_budget > MAX_BUDGET) {
+        PyErr_SetString(PyExc_ValueError, "prove_class: the node budget must be 1 to 2**30");
         goto done;
     }
     work->cells = (int)cells;
@@ -466,10 +639,15 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
         goto done;
     }
     int64_t bound = settle(work, 0);
-    for (int32_t choice = work->nodes[0].child; choice >= 0; choice = work->nodes[choice].sibling) {
-        if (push(&work->frontier[work->nodes[choice].label], choice) < 0) goto nomemory;
-    }
-    if (bound >= work->minimum) branch(work, 0, bound);
+    /* the records are done with: their memory goes to the merged trees */
+    if (work->record_capacity >= 4096) record_hint = work->record_capacity;
+    free(work->records);
+    work->records = NULL;
+    work->record_capacity = 0;
+    size_t tree_nodes = work->count;
+    /* as prove.py's MERGED_NODES: the tree and its merged nodes, 9/5 of the budget in all */
+    work->merge_limit = (size_t)node_budget * 9 / 5;
+    if (bound >= work->minimum) explore(work, 0, 0);
     if (work->failed == 2) goto done;
     if (work->failed) goto nomemory;
     if (work->too_many) {
@@ -477,7 +655,7 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
         Py_INCREF(result);
         goto done;
     }
-    result = Py_BuildValue("(LnLy#i)", (long long)bound, (Py_ssize_t)work->count, work->branches,
+    result = Py_BuildValue("(LnLy#i)", (long long)bound, (Py_ssize_t)tree_nodes, work->branches,
                            work->candidates ? (const char *)work->candidates : "",
                            (Py_ssize_t)(work->candidate_count * (size_t)work->cells), 1);
     goto done;
@@ -498,7 +676,7 @@ done:
 static PyMethodDef methods[] = {
     {"lexicon", make_lexicon, METH_VARARGS, "lexicon(masks, firsts, values, faces): a checked trie (a capsule)."},
     {"prove_class", prove_class, METH_VARARGS,
-     "prove_class(lexicon, table, face_masks, order, minimum, node_budget, max_candidates): "
+     "prove_class(lexicon, table, face_masks, order, minimum, node_budget, max_candidates, switch_score, force_depth): "
      "(bound, nodes, branches, candidates, complete), or None past max_candidates."},
     {NULL, NULL, 0, NULL},
 };

@@ -61,15 +61,28 @@ if TYPE_CHECKING:
 MAX_CELLS = 32
 #: Most faces (letters) the compiled kernel takes; the twin takes any number.
 MAX_KERNEL_FACES = 32
-#: Default most tree nodes (and word instances) of one class at a time: a class whose
-#: tree would be larger is split in two and each half proven apart.
-DEFAULT_NODE_BUDGET = 8_000_000
+#: Bytes per unit of the node budget in the compiled kernel, at its peak: the word
+#: instances' records (the cells and 4 bytes: 16 for 12 cells) twice while they are
+#: sorted, then once beside the tree's nodes (20 bytes), then the tree and the nodes its
+#: forcing merges (20 bytes each, at most 9/5 of the budget in all). Records and nodes are
+#: each held to the budget, so no phase exceeds 36 bytes a unit. Measured: 22 bytes a
+#: node on the largest ENABLE2K 3x4 classes (records are fewer than nodes).
+NODE_BYTES = 36
+#: Default most tree nodes (and word instances) of one class at a time, 400 MB at
+#: NODE_BYTES: a class whose tree would be larger is split in two and each half proven apart.
+DEFAULT_NODE_BUDGET = 400 * (1 << 20) // NODE_BYTES
 #: Most candidate boards one class may yield before the proof gives up (raise N).
 MAX_CANDIDATES = 5_000_000
-#: Bytes per unit of the node budget in the compiled kernel: a tree node (20 bytes) and a
-#: word instance's record while the tree is made (the cells and 4 bytes, twice while
-#: sorted: 32 for 12 cells). Both are held to the budget.
-NODE_BYTES = 52
+#: The largest node budget (the kernel's node numbers are 32-bit).
+MAX_NODE_BUDGET = 1 << 30
+#: Most nodes of a class's tree and of the trees its forcing merges, over the node budget.
+MERGED_NODES = (9, 5)
+#: Forcing (merging the fixed cell into the tree) goes on while a branch's bound is above
+#: this many times N; below it, the frontier's depth-first bound takes over (measured:
+#: see docs/proofs.md).
+SWITCH_FACTOR = 2.0
+#: The last cells are never forced (the depth-first bound is cheaper there).
+UNFORCED_CELLS = 4
 #: Letters that the default buckets count as vowels (after the dictionary's normalization).
 VOWELS = frozenset("AEIOUY")
 
@@ -372,8 +385,8 @@ def make_spec(
         raise BoggleError(f"the shortest word (--min-length) must be at least 1, not {min_length}")
     if minimum < 1:
         raise BoggleError(f"the minimum (--min) must be at least 1, not {minimum}")
-    if node_budget < 100:
-        raise BoggleError(f"the node budget must be at least 100, not {node_budget}")
+    if not 100 <= node_budget <= MAX_NODE_BUDGET:
+        raise BoggleError(f"the node budget must be 100 to {MAX_NODE_BUDGET:,}, not {node_budget:,} (a smaller --memory)")
     opened = open_dictionary(dictionary)
     faces = [letter for letter in opened.alphabet]
     if q_is_qu and "Q" in faces:
@@ -430,13 +443,20 @@ def prove_class_python(
     minimum: int,
     node_budget: int,
     max_candidates: int = MAX_CANDIDATES,
+    switch: int | None = None,
+    force_depth: int | None = None,
 ) -> KernelResult:
     """Bound class ``sets`` (face indices per cell) and branch on it: see the module's docstring.
 
-    ``order`` is the cell order of the tree and of the branching. Raises
-    :class:`BoggleError` past ``max_candidates`` candidates.
+    ``order`` is the cell order of the tree and of the branching. Cells are forced (merged
+    into the tree) while a branch's bound is above ``switch`` and fewer than
+    ``force_depth`` cells are fixed (defaults: :data:`SWITCH_FACTOR` times N, all cells but
+    :data:`UNFORCED_CELLS`). Raises :class:`BoggleError` past ``max_candidates`` candidates.
     """
     cells = len(sets)
+    if not 1 <= node_budget <= MAX_NODE_BUDGET:
+        raise ValueError("prove_class: the node budget must be 1 to 2**30")
+    switch, force_depth = forcing(minimum, cells, switch, force_depth)
     rank = [0] * cells
     for position, cell in enumerate(order):
         rank[cell] = position
@@ -517,13 +537,14 @@ def prove_class_python(
     bound = settle(root)
     # The frontier: for each rank, the choice nodes of the sum nodes reached so far.
     frontier: list[list[list[Any]]] = [[] for _ in range(cells)]
-    for position, choice in root[2].items():
-        frontier[position].append(choice)
     candidates: list[tuple[int, ...]] = []
     board = [0] * cells
     branches = 0
 
-    def branch(position: int, bound: int) -> None:
+    def faces_at(position: int) -> Sequence[int]:
+        return sets[order[position]] if position < cells else ()
+
+    def branch(position: int, bound: int, faces: Sequence[int]) -> None:
         nonlocal branches
         branches += 1
         if position == cells:
@@ -534,7 +555,7 @@ def prove_class_python(
         here = frontier[position]
         base = bound - sum(choice[0] for choice in here)
         cell = order[position]
-        for face in sets[cell]:
+        for face in faces:
             reached = [choice[1][face] for choice in here if face in choice[1]]
             value = base + sum(child[1] for child in reached)
             if value < minimum:
@@ -544,13 +565,102 @@ def prove_class_python(
             for child in reached:
                 for later, choice in child[2].items():
                     frontier[later].append(choice)
-            branch(position + 1, value)
+            branch(position + 1, value, faces_at(position + 1))
             for bucket, size in zip(frontier, sizes):
                 del bucket[size:]
 
+    def branch_from(tree: list[Any], position: int, faces: Sequence[int]) -> None:
+        for rank, choice in tree[2].items():
+            frontier[rank].append(choice)
+        branch(position, tree[1], faces)
+        for bucket in frontier:
+            bucket.clear()
+
+    # Forcing: a cell fixed is merged into the tree (see _prove.c's explore); merged nodes
+    # are counted as the kernel counts them (a shallow copy is one), to give up at the same
+    # point (9/5 of ``node_budget`` nodes in all).
+    limit = node_budget * MERGED_NODES[0] // MERGED_NODES[1]
+    count = nodes
+
+    class Limit(Exception):
+        pass
+
+    def made() -> None:
+        nonlocal count
+        if count >= limit:
+            raise Limit
+        count += 1
+
+    def merge_choice(x: list[Any], y: list[Any]) -> list[Any]:
+        made()
+        children: dict[int, list[Any]] = {}
+        for face in sorted(x[1].keys() | y[1].keys(), reverse=True):
+            one, other = x[1].get(face), y[1].get(face)
+            if one is not None and other is not None:
+                children[face] = merge_sum(one, -1, other)
+            else:
+                made()
+                children[face] = one if one is not None else other
+        return [max((child[1] for child in children.values()), default=0), children]
+
+    def merge_sum(a: list[Any], skip: int, b: list[Any] | None) -> list[Any]:
+        made()
+        points = a[0] + (b[0] if b is not None else 0)
+        theirs = b[2] if b is not None else {}
+        choices: dict[int, list[Any]] = {}
+        for rank in sorted(a[2].keys() | theirs.keys()):
+            if rank == skip:
+                continue
+            one, other = a[2].get(rank), theirs.get(rank)
+            if one is not None and other is not None:
+                choices[rank] = merge_choice(one, other)
+            else:
+                made()
+                choices[rank] = one if one is not None else other
+        return [points, points + sum(choice[0] for choice in choices.values()), choices]
+
+    def explore(tree: list[Any], position: int) -> None:
+        nonlocal branches, count
+        if position >= cells or position >= force_depth or tree[1] <= switch:
+            branch_from(tree, position, faces_at(position))
+            return
+        branches += 1
+        bound = tree[1]
+        choice = tree[2].get(position)
+        cell = order[position]
+        faces = sets[cell]
+        for number, face in enumerate(faces):
+            child = choice[1].get(face) if choice is not None else None
+            loose = bound if choice is None else bound - choice[0] + (child[1] if child is not None else 0)
+            if loose < minimum:
+                continue
+            board[cell] = face
+            saved = count
+            if choice is None:
+                merged = tree
+            else:
+                try:
+                    merged = merge_sum(tree, position, child)
+                except Limit:
+                    count = saved
+                    branch_from(tree, position, faces[number:])
+                    return
+            if merged[1] >= minimum:
+                explore(merged, position + 1)
+            count = saved
+
     if bound >= minimum:
-        branch(0, bound)
+        explore(root, 0)
     return KernelResult(bound, nodes, branches, candidates)
+
+
+def forcing(minimum: int, cells: int, switch: int | None, force_depth: int | None) -> tuple[int, int]:
+    """The switch score and the forcing depth of a class (the defaults filled in)."""
+    if switch is None:
+        switch = int(SWITCH_FACTOR * minimum)
+    if force_depth is None:
+        force_depth = max(0, cells - UNFORCED_CELLS)
+    return switch, force_depth
 
 
 def prove_class_kernel(
@@ -562,8 +672,11 @@ def prove_class_kernel(
     minimum: int,
     node_budget: int,
     max_candidates: int = MAX_CANDIDATES,
+    switch: int | None = None,
+    force_depth: int | None = None,
 ) -> KernelResult:
     """:func:`prove_class_python` done by the compiled kernel (same arguments, same result)."""
+    switch, force_depth = forcing(minimum, len(sets), switch, force_depth)
     face_masks = [sum(1 << face for face in faces) for faces in sets]
     result = kernel.prove_class(
         lexicon.capsule(kernel),
@@ -573,6 +686,8 @@ def prove_class_kernel(
         minimum,
         node_budget,
         max_candidates,
+        switch,
+        force_depth,
     )
     if result is None:
         raise BoggleError(f"more than {max_candidates:,} candidate boards in one class: raise the minimum")
