@@ -600,13 +600,13 @@ def prove_class_python(
                 children[face] = merge_sum(one, -1, other)
             else:
                 made()
-                children[face] = one if one is not None else other
+                children[face] = x[1][face] if one is not None else y[1][face]
         return [max((child[1] for child in children.values()), default=0), children]
 
     def merge_sum(a: list[Any], skip: int, b: list[Any] | None) -> list[Any]:
         made()
         points = a[0] + (b[0] if b is not None else 0)
-        theirs = b[2] if b is not None else {}
+        theirs: dict[int, list[Any]] = b[2] if b is not None else {}
         choices: dict[int, list[Any]] = {}
         for rank in sorted(a[2].keys() | theirs.keys()):
             if rank == skip:
@@ -616,7 +616,7 @@ def prove_class_python(
                 choices[rank] = merge_choice(one, other)
             else:
                 made()
-                choices[rank] = one if one is not None else other
+                choices[rank] = a[2][rank] if one is not None else theirs[rank]
         return [points, points + sum(choice[0] for choice in choices.values()), choices]
 
     def explore(tree: list[Any], position: int) -> None:
