@@ -600,3 +600,164 @@ def test_an_unreachable_scheduler_stops_the_proof_in_bounded_time(small_dict: st
     with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):
         P.prove(spec, dask="tcp://127.0.0.1:9")
     assert time.monotonic() - started < 30
+
+
+# -- dice ---------------------------------------------------------------------------------------
+
+
+def make_dice(dice: list[str], name: str = "test") -> object:
+    from boggle_dafsa.board.dice import DiceSet
+
+    faces = tuple(tuple(face.upper() for face in (die.split() if " " in die else die)) for die in dice)
+    return DiceSet(name=name, title=name, dice=faces, shape=(1, len(faces)), scoring=CLASSIC, language=None, source=name)
+
+
+def dice_brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int, int]]:
+    """Every board the spec's dice can roll (a distinct die per cell, some left over), scored."""
+    found = brute_force(dictionary, spec)
+    rollable: dict[tuple[str, ...], bool] = {}
+
+    def rolls(board: tuple[str, ...]) -> bool:
+        key = tuple(sorted(board))
+        if key not in rollable:
+            rollable[key] = any(
+                all(face in spec.dice[die] for face, die in zip(key, chosen))
+                for chosen in itertools.permutations(range(len(spec.dice)), len(key))
+            )
+        return rollable[key]
+
+    def cells(text: str) -> tuple[str, ...]:
+        # Canonical keys join the faces with spaces when some face has several letters.
+        return tuple(text.split(" ")) if " " in text else tuple(text)
+
+    return {text: value for text, value in found.items() if rolls(cells(text))}
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize(("shape", "minimum", "options"), CASES)
+def test_a_proof_with_dice_finds_exactly_the_boards_they_roll(
+    small_dict: str, kernel: str, shape: tuple[int, int], minimum: int, options: dict[str, object]
+) -> None:
+    # Six dice, with faces no word holds (Z), the same letter twice, one A only.
+    dice = make_dice(["ACCTTZ", "EOOSTZ", "CCOOTZ", "STTZZZ", "EECSTT", "SSSTTZ"])
+    spec = P.make_spec(small_dict, shape, minimum, buckets=BUCKETS + " Z", corner_buckets=CORNERS + "Z", dice=dice, **options)  # type: ignore[arg-type]
+    assert "Z" in spec.faces
+    expected = dice_brute_force(small_dict, spec)
+    assert expected and expected != brute_force(small_dict, spec), "the dice should matter"
+    assert proven(spec, kernel) == expected
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_dice_with_qu_and_multi_letter_faces_prove_as_brute_force(tmp_path: Path, kernel: str) -> None:
+    dictionary = str(dictionary_from_words([*QU_WORDS, "test", "tests", "stet"], tmp_path).path)
+    dice = make_dice(["QU A E I O U", "ST E E T O S", "S T U I A E", "A E QU T S O"])
+    spec = P.make_spec(dictionary, (2, 2), 2, buckets="AEIOU Q(st)ST", dice=dice)
+    assert "QU" in spec.faces and "ST" in spec.faces and "Q" not in spec.faces
+    expected = dice_brute_force(dictionary, spec)
+    assert any("QU" in text for text in expected) and any("ST" in text.split(" ") for text in expected)
+    assert proven(spec, kernel) == expected
+
+
+@pytest.mark.slow
+@settings(max_examples=30)
+@given(
+    words=st.lists(st.text(alphabet="ABCE", min_size=2, max_size=4), min_size=1, max_size=30),
+    dice=st.lists(st.text(alphabet="ABCEZ", min_size=6, max_size=6), min_size=4, max_size=6),
+    shape=st.sampled_from([(2, 2), (1, 4), (2, 3)]),
+    minimum=st.integers(1, 6),
+    objective=st.sampled_from(["points", "words"]),
+    split=st.integers(1, 3),
+)
+def test_any_word_list_and_dice_prove_as_brute_force(
+    tmp_path_factory: pytest.TempPathFactory,
+    words: list[str],
+    dice: list[str],
+    shape: tuple[int, int],
+    minimum: int,
+    objective: str,
+    split: int,
+) -> None:
+    from boggle_dafsa.board.grid import format_shape
+
+    dictionary = str(dictionary_from_words(words, tmp_path_factory.mktemp("any")).path)
+    from boggle_dafsa.resolve import open_dictionary
+
+    # The dictionary's letters (those on no die are passed over) and the dice's (Z maybe).
+    alphabet = "".join(sorted(set(open_dictionary(dictionary).alphabet) | set("".join(dice))))
+    buckets = " ".join(part for part in (alphabet[:split], alphabet[split:]) if part)
+    dice_set = make_dice(dice)
+    if len(dice) < shape[0] * shape[1]:
+        with pytest.raises(BoggleError, match=f"too few for a {format_shape(shape)} grid"):
+            P.make_spec(dictionary, shape, minimum, objective=objective, buckets=buckets, dice=dice_set)
+        return
+    spec = P.make_spec(dictionary, shape, minimum, objective=objective, buckets=buckets, min_length=2, dice=dice_set)
+    expected = dice_brute_force(dictionary, spec)
+    for kernel in KERNELS:
+        assert proven(spec, kernel) == expected
+
+
+def test_the_dice_filter_keeps_exactly_the_faces_some_roll_shows() -> None:
+    import random
+
+    rng = random.Random(5)
+    for _ in range(400):
+        faces = rng.randint(2, 5)
+        dice = [rng.randint(1, (1 << faces) - 1) for _ in range(rng.randint(1, 6))]
+        sets = [sorted(rng.sample(range(faces), rng.randint(1, faces))) for _ in range(rng.randint(1, len(dice)))]
+        shown: list[set[int]] = [set() for _ in sets]
+        any_roll = False
+        for chosen in itertools.permutations(range(len(dice)), len(sets)):
+            if all(any(dice[die] >> face & 1 for face in sets[cell]) for cell, die in enumerate(chosen)):
+                any_roll = True
+                for cell, die in enumerate(chosen):
+                    shown[cell] |= {face for face in sets[cell] if dice[die] >> face & 1}
+        assert P.dice_filter(dice, sets) == ([sorted(faces) for faces in shown] if any_roll else None)
+
+
+def test_classes_the_dice_cannot_fill_are_left_out(small_dict: str) -> None:
+    # One die shows C or O, two show A or E, two S or T.
+    dice = make_dice(["AAEEAE", "COCOCO", "SSTTST", "AESTAE", "AEAEAE"])
+    free = P.make_spec(small_dict, (2, 2), 1, buckets=BUCKETS, corner_buckets=BUCKETS)
+    spec = P.make_spec(small_dict, (2, 2), 1, buckets=BUCKETS, corner_buckets=BUCKETS, dice=dice)
+    assert spec.key() != free.key() and spec.buckets == free.buckets
+    kept = spec.classes()
+    assert kept and len(kept) < len(free.classes())
+
+    def fills(numbers: tuple[int, ...]) -> bool:
+        buckets = [set(spec.buckets[number]) for number in numbers]
+        return any(
+            all(buckets[cell] & set(spec.dice[die]) for cell, die in enumerate(chosen))
+            for chosen in itertools.permutations(range(len(spec.dice)), len(numbers))
+        )
+
+    assert kept == [numbers for numbers in free.classes() if fills(numbers)]
+    assert any(numbers.count(spec.buckets.index(("C", "O"))) == 2 for numbers in free.classes())
+
+
+@pytest.mark.slow
+def test_the_command_proves_with_a_dice_file(small_dict: str, tmp_path: Path) -> None:
+    dice_file = tmp_path / "six.txt"
+    dice_file.write_text("shape: 2x3\nACCTTZ\nEOOSTZ\nCCOOTZ\nSTTZZZ\nEECSTT\nSSSTTZ\n")
+    for shape in ("2x2", "2x3"):
+        args = ["prove", "-d", small_dict, "-s", shape, "--min", "4", "--dice", str(dice_file), "--buckets", BUCKETS + " Z"]
+        result = run_cli(*args, "--json")
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        rows, columns = map(int, shape.split("x"))
+        spec = P.make_spec(
+            small_dict, (rows, columns), 4, buckets=BUCKETS + " Z", dice=make_dice(dice_file.read_text().split()[2:])
+        )
+        expected = dice_brute_force(small_dict, spec)
+        assert {board["grid"].replace("/", ""): (board["points"], board["words"]) for board in data["boards"]} == expected
+        assert data["dice"] == "six" and data["classes"] == len(spec.classes())
+        text = run_cli(*args)
+        assert f"{len(expected):,} boards that dice six can roll" in text.stdout
+    for args, message in (
+        (["-s", "3x3"], "too few for a 3x3 grid"),
+        (["--qu"], "--qu does not go with dice"),
+        (["--buckets", "AE CO"], "leave out"),
+    ):
+        result = run_cli("prove", "-d", small_dict, "--min", "4", "--dice", str(dice_file), "-s", "2x2", *args)
+        assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+    unknown = run_cli("prove", "-d", small_dict, "--min", "4", "--dice", "nosuchset")
+    assert unknown.returncode == 2 and "unknown dice set" in unknown.stderr

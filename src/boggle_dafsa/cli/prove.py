@@ -38,6 +38,14 @@ def prove(
         str, typer.Option("--shape", "-s", help="Shape of the boards: N for NxN, or sizes like 3x4 (32 cells at most).")
     ] = "3x3",
     objective: Annotated[str, typer.Option("--objective", help="What --min counts: points or words.")] = "points",
+    dice: Annotated[
+        Optional[str],
+        typer.Option(
+            "--dice",
+            help="Prove only boards this dice set can roll, a die per cell (fr, en-classic, en, big, super-big, or a dice file, - for standard input); its scoring and, without -d, its dictionary.",
+            show_default=False,
+        ),
+    ] = None,
     scoring: ScoringOption = None,
     min_length: MinLengthOption = None,
     q_is_qu: QuOption = False,
@@ -86,8 +94,11 @@ def prove(
 
     Boards are split into classes (a bucket of letters per cell); each class is bounded from above and split cell by cell until its bound falls below --min, and every board left is scored exactly. A board not printed has fewer points than --min. Progress shows on a terminal only; Ctrl-C stops (resume with --resume LOG).
     """
+    from boggle_dafsa.board.dice import load_dice
     from boggle_dafsa.board.grid import parse_shape
+    from boggle_dafsa.cli.common import dice_argument
     from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.resolve import dictionary_spec_for
     from boggle_dafsa.search import prove as P
 
     if memory < 1:
@@ -99,8 +110,9 @@ def prove(
         check_address(dask)
         if jobs != 1:
             raise BoggleError("--jobs and --dask exclude each other (the cluster's workers are the processes)")
+    dice_set = load_dice(dice_argument(dice)) if dice else None
     spec = P.make_spec(
-        dictionary,
+        dictionary_spec_for(dictionary, dice_set.language if dice_set else None),
         parse_shape(shape),
         minimum,
         buckets=buckets,
@@ -111,6 +123,7 @@ def prove(
         objective=objective,
         q_is_qu=q_is_qu,
         node_budget=max(100, memory * (1 << 20) // P.NODE_BYTES),
+        dice=dice_set,
     )
     classes = len(spec.classes())
     if estimate:
@@ -151,9 +164,9 @@ def prove(
         if log_stream is not None:
             log_stream.close()
     if json_output:
-        print_json(proof_json(proof))
+        print_json({**proof_json(proof), **({"dice": dice_set.name} if dice_set else {})})
     else:
-        typer.echo(_proof_text(proof))
+        typer.echo(_proof_text(proof, dice_set.name if dice_set else None))
 
 
 def proof_json(proof: "ProofResult") -> "dict[str, Any]":
@@ -176,12 +189,13 @@ def _grid_text(spec: "ProofSpec", key: str) -> str:
     return str(Grid(spec.shape, faces))
 
 
-def _proof_text(proof: "ProofResult") -> str:
+def _proof_text(proof: "ProofResult", dice: "str | None" = None) -> str:
     spec = proof.spec
     boards = proof.boards()
     unit = "points" if spec.objective == "points" else "words"
+    rolled = f" that dice {dice} can roll" if dice else ""
     lines = [
-        f"{len(boards):,} board{'s' if len(boards) != 1 else ''} with at least {spec.minimum:,} {unit} "
+        f"{len(boards):,} board{'s' if len(boards) != 1 else ''}{rolled} with at least {spec.minimum:,} {unit} "
         f"({proof.classes:,} classes, {proof.cpu_seconds:,.1f} CPU-s):"
     ]
     for text, points, words in boards:

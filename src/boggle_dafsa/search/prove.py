@@ -36,6 +36,7 @@ resume. :func:`estimate` proves a random sample of classes and projects the whol
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -55,6 +56,7 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search.best import OBJECTIVES, Canonical, Scorer, symmetries
 
 if TYPE_CHECKING:
+    from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.dictionary import Dictionary
 
 #: Most cells the prover takes (the compiled kernel's masks hold 32 cells).
@@ -226,12 +228,17 @@ class ProofSpec:
     dictionary_digest: str | None = None
     #: Most tree nodes of one class at a time (larger classes are split).
     node_budget: int = DEFAULT_NODE_BUDGET
+    #: The dice boards must be rolled with, each die's faces as the dictionary normalizes
+    #: them (empty: free letters); a board uses as many dice as it has cells.
+    dice: tuple[tuple[str, ...], ...] = ()
 
     def key(self) -> str:
         """A short digest of what decides the result (for logs and resuming)."""
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
         values.pop("dictionary")
         values.pop("node_budget")  # splits change the work, not the boards
+        if not self.dice:
+            values.pop("dice")  # the keys of proofs without dice are those logged before dice
         text = json.dumps(values, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -250,24 +257,120 @@ class ProofSpec:
 
     def classes(self) -> list[tuple[int, ...]]:
         """The classes to prove, one per symmetry orbit: a bucket number per cell (corners
-        number the corner buckets)."""
-        corners = self.corners()
-        choices = [range(len(self.corner_buckets if corner else self.buckets)) for corner in corners]
-        images = symmetries(self.shape)[1:]
-        kept = []
-        for numbers in itertools.product(*choices):
-            if all(tuple(numbers[source] for source in image) >= numbers for image in images):
-                kept.append(numbers)
-        return kept
+        number the corner buckets). With dice, only the classes that the dice can fill (a
+        distinct die for each cell with a face in its bucket)."""
+        return list(_classes(self))
 
     def letter_sets(self, numbers: Sequence[int]) -> list[list[int]]:
-        """The face indices each cell of class ``numbers`` may show."""
+        """The face indices each cell of class ``numbers`` may show. With dice, only the
+        faces that some roll of the class shows there (see :func:`dice_filter`)."""
         index = {face: number for number, face in enumerate(self.faces)}
         corners = self.corners()
-        return [
+        sets = [
             sorted(index[face] for face in (self.corner_buckets if corner else self.buckets)[number])
             for corner, number in zip(corners, numbers)
         ]
+        if self.dice:
+            filtered = dice_filter(self.die_masks(), sets)
+            return sets if filtered is None else filtered  # None: never for a class of classes()
+        return sets
+
+    def die_masks(self) -> tuple[int, ...]:
+        """Each die's faces as a bit mask of face indices."""
+        return _die_masks(self)
+
+
+@functools.lru_cache(maxsize=4)
+def _die_masks(spec: ProofSpec) -> tuple[int, ...]:
+    index = {face: number for number, face in enumerate(spec.faces)}
+    return tuple(sum(1 << index[face] for face in set(die)) for die in spec.dice)
+
+
+@functools.lru_cache(maxsize=4)
+def _classes(spec: ProofSpec) -> tuple[tuple[int, ...], ...]:
+    # Made once per spec and process: a 3x4 proof has 105k bucket tuples to look at.
+    corners = spec.corners()
+    choices = [range(len(spec.corner_buckets if corner else spec.buckets)) for corner in corners]
+    images = symmetries(spec.shape)[1:]
+    kept = []
+    for numbers in itertools.product(*choices):
+        if all(tuple(numbers[source] for source in image) >= numbers for image in images):
+            kept.append(numbers)
+    if not spec.dice:
+        return tuple(kept)
+    # Whether the dice can fill a class depends only on the buckets of its cells, not on
+    # where they lie: one matching per multiset of buckets.
+    index = {face: number for number, face in enumerate(spec.faces)}
+    inner = [sum(1 << index[face] for face in bucket) for bucket in spec.buckets]
+    corner = [sum(1 << index[face] for face in bucket) for bucket in spec.corner_buckets]
+    dice = spec.die_masks()
+    fits: dict[tuple[int, ...], bool] = {}
+    result = []
+    for numbers in kept:
+        masks = tuple(sorted((corner if is_corner else inner)[number] for is_corner, number in zip(corners, numbers)))
+        if masks not in fits:
+            fits[masks] = _match([[die for die, faces in enumerate(dice) if faces & mask] for mask in masks]) is not None
+        if fits[masks]:
+            result.append(numbers)
+    return tuple(result)
+
+
+def _match(allowed: Sequence[Sequence[int]], owner: dict[int, int] | None = None) -> dict[int, int] | None:
+    """A die for every cell, no die twice (``allowed[cell]``: the dice it may take), as
+    {die: cell}; None if there is none. ``owner`` is a partial matching to extend."""
+    owner = {} if owner is None else owner
+
+    def place(cell: int, tried: set[int]) -> bool:
+        # Kuhn's augmenting paths: at most a few dozen dice.
+        for die in allowed[cell]:
+            if die not in tried:
+                tried.add(die)
+                if die not in owner or place(owner[die], tried):
+                    owner[die] = cell
+                    return True
+        return False
+
+    placed = set(owner.values())
+    for cell in range(len(allowed)):
+        if cell not in placed and not place(cell, set()):
+            return None
+    return owner
+
+
+def dice_filter(dice: Sequence[int], sets: Sequence[Sequence[int]]) -> list[list[int]] | None:
+    """The faces each cell may show in some roll of ``dice`` (face masks) that gives every
+    cell a face of ``sets[cell]`` (a distinct die per cell; dice may be left over); None
+    when there is no such roll.
+
+    A face stays at a cell when some die that shows it there is matched to the cell by
+    a matching of every cell: the die the first matching gave the cell, a die left free,
+    or a die whose cell can take another die (an augmenting path that avoids it).
+    """
+    masks = [sum(1 << face for face in faces) for faces in sets]
+    allowed = [[die for die, faces in enumerate(dice) if faces & mask] for mask in masks]
+    first = _match(allowed)
+    if first is None:
+        return None
+    given = {cell: die for die, cell in first.items()}
+    result = []
+    for cell, faces in enumerate(sets):
+        shown = 0
+        for die in allowed[cell]:
+            if die == given[cell] or die not in first:
+                shown |= dice[die]
+                continue
+            if dice[die] & masks[cell] & ~shown == 0:
+                continue  # nothing new to learn from this die
+            # The cell takes `die` (and no other cell may): its former die is free, and
+            # the cell that had `die` looks for another by an augmenting path.
+            displaced = first[die]
+            owner = {other: owner_cell for other, owner_cell in first.items() if owner_cell not in (cell, displaced)}
+            owner[die] = cell
+            rest = [[die] if c == cell else [other for other in allowed[c] if other != die] for c in range(len(sets))]
+            if _match(rest, owner) is not None:
+                shown |= dice[die]
+        result.append([face for face in faces if shown >> face & 1])
+    return result
 
 
 def value_function(scoring: Scoring, min_length: int, objective: str) -> Callable[[str], int]:
@@ -315,24 +418,42 @@ def default_buckets(
     return inner, corner
 
 
-def parse_buckets(text: str, faces: Sequence[str], normalize: Callable[[str], str | None]) -> tuple[tuple[str, ...], ...]:
-    """Buckets written as words of letters separated by spaces ("AEIOU BCD ..."): each face in exactly one."""
+def parse_buckets(
+    text: str, faces: Sequence[str], normalize: Callable[[str], str | None], absent: Iterable[str] = ()
+) -> tuple[tuple[str, ...], ...]:
+    """Buckets written as words of letters separated by spaces ("AEIOU BCD ..."): each face in exactly one.
+
+    A face of several letters (a die's TH) is written in parentheses, as in dice files:
+    "AEIOU (TH)BCD ...". Letters of ``absent`` (the dictionary's letters that no die
+    shows) are passed over, so that one string serves with and without dice; a bucket
+    left empty is dropped.
+    """
+    import re
+
     index = {face: number for number, face in enumerate(faces)}
+    skipped = frozenset(absent)
     buckets: list[tuple[str, ...]] = []
     seen: set[str] = set()
     for word in text.split():
         bucket: list[str] = []
-        for letter in word:
-            face = normalize(letter) or letter
+        if word.count("(") != word.count(")") or re.search(r"\([^()]*(\(|$)|\(\)", word):
+            raise BoggleError(f"bucket {word!r}: unbalanced or empty parentheses")
+        for letter in re.findall(r"\(([^()]+)\)|([^()])", word):
+            letter = letter[0] or letter[1]
+            face = "".join(normalize(part) or part for part in letter) if len(letter) > 1 else normalize(letter) or letter
             if face == "Q" and "Q" not in index and "QU" in index:
                 face = "QU"
-            if face not in index:
-                raise BoggleError(f"bucket {word!r}: {letter!r} is not a letter of the dictionary")
             if face in seen:
                 raise BoggleError(f"bucket {word!r}: {letter!r} is in two buckets")
+            if face not in index and face in skipped:
+                seen.add(face)
+                continue
+            if face not in index:
+                raise BoggleError(f"bucket {word!r}: {letter!r} is not a letter of the dictionary")
             seen.add(face)
             bucket.append(face)
-        buckets.append(tuple(sorted(bucket, key=index.__getitem__)))
+        if bucket:
+            buckets.append(tuple(sorted(bucket, key=index.__getitem__)))
     missing = [face for face in faces if face not in seen]
     if missing:
         raise BoggleError(f"buckets {text!r} leave out {''.join(missing)}: every letter must be in one bucket")
@@ -364,8 +485,14 @@ def make_spec(
     objective: str = "points",
     q_is_qu: bool = False,
     node_budget: int = DEFAULT_NODE_BUDGET,
+    dice: DiceSet | None = None,
 ) -> ProofSpec:
-    """Check the parameters of a proof and describe it (raises :class:`BoggleError`)."""
+    """Check the parameters of a proof and describe it (raises :class:`BoggleError`).
+
+    With ``dice``, only boards those dice can roll are proven (a distinct die on each
+    cell, showing one of its faces): the faces are the dice's, the scoring by default
+    theirs, and the shape may have fewer cells than there are dice (some stay in the box).
+    """
     from boggle_dafsa.resolve import open_dictionary, resolve_spec
 
     dictionary, _ = resolve_spec(dictionary or None)
@@ -378,7 +505,14 @@ def make_spec(
         raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     if adjacency not in ("king", "orthogonal"):
         raise BoggleError(f"unknown adjacency {adjacency!r} (known: king, orthogonal)")
-    scoring_name = scoring or "classic"
+    if dice is not None:
+        if math.prod(shape) > len(dice.dice):
+            raise BoggleError(
+                f"dice {dice.name} are {len(dice.dice)}: too few for a {format_shape(shape)} grid ({math.prod(shape)} cells)"
+            )
+        if q_is_qu:
+            raise BoggleError(f"--qu does not go with dice: dice {dice.name} say which face shows QU")
+    scoring_name = scoring or (dice.scoring.name if dice is not None else "classic")
     if scoring_name not in SCORINGS:
         raise BoggleError(f"unknown scoring {scoring_name!r} (known: {', '.join(SCORINGS)})")
     if min_length is not None and min_length < 1:
@@ -391,13 +525,26 @@ def make_spec(
     faces = [letter for letter in opened.alphabet]
     if q_is_qu and "Q" in faces:
         faces[faces.index("Q")] = "QU"
+    dice_faces: tuple[tuple[str, ...], ...] = ()
+    absent: list[str] = []
+    if dice is not None:
+        # The dice's faces as the dictionary normalizes them (as `best --dice` does), in
+        # the dictionary's order (QU at Q's place), then the others (blank faces, letters
+        # no word holds).
+        dice_faces = tuple(tuple(opened.normalize(face) or face for face in die) for die in dice.dice)
+        shown = {face for die in dice_faces for face in die}
+        place = {face: number for number, face in enumerate(faces)}
+        if "QU" in shown and "Q" in place:
+            place["QU"] = place["Q"]
+        absent = [face for face in faces if face not in shown]
+        faces = sorted(shown, key=lambda face: (place.get(face, len(place)), face))
     if buckets:
-        inner = parse_buckets(buckets, faces, opened.normalize)
-        corner = parse_buckets(corner_buckets, faces, opened.normalize) if corner_buckets else inner
+        inner = parse_buckets(buckets, faces, opened.normalize, absent)
+        corner = parse_buckets(corner_buckets, faces, opened.normalize, absent) if corner_buckets else inner
     else:
         inner, corner = default_buckets(opened, faces)
         if corner_buckets:
-            corner = parse_buckets(corner_buckets, faces, opened.normalize)
+            corner = parse_buckets(corner_buckets, faces, opened.normalize, absent)
     digest = None
     if getattr(opened, "path", None) and Path(dictionary).is_file():
         from boggle_dafsa.search.distributed import file_digest
@@ -416,6 +563,7 @@ def make_spec(
         objective=objective,
         dictionary_digest=digest,
         node_budget=node_budget,
+        dice=dice_faces,
     )
 
 
@@ -775,6 +923,17 @@ class _Context:
             compiled = None
         self.kernel = compiled
         self.kernel_name = "c" if compiled is not None else "python"
+        self._rollable: dict[tuple[int, ...], bool] = {}
+
+    def rollable(self, board: Sequence[int]) -> bool:
+        """Whether the proof's dice can roll ``board`` (face indices): a distinct die per cell."""
+        key = tuple(sorted(board))  # the same faces anywhere: the same answer
+        known = self._rollable.get(key)
+        if known is None:
+            dice = self.spec.die_masks()
+            allowed = [[die for die, faces in enumerate(dice) if faces >> face & 1] for face in key]
+            known = self._rollable[key] = _match(allowed) is not None
+        return known
 
     def run(self, sets: Sequence[Sequence[int]], node_budget: int) -> KernelResult:
         arguments = (self.lexicon, self.table, sets, self.order, self.spec.minimum, node_budget)
@@ -844,6 +1003,8 @@ def _rescore(context: _Context, candidates: list[tuple[int, ...]], boards: dict[
     minimum = context.spec.minimum
     column = 1 if context.spec.objective == "points" else 0
     chunk = 50_000
+    if context.spec.dice:
+        candidates = [board for board in candidates if context.rollable(board)]
     for start in range(0, len(candidates), chunk):
         grids = [tuple(faces[face] for face in board) for board in candidates[start : start + chunk]]
         for grid, (words, points) in zip(grids, context.scorer.totals_many(grids)):
