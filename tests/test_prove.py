@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boggle_dafsa.board.dice import DiceSet
 from boggle_dafsa.board.scoring import CLASSIC, LETTERS
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import prove as P
@@ -535,29 +537,35 @@ def test_the_command_on_dask_logs_resumes_and_prints_the_local_list(small_dict: 
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(sys.platform != "linux", reason="sends SIGINT")
-def test_one_ctrl_c_stops_a_proof_on_dask_and_its_tasks(small_dict: str, cluster: object, tmp_path: Path) -> None:
+@pytest.mark.skipif(sys.platform != "linux", reason="a pseudo-terminal")
+def test_the_bar_shows_a_proof_on_dask_and_one_ctrl_c_stops_it_and_its_tasks(
+    small_dict: str, cluster: object, tmp_path: Path
+) -> None:
+    import re
+
+    import pexpect
     from distributed import Client
 
     address = cluster.scheduler_address  # type: ignore[attr-defined]
     log = tmp_path / "proof.ndjson"
-    # 27,135 classes of 3x4: minutes of work, stopped after a few.
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", small_dict, "-s", "3x4"]
-        + ["--min", "40", "--buckets", BUCKETS, "--corner-buckets", CORNERS, "--dask", address, "--log", str(log)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 3):
-        time.sleep(0.2)
-    process.send_signal(signal.SIGINT)
+    # 27,135 classes of 3x4: minutes of work, stopped after a few, on a terminal.
+    args = ["-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", small_dict, "-s", "3x4", "--min", "40"]
+    args += ["--buckets", BUCKETS, "--corner-buckets", CORNERS, "--dask", address, "--log", str(log)]
+    env = {**os.environ, "NO_COLOR": "1"}
+    child = pexpect.spawn(sys.executable, args, timeout=90, encoding="utf-8", dimensions=(40, 200), env=env)
+    done: list[int] = []
+    while len(done) < 2 or done[-1] < 3:
+        child.expect(r"(\d+)/27,?135 \S+ ETA \S+ (\d+) boards")
+        done.append(int(child.match.group(1)))
+    assert done == sorted(done)
+    child.sendintr()
     started = time.monotonic()
-    _, stderr = process.communicate(timeout=30)
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
     assert time.monotonic() - started < 5
-    assert process.returncode == 130, stderr
-    assert stderr.strip().splitlines() == ["boggle-dafsa: interrupted"]
+    assert child.exitstatus == 130
+    printed = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before or "")
+    assert "boggle-dafsa: interrupted" in printed and "Traceback" not in printed
     for line in log.read_text().splitlines():
         json.loads(line)
     # The cluster drops the proof's tasks: those under way stop after their class.
@@ -605,9 +613,7 @@ def test_an_unreachable_scheduler_stops_the_proof_in_bounded_time(small_dict: st
 # -- dice ---------------------------------------------------------------------------------------
 
 
-def make_dice(dice: list[str], name: str = "test") -> object:
-    from boggle_dafsa.board.dice import DiceSet
-
+def make_dice(dice: list[str], name: str = "test") -> DiceSet:
     faces = tuple(tuple(face.upper() for face in (die.split() if " " in die else die)) for die in dice)
     return DiceSet(name=name, title=name, dice=faces, shape=(1, len(faces)), scoring=CLASSIC, language=None, source=name)
 
@@ -761,3 +767,12 @@ def test_the_command_proves_with_a_dice_file(small_dict: str, tmp_path: Path) ->
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
     unknown = run_cli("prove", "-d", small_dict, "--min", "4", "--dice", "nosuchset")
     assert unknown.returncode == 2 and "unknown dice set" in unknown.stderr
+
+
+def test_a_dice_set_brings_its_scoring_and_one_that_is_given_wins(small_dict: str) -> None:
+    from dataclasses import replace
+
+    dice = replace(make_dice(["ACCTTZ", "EOOSTZ", "CCOOTZ", "STTZZZ"]), scoring=LETTERS)
+    assert P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS + " Z", dice=dice).scoring == "letters"
+    assert P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS + " Z", dice=dice, scoring="classic").scoring == "classic"
+    assert P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS).dice == ()
