@@ -598,6 +598,45 @@ def test_dask_without_the_extra_or_with_a_bad_address_is_one_line_and_exit_2(sma
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("answer", [b"", b"HTTP/1.0 400 Bad request\r\n\r\n"])
+def test_a_server_that_is_not_a_scheduler_is_refused_in_bounded_time(
+    small_dict: str, monkeypatch: pytest.MonkeyPatch, answer: bytes
+) -> None:
+    # A server that says nothing first (a web server waits for a request), or something
+    # whose first 8 bytes, read as a length, would ask the Dask client for exabytes.
+    import socket
+    import threading
+
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    from boggle_dafsa.search import distributed as D
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            held.append(connection)
+            connection.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
+    monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)
+    started = time.monotonic()
+    try:
+        with pytest.raises(BoggleError, match="does not answer as a Dask scheduler"):
+            P.prove(spec, dask=f"tcp://127.0.0.1:{server.getsockname()[1]}")
+    finally:
+        server.close()
+        for connection in held:
+            connection.close()
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.slow
 def test_an_unreachable_scheduler_stops_the_proof_in_bounded_time(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
     from boggle_dafsa.search import distributed as D

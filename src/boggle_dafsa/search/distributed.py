@@ -58,16 +58,69 @@ def check_address(address: str) -> str:
     return f"tcp://{place}"
 
 
+#: Most bytes a Dask scheduler's first message (its handshake, tens of bytes) may announce.
+MAX_HANDSHAKE_BYTES = 1 << 20
+
+
+def probe(address: str, timeout: float) -> None:
+    """Raise :class:`BoggleError` unless something at ``address`` (``tcp://HOST:PORT``)
+    answers as a Dask scheduler does, within ``timeout`` seconds: it accepts the
+    connection and sends first its handshake, a message whose length (8 bytes, little
+    endian) is small.
+
+    Done before a client is made: the client waits without end for the handshake of a
+    server that sends none (a web server), and believes the length any server sends.
+    """
+    import socket
+    import struct
+    import time
+
+    place = address.split("://", 1)[1]
+    host, _, port = place.rpartition(":")
+    host = host.strip("[]")
+    deadline = time.monotonic() + timeout
+    last: OSError | None = None
+    while True:  # a scheduler still starting refuses: tried again until the deadline
+        left = deadline - time.monotonic()
+        if left <= 0:
+            reason = getattr(last, "strerror", None) or str(last or "timed out")
+            raise BoggleError(f"cannot reach the Dask scheduler at {address} ({reason}, {timeout:g} s)")
+        try:
+            connection = socket.create_connection((host, int(port)), timeout=left)
+            break
+        except socket.gaierror as error:
+            raise BoggleError(f"cannot reach the Dask scheduler at {address} ({error.strerror})") from None
+        except OSError as error:
+            last = error
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+    head = b""
+    with connection:
+        try:
+            while len(head) < 8:
+                connection.settimeout(max(0.01, deadline - time.monotonic()))
+                part = connection.recv(8 - len(head))
+                if not part:
+                    break
+                head += part
+        except OSError:  # the time is up, or the connection was reset
+            pass
+    if len(head) < 8:
+        raise BoggleError(f"{address} does not answer as a Dask scheduler (no handshake in {timeout:g} s)")
+    if struct.unpack("<Q", head)[0] > MAX_HANDSHAKE_BYTES:
+        raise BoggleError(f"{address} does not answer as a Dask scheduler (not its protocol)")
+
+
 def connect(address: str) -> Any:
     """A client of the Dask scheduler at ``address`` (raises :class:`BoggleError` if it
-    cannot, within :data:`CONNECT_TIMEOUT` seconds)."""
+    cannot, within about :data:`CONNECT_TIMEOUT` seconds)."""
     require_dask()
     checked = check_address(address)
+    probe(checked, CONNECT_TIMEOUT)
     from distributed import Client
 
     try:
         return Client(checked, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
+    except (OSError, TimeoutError, ValueError, TypeError, MemoryError) as error:
         raise BoggleError(f"cannot reach the Dask scheduler at {address} ({error})") from None
 
 
