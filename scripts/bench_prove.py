@@ -13,10 +13,16 @@ hybrid-boggle is built beside the project, never vendored::
     python3.12 -m venv .venv && .venv/bin/pip install pybind11 tqdm && ./build.sh (c++ line)
     stubs/google/cloud/storage.py  (its cloud upload, never called: a stub module)
 
+With ``--sample N --seed S``, both prove the same N classes only (ours by ``prove
+--estimate``, the peer by ``break_all --board_ids``, its numbers of the same classes), and
+each projects its CPU time over every class: the whole-process CPU of the sample, times
+the classes over N (so each side's start-up counts against it).
+
 Usage::
 
     python scripts/bench_prove.py --min 500                      # ENABLE2K 3x3, both
     python scripts/bench_prove.py --min 500 --ours-only -d fr     # French, no peer
+    python scripts/bench_prove.py -s 3x4 --min 1500 --sample 100 --seed 1   # 3x4, same sample
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from boggle_dafsa.search import prove as P  # noqa: E402
 from boggle_dafsa.search.best import Canonical  # noqa: E402
 
 INNER = "AEIJOU BCDFGMPQVWXZ HKLNRSTY"
@@ -68,10 +75,18 @@ def main() -> None:
     parser.add_argument("--peer-dict", default=None, help="its word list (default: PEER/wordlists/enable2k.txt)")
     parser.add_argument("--ours-only", action="store_true")
     parser.add_argument("--peer-first", action="store_true", help="run the peer before ours")
+    parser.add_argument("--sample", type=int, default=0, help="prove only this many classes, drawn at random (both tools)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the sample")
+    parser.add_argument("--memory", type=int, default=None, help="our --memory (MB a class)")
     args = parser.parse_args()
     shape = tuple(int(size) for size in args.shape.split("x"))
     canonical = Canonical(shape, False)
     print(f"load average at start: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+    spec = P.make_spec(args.dict, shape, args.min, buckets=args.buckets, corner_buckets=args.corner_buckets)
+    classes = spec.classes()
+    chosen = P.sample_classes(len(classes), args.sample, args.seed) if args.sample else []
+    if chosen:
+        print(f"sample: {len(chosen)} of {len(classes)} classes (seed {args.seed}), the same for both")
 
     def ours() -> set[str]:
         command = [
@@ -93,8 +108,20 @@ def main() -> None:
             str(args.jobs),
             "--json",
         ]
+        if args.memory:
+            command += ["--memory", str(args.memory)]
+        if chosen:
+            command += ["--estimate", "--sample", str(args.sample), "--seed", str(args.seed)]
         out, cpu, wall, peak = timed(command)
         data = json.loads(out)
+        if chosen:
+            results["ours"] = cpu
+            print(
+                f"boggle-dafsa prove --estimate: {data['sampled']} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall; "
+                f"{data['sample_cpu_seconds']:.1f} in the classes), projected {cpu * len(classes) / len(chosen) / 3600:.2f} "
+                f"CPU-hours, largest tree {data['peak_tree_nodes']:,} nodes, peak RSS {peak / 1024:.0f} MB"
+            )
+            return set()
         boards = {canonical.key(tuple(board["grid"].replace("/", ""))) for board in data["boards"]}
         top = data["boards"][0] if data["boards"] else None
         print(
@@ -108,13 +135,13 @@ def main() -> None:
         root = Path(args.peer)
         python = args.peer_python or str(root / ".venv" / "bin" / "python")
         words = args.peer_dict or str(root / "wordlists" / "enable2k.txt")
-        classes = f"{args.buckets.lower()}, corner:{args.corner_buckets.lower()}"
+        buckets = f"{args.buckets.lower()}, corner:{args.corner_buckets.lower()}"
         size = f"{shape[0]}{shape[1]}"
         command = [
             python,
             "-m",
             "boggle.break_all",
-            classes,
+            buckets,
             str(args.min),
             "--size",
             size,
@@ -125,8 +152,17 @@ def main() -> None:
             "--output_base",
             "/tmp/bench-prove-peer",
         ]
+        if chosen:
+            command += ["--board_ids", ",".join(str(peer_id(classes[index])) for index in chosen)]
         env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
         out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
+        if chosen:
+            results["peer"] = cpu
+            print(
+                f"hybrid-boggle break_all --board_ids: {len(chosen)} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall), "
+                f"projected {cpu * len(classes) / len(chosen) / 3600:.2f} CPU-hours, peak RSS {peak / 1024:.0f} MB"
+            )
+            return set()
         listed = out.split("breaking failure(s):\n", 1)[1].split() if "breaking failure(s):" in out else []
         boards = {canonical.key(tuple(board.upper())) for board in listed}
         print(
@@ -136,13 +172,26 @@ def main() -> None:
         results["peer"] = cpu
         return boards
 
+    def peer_id(numbers: tuple[int, ...]) -> int:
+        # break_all's number of a class: the bucket of cell i (x = i // height, y = i % height,
+        # which is our cell i of a rows x columns grid) is digit i, in the base of that
+        # cell's bucket count, the first cell the least significant.
+        corners = spec.corners()
+        number, weight = 0, 1
+        for cell, bucket in enumerate(numbers):
+            number += bucket * weight
+            weight *= len(spec.corner_buckets if corners[cell] else spec.buckets)
+        return number
+
     results: dict[str, float] = {}
     order = [peer, ours] if args.peer_first else [ours, peer]
     if args.ours_only:
         order = [ours]
     found = {function.__name__: function() for function in order}
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
-    if "peer" in found:
+    if chosen and "peer" in results:
+        print(f"CPU ratio ours / peer on the same {len(chosen)} classes: {results['ours'] / results['peer']:.2f}")
+    elif "peer" in found:
         same = found["ours"] == found["peer"]
         print(
             f"same boards: {same}"

@@ -64,8 +64,8 @@ MAX_CELLS = 32
 #: Most faces (letters) the compiled kernel takes; the twin takes any number.
 MAX_KERNEL_FACES = 32
 #: Bytes per unit of the node budget in the compiled kernel, at its peak: the word
-#: instances' records (the cells and 4 bytes: 16 for 12 cells) twice while they are
-#: sorted, then once beside the tree's nodes (20 bytes), then the tree and the nodes its
+#: instances' records (the cells and 4 bytes: 16 for 12 cells, sorted in place) beside
+#: the tree's nodes (20 bytes) while the tree is made, then the tree and the nodes its
 #: forcing merges (20 bytes each, at most 9/5 of the budget in all). Records and nodes are
 #: each held to the budget, so no phase exceeds 36 bytes a unit. Measured: 22 bytes a
 #: node on the largest ENABLE2K 3x4 classes (records are fewer than nodes).
@@ -1263,6 +1263,11 @@ class Estimate:
         }
 
 
+def sample_classes(total: int, sample: int, seed: int) -> list[int]:
+    """The classes (numbers, ascending) that an estimate of ``sample`` out of ``total`` proves with ``seed``."""
+    return sorted(random.Random(seed).sample(range(total), min(sample, total)))
+
+
 def estimate(
     spec: ProofSpec,
     sample: int,
@@ -1281,7 +1286,7 @@ def estimate(
     if sample < 1:
         raise BoggleError(f"the sample (--sample) must hold at least 1 class, not {sample}")
     total = len(spec.classes())
-    chosen = sorted(random.Random(seed).sample(range(total), min(sample, total)))
+    chosen = sample_classes(total, sample, seed)
     result = prove(spec, jobs=jobs, dask=dask, only=chosen, kernel=kernel, on_result=on_result)
     times = [class_result.seconds for class_result in result.results.values()]
     mean = statistics.fmean(times)
