@@ -572,6 +572,52 @@ static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t lab
     return sum;
 }
 
+/* A bound of merge_sum(work, a, skip, b)'s tree without making it: its choice nodes of the
+ * same rank merged one level down only (the most, over faces, of the sum of the two
+ * children's bounds). Never below the merged tree's bound: a merge that this puts below N
+ * is not made. */
+static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
+    const Node *nodes = work->nodes;
+    const int64_t *bounds = work->bounds;
+    int64_t total = points_of(work, a) + points_of(work, b);
+    int32_t x = nodes[a].child, y = nodes[b].child;
+    while (x >= 0 || y >= 0) {
+        if (x >= 0 && nodes[x].label == skip) {
+            x = nodes[x].sibling;
+            continue;
+        }
+        if (y < 0 || (x >= 0 && nodes[x].label < nodes[y].label)) {
+            total += bounds[x];
+            x = nodes[x].sibling;
+        } else if (x < 0 || nodes[y].label < nodes[x].label) {
+            total += bounds[y];
+            y = nodes[y].sibling;
+        } else {
+            int64_t best = 0;
+            int32_t u = nodes[x].child, v = nodes[y].child;
+            while (u >= 0 || v >= 0) {
+                int64_t value;
+                if (v < 0 || (u >= 0 && nodes[u].label > nodes[v].label)) {
+                    value = bounds[u];
+                    u = nodes[u].sibling;
+                } else if (u < 0 || nodes[v].label > nodes[u].label) {
+                    value = bounds[v];
+                    v = nodes[v].sibling;
+                } else {
+                    value = bounds[u] + bounds[v];
+                    u = nodes[u].sibling;
+                    v = nodes[v].sibling;
+                }
+                if (value > best) best = value;
+            }
+            total += best;
+            x = nodes[x].sibling;
+            y = nodes[y].sibling;
+        }
+    }
+    return total;
+}
+
 /* branch() from the tree under sum node `tree` at `position`, for the faces of `faces`. */
 static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) {
     for (int32_t choice = work->nodes[tree].child; choice >= 0; choice = work->nodes[choice].sibling) {
@@ -605,7 +651,7 @@ static void explore(Work *work, int32_t tree, int position) {
             for (child = work->nodes[choice].child; child >= 0 && work->nodes[child].label != face; child = work->nodes[child].sibling) {
             }
         int64_t loose = choice < 0 ? bound : bound - work->bounds[choice] + (child >= 0 ? work->bounds[child] : 0);
-        if (loose < work->minimum) {
+        if (loose < work->minimum || (child >= 0 && merged_bound(work, tree, position, child) < work->minimum)) {
             faces &= faces - 1;
             continue;
         }

@@ -767,6 +767,22 @@ def prove_class_python(
                 choices[rank] = a[2][rank] if one is not None else theirs[rank]
         return [points, points + sum(choice[0] for choice in choices.values()), choices]
 
+    def merged_bound(a: list[Any], skip: int, b: list[Any]) -> int:
+        # merge_sum's bound, choice nodes merged one level down only (see _prove.c)
+        total = a[0] + b[0]
+        for rank in a[2].keys() | b[2].keys():
+            if rank == skip:
+                continue
+            one, other = a[2].get(rank), b[2].get(rank)
+            if one is None or other is None:
+                total += a[2][rank][0] if one is not None else b[2][rank][0]
+            else:
+                total += max(
+                    (one[1][face][1] if face in one[1] else 0) + (other[1][face][1] if face in other[1] else 0)
+                    for face in one[1].keys() | other[1].keys()
+                )
+        return total
+
     def explore(tree: list[Any], position: int) -> None:
         nonlocal branches, count
         if position >= cells or position >= force_depth or tree[1] <= switch:
@@ -780,7 +796,7 @@ def prove_class_python(
         for number, face in enumerate(faces):
             child = choice[1].get(face) if choice is not None else None
             loose = bound if choice is None else bound - choice[0] + (child[1] if child is not None else 0)
-            if loose < minimum:
+            if loose < minimum or (child is not None and merged_bound(tree, position, child) < minimum):
                 continue
             board[cell] = face
             saved = count
