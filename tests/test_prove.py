@@ -815,3 +815,12 @@ def test_a_dice_set_brings_its_scoring_and_one_that_is_given_wins(small_dict: st
     assert P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS + " Z", dice=dice).scoring == "letters"
     assert P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS + " Z", dice=dice, scoring="classic").scoring == "classic"
     assert P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS).dice == ()
+
+
+def test_the_command_s_memory_default_is_the_library_s() -> None:
+    import inspect
+
+    from boggle_dafsa.cli import prove as command
+
+    assert inspect.signature(command.prove).parameters["memory"].default == P.DEFAULT_MEMORY_MB
+    assert P.DEFAULT_NODE_BUDGET * P.NODE_BYTES <= P.DEFAULT_MEMORY_MB << 20

@@ -87,7 +87,7 @@ def prove(
     seed: SeedOption = None,
     memory: Annotated[
         int, typer.Option("--memory", help="Most MB of tree per class: a class that needs more is split in two.")
-    ] = 400,
+    ] = 700,  # search.prove.DEFAULT_MEMORY_MB (the module is imported late: start-up time)
     json_output: JsonOption = False,
 ) -> None:
     """Prove which boards of a shape have at least --min points: print every one, best first, one per symmetry class.

@@ -70,9 +70,13 @@ MAX_KERNEL_FACES = 32
 #: each held to the budget, so no phase exceeds 36 bytes a unit. Measured: 22 bytes a
 #: node on the largest ENABLE2K 3x4 classes (records are fewer than nodes).
 NODE_BYTES = 36
-#: Default most tree nodes (and word instances) of one class at a time, 400 MB at
-#: NODE_BYTES: a class whose tree would be larger is split in two and each half proven apart.
-DEFAULT_NODE_BUDGET = 400 * (1 << 20) // NODE_BYTES
+#: Default MB of one class's tree (``--memory``): with a process's base (the trie, the
+#: solver: 120-190 MB), a worker stays under 1 GB; measured, the largest ENABLE2K 3x4
+#: class of a 100-class sample (14.4M nodes) peaked at 444 MB.
+DEFAULT_MEMORY_MB = 700
+#: Default most tree nodes (and word instances) of one class at a time, DEFAULT_MEMORY_MB
+#: at NODE_BYTES: a class whose tree would be larger is split in two and each half proven apart.
+DEFAULT_NODE_BUDGET = DEFAULT_MEMORY_MB * (1 << 20) // NODE_BYTES
 #: Most candidate boards one class may yield before the proof gives up (raise N).
 MAX_CANDIDATES = 5_000_000
 #: The largest node budget (the kernel's node numbers are 32-bit).
