@@ -16,6 +16,7 @@ from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import CLASSIC, LETTERS
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import best as S
+from boggle_dafsa.search.best import Board
 from boggle_dafsa.solver import solve, totals
 from boggle_dafsa.testing import dictionary_from_words
 
@@ -169,14 +170,18 @@ def test_common_letters_are_those_in_enough_words(words: list[str]) -> None:
     assert S.common_letters(words, letters) == expected  # type: ignore[arg-type]
 
 
-def test_the_climb_ends_on_a_local_optimum_over_every_letter(tmp_path: Path) -> None:
+@pytest.mark.parametrize("quick", [False, True])
+def test_the_climb_ends_on_a_local_optimum_over_every_letter(tmp_path: Path, quick: bool) -> None:
     # Z is in 3 words of 39, too few to be common: the climb starts without it, yet the
     # best boards hold a Z (its words are the longest), and the climb must end on one.
+    # Quick: swaps deferred and hints followed in the first phase, which skip edits; the
+    # second phase makes every edit of the final pool all the same.
     words = sorted({"".join(letters) for size in (2, 3) for letters in itertools.permutations("aest", size)})
     words += ["zesta", "tazes", "sezat"]
     dictionary = dictionary_from_words(words, tmp_path)
-    spec = S.make_spec(dictionary.path, (2, 3), pool=6)
+    spec = S.make_spec(dictionary.path, (2, 3), pool=6, quick=quick)
     assert "Z" in spec.letters and "Z" not in spec.common and spec.common
+    assert spec.defer_swaps == quick and (spec.hint_margin is not None) == quick
     brute = max(totals(solve(Grid((2, 3), board), dictionary))[1] for board in itertools.product(spec.letters, repeat=6))
     canonical = S.Canonical((2, 3), False)
     for seed in range(3):
@@ -499,6 +504,27 @@ def test_the_neighbours_scored_on_codes_are_those_scored_one_by_one(
     assert scorer.neighbours_at_least(board, letters, swaps, None) == expected
     worst = data.draw(st.integers(0, max([score for score, _ in expected], default=0) + 1))
     assert scorer.neighbours_at_least(board, letters, swaps, worst) == [item for item in expected if item[0] >= worst]
+    # Edits left out by number (cell * letters + letter, then the swaps of cells in
+    # order), and the table of what each edit scored (-1: not scored), against the same
+    # boards scored one by one.
+    edits: list[Board] = []
+    for cell in range(cells):
+        for letter in letters:
+            edits.append((*board[:cell], letter, *board[cell + 1 :]))
+    for first in range(cells):
+        for second in range(first + 1, cells):
+            swapped = list(board)
+            swapped[first], swapped[second] = board[second], board[first]
+            edits.append(tuple(swapped) if swaps else board)  # no swap: never scored
+    skip = data.draw(st.lists(st.booleans(), min_size=len(edits), max_size=len(edits)))
+    seen: set[bytes] = set()
+    table: list[int] = []
+    kept = scorer.neighbours_at_least(board, letters, swaps, worst, seen, skip, table)
+    left_out = {edit for edit, skipped in zip(edits, skip) if skipped}
+    assert kept == [(score, edit) for score, edit in expected if score >= worst and edit not in left_out]
+    scores = {edit: score for score, edit in expected}
+    assert table == [-1 if skipped or edit == board else scores[edit] for edit, skipped in zip(edits, skip)]
+    assert len(seen) == sum(1 for edit, skipped in zip(edits, skip) if edit != board and not skipped)
 
 
 def test_neighbours_already_scored_are_left_out(tmp_path: Path) -> None:

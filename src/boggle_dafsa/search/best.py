@@ -66,6 +66,16 @@ COMMON_SHARE = 0.08
 #: 8 seeds of 10). Measured with scripts/bench_best.py, see docs/best.md.
 EXPAND_SHARE = 2
 EXPAND_AT_LEAST = 100
+#: Beyond this many cells the hill climb over free letters defers swaps and, in its first
+#: phase, follows hints (see :func:`default_quick`); not on 3x3 and 3x4, whose optima then
+#: came less often (3x4 ENABLE2K with deferred swaps alone: 8 seeds of 10).
+QUICK_BEYOND = 12
+#: Hints of the first phase over free letters: a board made by changing one cell of a
+#: pool board skips the edits (one-cell changes, swaps) that scored on that parent so far
+#: below what the pool needs that, shifted by the change of score between the two, they
+#: fall this share of the board's score or more below the pool's worst.
+#: Measured with scripts/bench_best.py, see docs/best.md.
+HINT_MARGIN = 0.15
 #: Most face codes of neighbours a climb remembers as scored (then it forgets them: only
 #: time is lost), about 100 MB.
 MAX_REMEMBERED = 2_000_000
@@ -93,6 +103,12 @@ def default_pool(shape: Sequence[int]) -> int:
     """The hill climb's pool for grids of ``shape``, chosen on ENABLE2K (see docs/best.md)."""
     cells = math.prod(shape)
     return 50 if cells <= 9 else 100 if cells <= 12 else 250
+
+
+def default_quick(shape: Sequence[int]) -> bool:
+    """Whether the hill climb over free letters defers swaps and follows hints on grids of
+    ``shape`` (beyond :data:`QUICK_BEYOND` cells; see docs/best.md)."""
+    return math.prod(shape) > QUICK_BEYOND
 
 
 def default_runs(shape: Sequence[int]) -> int:
@@ -187,6 +203,8 @@ class Scorer:
         #: Boards scored so far.
         self.scored = 0
         self._prepared: Any = None
+        #: The face code of each letter, by the letters of a call of :meth:`neighbours_at_least`.
+        self._letter_codes: dict[tuple[str, ...], list[bytes]] = {}
         try:
             from boggle_dafsa.solver.prepared import PreparedSolver  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
@@ -227,7 +245,14 @@ class Scorer:
         return [row[column] for row in self.totals_many(boards)]
 
     def neighbours_at_least(
-        self, board: Board, letters: Sequence[str], swaps: bool, worst: int | None, seen: set[bytes] | None = None
+        self,
+        board: Board,
+        letters: Sequence[str],
+        swaps: bool,
+        worst: int | None,
+        seen: set[bytes] | None = None,
+        skip: Sequence[bool] | None = None,
+        table: list[int] | None = None,
     ) -> list[tuple[int, Board]] | None:
         """(score, board) of each board one edit from ``board`` that scores ``worst`` or more
         (None: all), in :meth:`FreeLetters.neighbours`' order, less those whose face codes
@@ -237,6 +262,12 @@ class Scorer:
         The edits are made on the boards' face codes, and the neighbours come to the kernel
         cell by cell, as runs of boards that differ in one cell (which it scores together,
         see :mod:`boggle_dafsa.solver.hood`), then the swaps.
+
+        The edits are numbered: the change of cell ``c`` to ``letters[i]`` is
+        ``c * len(letters) + i``, then the swaps of cells ``c < d`` in that order. Those
+        whose entry in ``skip`` is true are left out (neither scored nor added to
+        ``seen``); ``table``, if given, is set to the score of each edit by number (-1 for
+        the edits not scored: left out, seen, or no change).
         """
         prepared = self._prepared
         if prepared is None or prepared.holds_dictionary:
@@ -246,51 +277,75 @@ class Scorer:
         cells = len(board)
         try:
             codes = prepared.encode(board)
-            letter_codes = [prepared.encode((letter,) * cells)[0:1] for letter in letters]
+            letter_codes = self._letter_codes.get(tuple(letters))
+            if letter_codes is None:
+                letter_codes = self._letter_codes[tuple(letters)] = [
+                    prepared.encode((letter,) * cells)[0:1] for letter in letters
+                ]
         except TooManyFaces:
             return None
         parts: list[bytes] = []
         moves: list[tuple[int, int]] = []  # (cell, letter index), or (first cell, -1 - second cell)
+        add_part, add_move = parts.append, moves.append
+        remember = seen.add if seen is not None else None
         for cell in range(cells):
-            head, tail = codes[:cell], codes[cell + 1 :]
-            for number, letter in enumerate(letters):
-                if letter != board[cell]:
-                    changed = head + letter_codes[number] + tail
-                    if seen is not None:
-                        if changed in seen:
+            head, tail, shown = codes[:cell], codes[cell + 1 :], codes[cell : cell + 1]
+            for number, code in enumerate(letter_codes):
+                if code != shown:
+                    if skip is not None and skip[cell * len(letter_codes) + number]:
+                        continue
+                    changed = head + code + tail
+                    if remember is not None:
+                        if changed in seen:  # type: ignore[operator]
                             continue
-                        seen.add(changed)
-                    parts.append(changed)
-                    moves.append((cell, number))
+                        remember(changed)
+                    add_part(changed)
+                    add_move((cell, number))
         if swaps:
+            pair = cells * len(letter_codes) - 1
             for first in range(cells):
                 for second in range(first + 1, cells):
+                    pair += 1
                     if board[first] != board[second]:
+                        if skip is not None and skip[pair]:
+                            continue
                         swapped = bytearray(codes)
                         swapped[first], swapped[second] = codes[second], codes[first]
                         changed = bytes(swapped)
-                        if seen is not None:
-                            if changed in seen:
+                        if remember is not None:
+                            if changed in seen:  # type: ignore[operator]
                                 continue
-                            seen.add(changed)
-                        parts.append(changed)
-                        moves.append((first, -1 - second))
+                            remember(changed)
+                        add_part(changed)
+                        add_move((first, -1 - second))
+        if table is not None:
+            table[:] = [-1] * (cells * len(letter_codes) + cells * (cells - 1) // 2)
         if not moves:
             return []
         totals = prepared.run_codes(b"".join(parts), "totals")
         self.scored += len(moves)
         column = self._column
+        if table is not None:
+            width = len(letter_codes)
+            for (cell, other), row in zip(moves, totals):
+                if other >= 0:
+                    table[cell * width + other] = row[column]
+                else:  # the swap of cell and -1 - other: the pairs in order after the letters
+                    second = -1 - other
+                    table[cells * width + cell * (2 * cells - cell - 1) // 2 + second - cell - 1] = row[column]
+        if worst is None:
+            picked: Iterable[int] = range(len(moves))
+        else:
+            picked = [index for index, row in enumerate(totals) if row[column] >= worst]
         found = []
-        for (cell, other), row in zip(moves, totals):
-            score = row[column]
-            if worst is not None and score < worst:
-                continue
+        for index in picked:
+            cell, other = moves[index]
             changed_board = list(board)
             if other >= 0:
                 changed_board[cell] = letters[other]
             else:
                 changed_board[cell], changed_board[-1 - other] = board[-1 - other], board[cell]
-            found.append((score, tuple(changed_board)))
+            found.append((totals[index][column], tuple(changed_board)))
         return found
 
 
@@ -477,12 +532,19 @@ class SearchSpec:
     dictionary_digest: str | None = None
     #: Letters of the hill climb's first phase (empty: all of ``letters`` from the start).
     common: tuple[str, ...] = ()
+    #: Over free letters: a board's swaps a round after its one-cell changes (see _hillclimb).
+    defer_swaps: bool = False
+    #: Hints of the first phase (see HINT_MARGIN), or None.
+    hint_margin: float | None = None
 
     def key(self) -> str:
         """A short digest of what decides the results (for logs and resuming)."""
         # Shallow: the dice set (a dataclass holding a Scoring) is replaced by its faces below.
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
         values.pop("dictionary")  # the same file under another path is the same search
+        for name in ("defer_swaps", "hint_margin"):  # later fields: off, the key they had before
+            if not values[name]:
+                values.pop(name)
         if self.dice is not None:
             values["dice"] = [list(die) for die in self.dice.dice]
         text = json.dumps(values, sort_keys=True, default=str)
@@ -504,12 +566,15 @@ def make_spec(
     steps: int = DEFAULT_STEPS,
     stall: int = DEFAULT_STALL,
     common_first: bool = True,
+    quick: bool | None = None,
 ) -> SearchSpec:
     """Check the parameters of a search and describe it (raises :class:`BoggleError`).
 
     Opens the dictionary once to learn its alphabet (the free letters, less
     ``exclude_letters``), for a file its digest, and, for a hill climb over free letters
     that starts with the common letters (``common_first``), which letters are common.
+    ``quick``: whether the hill climb over free letters defers swaps and follows hints
+    (None: :func:`default_quick` of the shape).
     """
     from boggle_dafsa.resolve import open_dictionary, resolve_spec
 
@@ -525,6 +590,7 @@ def make_spec(
     if min_length is not None and not 1 <= min_length <= MAX_WORD_CHARS:
         raise BoggleError(f"the shortest word (`min_length`) must be 1 to {MAX_WORD_CHARS:,} letters, not {min_length}")
     shape = tuple(shape)
+    quick = default_quick(shape) if quick is None else quick
     if math.prod(shape) > 4096:
         raise BoggleError(f"a {format_shape(shape)} grid is too large to search (4,096 cells at most)")
     scoring_name = scoring or (dice.scoring.name if dice else "classic")
@@ -564,6 +630,8 @@ def make_spec(
         stall=stall,
         dictionary_digest=digest,
         common=common,
+        defer_swaps=quick and dice is None,
+        hint_margin=HINT_MARGIN if quick and common else None,
     )
 
 
@@ -770,16 +838,32 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
     for key, score in zip(keys, scorer.score_many([space.board(starts[key]) for key in keys])):
         pool[key] = (score, starts[key])
     trim()
+    # Over free letters a board's swaps are scored a round after its one-cell changes,
+    # and only if it is still in the pool then: while the pool climbs, most boards are
+    # pushed out before (a swap costs the kernel five times a one-cell change).
+    defer = context.spec.defer_swaps and isinstance(space, FreeLetters) and space.swaps
+    margin = context.spec.hint_margin
+    swapped: set[str] = set()
+    # Hints, in the first phase over free letters (see HINT_MARGIN): the tables of what
+    # each edit of a pool board scored (its one-cell changes, cell * letters + letter;
+    # its swaps, by pair of cells in order), and for a board made by changing one cell of
+    # another, (that parent's score, the cell, the parent's tables).
+    tables: dict[str, tuple[list[int], list[int]]] = {}
+    hints: dict[str, tuple[int, int, tuple[list[int], list[int]]]] = {}
+    pairs = [(first, second) for first in range(space.cells) for second in range(first + 1, space.cells)]
     while True:
         reporter(max(score for score, _ in pool.values()))
         fresh = [key for key in pool if key not in expanded]
-        if not fresh and space is not context.space:
+        waiting = [key for key in pool if key in expanded and key not in swapped] if defer else []
+        if not fresh and not waiting and space is not context.space:
             # The common letters are exhausted: every board of the pool is expanded again
-            # with every letter.
-            space, expanded = context.space, set()
+            # with every letter, and swapped again (without hints: the final pool is a
+            # local optimum over every letter and every swap).
+            space, expanded, swapped = context.space, set(), set()
             fresh = list(pool)
-        if not fresh:
+        if not fresh and not waiting:
             break
+        hinted = defer and space is not context.space and margin is not None
         # Only a board at least as good as the pool's worst can enter it (and the worst
         # only rises): the others are scored and dropped without their key (the symmetric
         # images' smallest text, which costs more than scoring the board). A board scored
@@ -798,25 +882,51 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
         # before its turn is never expanded (the climb ends, as before, on a pool whose
         # every board is expanded).
         fresh = sorted(fresh, key=rank)[: max(EXPAND_AT_LEAST, len(pool) // EXPAND_SHARE)]
-        for key in sorted(fresh):
-            expanded.add(key)
-            state = pool[key][1]
+        for key, swaps_only in sorted([(key, False) for key in fresh] + [(key, True) for key in waiting]):
+            (swapped if swaps_only else expanded).add(key)
+            own, state = pool[key]
             worst = best[0] if len(best) >= size else None
             scored = None
+            own_tables = None
             if isinstance(space, FreeLetters):  # a state is its board
                 if len(scored_codes) > MAX_REMEMBERED:
                     scored_codes.clear()
-                scored = scorer.neighbours_at_least(state, space.letters, space.swaps, worst, scored_codes)
+                letters = () if swaps_only else space.letters
+                skip, table, hint = None, None, None
+                if hinted:
+                    own_tables = tables.setdefault(key, ([], []))
+                    table = own_tables[1] if swaps_only else own_tables[0]
+                    hint = hints.get(key)
+                if hint is not None and worst is not None and margin is not None:
+                    skip = _hint_skips(hint, own, worst, margin, swaps_only, len(letters), space.cells, pairs)
+                swaps = swaps_only or (space.swaps and not defer)
+                scored = scorer.neighbours_at_least(state, letters, swaps, worst, scored_codes, skip, table)
+                if skip is not None and table is not None and hint is not None:
+                    # What was skipped keeps its estimate, for this board's children.
+                    parent_table = hint[2][1 if swaps_only else 0]
+                    shift = own - hint[0]
+                    for index, skipped in enumerate(skip):
+                        if skipped and table[index] < 0:
+                            table[index] = max(0, parent_table[index] + shift)
             if scored is None:
-                states = list(space.neighbours(state))
+                if defer and swaps_only:
+                    states = list(_swaps(state))
+                elif defer and isinstance(space, FreeLetters):
+                    states = list(FreeLetters(space.letters, space.cells, False).neighbours(state))
+                else:
+                    states = list(space.neighbours(state))
                 scores = scorer.score_many([space.board(state) for state in states])
                 scored = [(score, state) for score, state in zip(scores, states) if worst is None or score >= worst]
-            for score, state in scored:
+            for score, new_state in scored:
                 if len(best) >= size and score < best[0]:
                     continue
-                new_key = canonical(space.board(state))
+                new_key = canonical(space.board(new_state))
                 if new_key not in pool and new_key not in candidates:
-                    candidates[new_key] = (score, state)
+                    candidates[new_key] = (score, new_state)
+                    if own_tables is not None and not swaps_only:
+                        changed = [cell for cell in range(len(state)) if state[cell] != new_state[cell]]
+                        if len(changed) == 1:
+                            hints[new_key] = (own, changed[0], own_tables)
                     if len(best) < size:
                         heapq.heappush(best, score)
                     else:
@@ -824,7 +934,40 @@ def _hillclimb(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[
         if candidates:
             pool.update(candidates)
             trim()
+            for gone in [key for key in hints if key not in pool]:
+                del hints[gone]
+            for gone in [key for key in tables if key not in pool]:
+                del tables[gone]
     return sorted(((score, key) for key, (score, _) in pool.items()), key=lambda item: (-item[0], item[1]))
+
+
+def _hint_skips(
+    hint: tuple[int, int, tuple[list[int], list[int]]],
+    own: int,
+    worst: int,
+    margin: float,
+    swaps_only: bool,
+    letters: int,
+    cells: int,
+    pairs: Sequence[tuple[int, int]],
+) -> list[bool] | None:
+    """Which edits of a board (its one-cell changes, or its swaps) its hint says to skip.
+
+    The board is its parent with one cell changed; an edit away from that cell is
+    assumed to change the board's score as it changed the parent's: it is skipped when
+    that estimate falls ``margin`` times the board's score or more below ``worst``.
+    None when nothing is skipped (or the parent's table is not there).
+    """
+    parent_score, changed, parent_tables = hint
+    parent_table = parent_tables[1] if swaps_only else parent_tables[0]
+    if not parent_table:
+        return None
+    cut = worst - int(margin * own) - own + parent_score
+    if swaps_only:
+        skip = [0 <= value < cut and changed not in pair for value, pair in zip(parent_table, pairs)]
+    else:
+        skip = [0 <= value < cut and index // letters != changed for index, value in enumerate(parent_table[: letters * cells])]
+    return skip if any(skip) else None
 
 
 def _anneal(context: _Context, rng: SplitMix64, reporter: _Reporter) -> list[tuple[int, str]]:
