@@ -121,7 +121,7 @@ def best(
     chosen_seed = random_seed() if seed is None else seed
     if seed is None:
         typer.echo(f"seed: {chosen_seed}", err=True)
-    total_runs = default_runs(grid_shape) if runs is None else runs
+    total_runs = default_runs(grid_shape, spec.defer_swaps) if runs is None else runs
     done = read_log(resume, spec, chosen_seed) if resume else {}
     log_path = log or resume
     log_stream = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
