@@ -801,6 +801,8 @@ def test_the_command_proves_with_a_dice_file(small_dict: str, tmp_path: Path) ->
         (["-s", "3x3"], "too few for a 3x3 grid"),
         (["--qu"], "--qu does not go with dice"),
         (["--buckets", "AE CO"], "leave out"),
+        (["--buckets", "AE CO ST (TH)Z"], "'TH' is not a face of the dice"),
+        (["--buckets", "AE CO S(T Z"], "unbalanced or empty parentheses"),
     ):
         result = run_cli("prove", "-d", small_dict, "--min", "4", "--dice", str(dice_file), "-s", "2x2", *args)
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr

@@ -423,19 +423,19 @@ def default_buckets(
 
 
 def parse_buckets(
-    text: str, faces: Sequence[str], normalize: Callable[[str], str | None], absent: Iterable[str] = ()
+    text: str, faces: Sequence[str], normalize: Callable[[str], str | None], absent: Iterable[str] | None = None
 ) -> tuple[tuple[str, ...], ...]:
     """Buckets written as words of letters separated by spaces ("AEIOU BCD ..."): each face in exactly one.
 
     A face of several letters (a die's TH) is written in parentheses, as in dice files:
-    "AEIOU (TH)BCD ...". Letters of ``absent`` (the dictionary's letters that no die
+    "AEIOU (TH)BCD ...". With dice, letters of ``absent`` (the dictionary's letters that no die
     shows) are passed over, so that one string serves with and without dice; a bucket
     left empty is dropped.
     """
     import re
 
     index = {face: number for number, face in enumerate(faces)}
-    skipped = frozenset(absent)
+    skipped = frozenset(absent or ())
     buckets: list[tuple[str, ...]] = []
     seen: set[str] = set()
     for word in text.split():
@@ -453,7 +453,8 @@ def parse_buckets(
                 seen.add(face)
                 continue
             if face not in index:
-                raise BoggleError(f"bucket {word!r}: {letter!r} is not a letter of the dictionary")
+                kind = "a letter of the dictionary" if absent is None else "a face of the dice"
+                raise BoggleError(f"bucket {word!r}: {letter!r} is not {kind}")
             seen.add(face)
             bucket.append(face)
         if bucket:
@@ -530,7 +531,7 @@ def make_spec(
     if q_is_qu and "Q" in faces:
         faces[faces.index("Q")] = "QU"
     dice_faces: tuple[tuple[str, ...], ...] = ()
-    absent: list[str] = []
+    absent: list[str] | None = None  # with dice: the dictionary's letters that no die shows
     if dice is not None:
         # The dice's faces as the dictionary normalizes them (as `best --dice` does), in
         # the dictionary's order (QU at Q's place), then the others (blank faces, letters
