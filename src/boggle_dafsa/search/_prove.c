@@ -488,12 +488,6 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
  * 9/5 of the node budget, with the tree). Choice nodes are listed by rank, ascending; the children of
  * a choice node by face, descending (as build_tree makes them). */
 
-static int64_t points_of(const Work *work, int32_t sum) {
-    int64_t points = work->bounds[sum];
-    for (int32_t choice = work->nodes[sum].child; choice >= 0; choice = work->nodes[choice].sibling) points -= work->bounds[choice];
-    return points;
-}
-
 static int32_t copy_node(Work *work, int32_t from) {
     int32_t copy = new_node(work, work->nodes[from].label);
     if (copy < 0) return -1;
@@ -538,24 +532,29 @@ static int32_t merge_choice(Work *work, int32_t a, int32_t b) {
 
 /* Sum node `a` (less its choice node of rank `skip`, if any) merged with sum node `b` (-1: none). */
 static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t label) {
-    int64_t total = points_of(work, a) + (b >= 0 ? points_of(work, b) : 0);
+    /* the points of a and b: their bounds less their choice nodes' (taken off on the way) */
+    int64_t total = work->bounds[a] + (b >= 0 ? work->bounds[b] : 0);
     int32_t sum = new_node(work, label);
     if (sum < 0) return -1;
     int32_t last = -1;
     int32_t x = work->nodes[a].child, y = b >= 0 ? work->nodes[b].child : -1;
     while (x >= 0 || y >= 0) {
         if (x >= 0 && work->nodes[x].label == skip) {
+            total -= work->bounds[x];
             x = work->nodes[x].sibling;
             continue;
         }
         int32_t made;
         if (y < 0 || (x >= 0 && work->nodes[x].label < work->nodes[y].label)) {
+            total -= work->bounds[x];
             made = copy_node(work, x);
             x = work->nodes[x].sibling;
         } else if (x < 0 || work->nodes[y].label < work->nodes[x].label) {
+            total -= work->bounds[y];
             made = copy_node(work, y);
             y = work->nodes[y].sibling;
         } else {
+            total -= work->bounds[x] + work->bounds[y];
             made = merge_choice(work, x, y);
             x = work->nodes[x].sibling;
             y = work->nodes[y].sibling;
@@ -579,20 +578,21 @@ static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t lab
 static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
     const Node *nodes = work->nodes;
     const int64_t *bounds = work->bounds;
-    int64_t total = points_of(work, a) + points_of(work, b);
+    /* the points of a and b (their bounds less their choice nodes'), then the choices' bounds */
+    int64_t total = bounds[a] + bounds[b];
     int32_t x = nodes[a].child, y = nodes[b].child;
     while (x >= 0 || y >= 0) {
         if (x >= 0 && nodes[x].label == skip) {
+            total -= bounds[x];
             x = nodes[x].sibling;
             continue;
         }
         if (y < 0 || (x >= 0 && nodes[x].label < nodes[y].label)) {
-            total += bounds[x];
-            x = nodes[x].sibling;
+            x = nodes[x].sibling; /* its bound, taken off and added back */
         } else if (x < 0 || nodes[y].label < nodes[x].label) {
-            total += bounds[y];
             y = nodes[y].sibling;
         } else {
+            total -= bounds[x] + bounds[y];
             int64_t best = 0;
             int32_t u = nodes[x].child, v = nodes[y].child;
             while (u >= 0 || v >= 0) {
