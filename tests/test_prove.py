@@ -514,6 +514,17 @@ def test_a_proof_on_dask_is_the_local_proof(small_dict: str, cluster: object) ->
 
 
 @pytest.mark.slow
+def test_a_task_on_dask_sees_its_own_state(cluster: object) -> None:
+    # What a task of a proof looks at between classes to stop once cancelled: readable
+    # with this version of distributed (None would mean that tasks run to their end).
+    from distributed import Client
+
+    with Client(cluster.scheduler_address, set_as_default=False) as client:  # type: ignore[attr-defined]
+        assert client.submit(P._dask_task_state, pure=False).result() == "executing"
+    assert P._dask_task_state() is None and not P._dask_cancelled()
+
+
+@pytest.mark.slow
 def test_the_command_on_dask_logs_resumes_and_prints_the_local_list(small_dict: str, cluster: object, tmp_path: Path) -> None:
     address = cluster.scheduler_address  # type: ignore[attr-defined]
     args = ["prove", "-d", small_dict, "-s", "3x3", "--min", "36", "--buckets", BUCKETS, "--corner-buckets", CORNERS, "--json"]

@@ -1190,14 +1190,21 @@ def _dask_task(spec: ProofSpec, indices: list[int], kernel: str, data: bytes | N
 def _dask_cancelled() -> bool:
     # The worker marks a running task "cancelled" when its client releases it; a task
     # cannot be interrupted, but it can look between classes.
+    return _dask_task_state() not in ("executing", None)
+
+
+def _dask_task_state() -> str | None:
+    """The state of the Dask task running this code, as its worker sees it ("executing",
+    "cancelled"...; "gone" once forgotten), or None where that cannot be known (outside
+    a task, another version of ``distributed``: the task then runs to its end)."""
     try:
         from distributed import get_worker
 
         worker = get_worker()
         task = worker.state.tasks.get(worker.get_current_task())
-        return task is None or task.state != "executing"
-    except Exception:  # another version of distributed: the task runs to its end
-        return False
+        return "gone" if task is None else str(task.state)
+    except Exception:
+        return None
 
 
 #: The process that started this worker (set in each worker of the pool).
