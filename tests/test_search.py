@@ -229,9 +229,12 @@ def test_reported_scores_are_the_solver_s(small_dict: str) -> None:
     assert result.best(1)[0][0].score >= 10  # "ascot", "coats", "tacos"... fit on 3x3
 
 
-@pytest.mark.parametrize("method", S.METHODS)
-def test_same_seed_same_result_whatever_the_jobs(small_dict: str, method: str) -> None:
-    spec = S.make_spec(small_dict, (3, 3), pool=4, method=method, steps=300, stall=100)
+@pytest.mark.parametrize(("method", "quick"), [("hillclimb", False), ("hillclimb", True), ("anneal", False)])
+def test_same_seed_same_result_whatever_the_jobs(tmp_path: Path, method: str, quick: bool) -> None:
+    # Quick: deferred swaps, and hints in a first phase without Z (in 1 word of 14).
+    dictionary = dictionary_from_words([*WORDS, "zoas"], tmp_path).path
+    spec = S.make_spec(dictionary, (3, 3), pool=4, method=method, steps=300, stall=100, quick=quick)
+    assert bool(spec.common) == (method == "hillclimb") and (spec.hint_margin is not None) == quick
     one = S.search(spec, seed=11, runs=3, jobs=1)
     again = S.search(spec, seed=11, runs=3, jobs=1)
     two = S.search(spec, seed=11, runs=3, jobs=2)
