@@ -121,7 +121,9 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     by_word = {entry["word"]: entry for entry in solution["words"]}
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + f"play?dice=fr&seed={seed}&time=12")
+    # A long clock, ended by the Stop button: typing never races the clock on a loaded machine
+    # (the clock running out is the next test's).
+    page.goto(server + f"play?dice=fr&seed={seed}&time=600")
     page.wait_for_selector("body[data-ready=true]")
     page.click("#start")
     page.wait_for_selector("#entry:not([hidden])")
@@ -142,7 +144,7 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     page.wait_for_function("document.querySelectorAll('#verdicts li').length === 4")
     assert page.inner_text("#verdicts li:first-child") == "LATTE: +2"
     assert page.inner_text("#score") == "4"
-    # The clock runs out: the report.
+    page.click("#stop")
     page.wait_for_selector("#report:not([hidden])")
     total = solution["totals"]
     assert page.inner_text("#summary").startswith(f"You found 2 of {total['words']} words")
@@ -157,10 +159,27 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
 
 
 @pytest.mark.slow
+def test_the_clock_running_out_ends_a_game_with_its_report(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "play?dice=fr&seed=42&time=2")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    page.wait_for_selector("#report:not([hidden])", timeout=60_000)
+    assert page.is_hidden("#entry") and page.inner_text("#clock") == "0:00"
+    solution = get_json(server + "api/solve?grid=IEFA/AEFE/MHAL/ETTE&dict=fr")
+    assert page.inner_text("#summary").startswith(f"You found 0 of {solution['totals']['words']} words")
+    assert page.locator("#missed tbody tr").count() == solution["totals"]["words"]
+    assert errors == []
+
+
+@pytest.mark.slow
 def test_two_players_in_one_room_share_a_word_and_it_scores_zero(server: str, browser: Any) -> None:
     errors: list[str] = []
     alice = new_page(browser, errors)
-    alice.goto(server + "rooms?time=10")
+    # Long enough for both to type on a loaded machine: the server's clock ends the game.
+    alice.goto(server + "rooms?time=30")
     alice.wait_for_selector("#create")
     alice.select_option("#dice", "fr")
     alice.click("#create button")
