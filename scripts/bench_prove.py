@@ -23,6 +23,8 @@ Usage::
     python scripts/bench_prove.py --min 500                      # ENABLE2K 3x3, both
     python scripts/bench_prove.py --min 500 --ours-only -d fr     # French, no peer
     python scripts/bench_prove.py -s 3x4 --min 1500 --sample 100 --seed 1   # 3x4, same sample
+    python scripts/bench_prove.py -s 3x4 --min 1500 --sample 100 --seed 1 \
+        --our-corner-buckets ABCDEFGHIJKLMNOPQRSTUVWXYZ   # ours with its own buckets: projections compared
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ def main() -> None:
     parser.add_argument("--min", type=int, default=500)
     parser.add_argument("--buckets", default=INNER)
     parser.add_argument("--corner-buckets", default=CORNERS)
+    parser.add_argument(
+        "--our-buckets", default=None, help="our buckets, if not the peer's (then each side samples its own classes)"
+    )
+    parser.add_argument("--our-corner-buckets", default=None, help="our corner buckets, if not the peer's")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--peer", default="/work/peers/hybrid-boggle", help="hybrid-boggle's checkout (built)")
     parser.add_argument("--peer-python", default=None, help="its interpreter (default: PEER/.venv/bin/python)")
@@ -85,7 +91,21 @@ def main() -> None:
     spec = P.make_spec(args.dict, shape, args.min, buckets=args.buckets, corner_buckets=args.corner_buckets)
     classes = spec.classes()
     chosen = P.sample_classes(len(classes), args.sample, args.seed) if args.sample else []
-    if chosen:
+    our_buckets = args.our_buckets or args.buckets
+    our_corners = args.our_corner_buckets or args.corner_buckets
+    own = (our_buckets, our_corners) != (args.buckets, args.corner_buckets)
+    if own and not chosen:
+        sys.exit("--our-buckets / --our-corner-buckets need --sample (the proofs then differ: compare projections)")
+    our_classes = classes
+    if own:
+        our_spec = P.make_spec(args.dict, shape, args.min, buckets=our_buckets, corner_buckets=our_corners)
+        our_classes = our_spec.classes()
+        print(
+            f"sample: {args.sample} of our {len(our_classes)} classes ({our_buckets!r} / {our_corners!r}) and "
+            f"{len(chosen)} of the peer's {len(classes)} ({args.buckets!r} / {args.corner_buckets!r}), seed {args.seed}; "
+            "each projected to its whole proof"
+        )
+    elif chosen:
         print(f"sample: {len(chosen)} of {len(classes)} classes (seed {args.seed}), the same for both")
 
     def ours() -> set[str]:
@@ -101,9 +121,9 @@ def main() -> None:
             "--min",
             str(args.min),
             "--buckets",
-            args.buckets,
+            our_buckets,
             "--corner-buckets",
-            args.corner_buckets,
+            our_corners,
             "--jobs",
             str(args.jobs),
             "--json",
@@ -115,10 +135,10 @@ def main() -> None:
         out, cpu, wall, peak = timed(command)
         data = json.loads(out)
         if chosen:
-            results["ours"] = cpu
+            results["ours"] = cpu * len(our_classes) / data["sampled"]
             print(
                 f"boggle-dafsa prove --estimate: {data['sampled']} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall; "
-                f"{data['sample_cpu_seconds']:.1f} in the classes), projected {cpu * len(classes) / len(chosen) / 3600:.2f} "
+                f"{data['sample_cpu_seconds']:.1f} in the classes), projected {cpu * len(our_classes) / data['sampled'] / 3600:.2f} "
                 f"CPU-hours, largest tree {data['peak_tree_nodes']:,} nodes, peak RSS {peak / 1024:.0f} MB"
             )
             return set()
@@ -157,7 +177,7 @@ def main() -> None:
         env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
         out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
         if chosen:
-            results["peer"] = cpu
+            results["peer"] = cpu * len(classes) / len(chosen)
             print(
                 f"hybrid-boggle break_all --board_ids: {len(chosen)} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall), "
                 f"projected {cpu * len(classes) / len(chosen) / 3600:.2f} CPU-hours, peak RSS {peak / 1024:.0f} MB"
@@ -190,7 +210,8 @@ def main() -> None:
     found = {function.__name__: function() for function in order}
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     if chosen and "peer" in results:
-        print(f"CPU ratio ours / peer on the same {len(chosen)} classes: {results['ours'] / results['peer']:.2f}")
+        what = "projected CPU of the whole proof" if own else f"CPU on the same {len(chosen)} classes"
+        print(f"CPU ratio ours / peer, {what}: {results['ours'] / results['peer']:.2f}")
     elif "peer" in found:
         same = found["ours"] == found["peer"]
         print(
