@@ -121,7 +121,7 @@ def test_a_room_page_has_no_serious_issue(server: str, browser: Any) -> None:
 def test_the_pages_install_and_play_goes_on_offline(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=30")
+    page.goto(server + "play?dice=fr&seed=42&time=600")
     page.wait_for_selector("body[data-ready=true]")
     manifest_url = page.get_attribute("link[rel=manifest]", "href")
     manifest = page.evaluate("async (url) => (await fetch(url)).json()", manifest_url)
@@ -162,7 +162,7 @@ def test_the_pages_install_and_play_goes_on_offline(server: str, browser: Any) -
 def test_the_keyboard_alone_plays(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=60")
+    page.goto(server + "play?dice=fr&seed=42&time=600")
     page.wait_for_selector("body[data-ready=true]")
     page.focus("#start")
     page.keyboard.press("Enter")
@@ -222,7 +222,7 @@ def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> Non
 
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=60")
+    page.goto(server + "play?dice=fr&seed=42&time=600")
     page.wait_for_selector("body[data-ready=true]")
     page.click("#start")
     page.wait_for_selector("#ask-hint:not([hidden])")
@@ -250,7 +250,7 @@ def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> Non
 def test_on_a_phone_the_board_stays_in_view_and_a_sent_trace_clears(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
-    page.goto(server + "play?dice=fr&seed=42&time=60")
+    page.goto(server + "play?dice=fr&seed=42&time=600")
     page.wait_for_selector("body[data-ready=true]")
     page.click("#start")
     page.wait_for_selector("#entry:not([hidden])")
