@@ -19,9 +19,9 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
-from boggle_dafsa.web.harness import launch_chromium, live_server
+from boggle_dafsa.web.harness import headless_chromium, live_server, new_page, open_page, start_game
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "web"
 DEVICES = {
@@ -38,18 +38,12 @@ def post(url: str, body: dict[str, Any]) -> Any:
         return json.load(response)
 
 
-def new_page(browser: Any) -> Page:
-    page = browser.new_context(**DEVICES[device]).new_page()
-    page.set_default_timeout(60_000)
-    return page
-
-
 def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(OUT / f"{name}{device}.png"))
 
 
 def solve_page(browser: Any, url: str) -> None:
-    page = new_page(browser)
+    page = new_page(browser, **DEVICES[device])
     page.goto(url + "?grid=IDXT/MHEI/ERVN/TLLU&dict=fr")
     page.wait_for_selector("table.words tbody tr")
     page.click("table.words tbody tr:nth-child(1)")
@@ -58,11 +52,8 @@ def solve_page(browser: Any, url: str) -> None:
 
 
 def play_page(browser: Any, url: str) -> None:
-    page = new_page(browser)
-    page.goto(url + "play?dice=fr&seed=42&time=120")
-    page.wait_for_selector("body[data-ready=true]")
-    page.click("#start")
-    page.wait_for_selector("#entry:not([hidden])")
+    page = new_page(browser, **DEVICES[device])
+    start_game(page, url + "play?dice=fr&seed=42&time=120")
     for word in ("halte", "latte", "métal", "xyzt", "halte", "thème"):
         page.fill("#word", word)
         page.press("#word", "Enter")
@@ -75,17 +66,15 @@ def play_page(browser: Any, url: str) -> None:
 
 
 def daily_page(browser: Any, url: str) -> None:
-    page = new_page(browser)
-    page.goto(url + "daily?dice=en")
-    page.wait_for_selector("body[data-ready=true]")
+    page = new_page(browser, **DEVICES[device])
+    open_page(page, url + "daily?dice=en")
     with urllib.request.urlopen(url + "api/daily?dice=en", timeout=60) as response:
         puzzle = json.load(response)
     with urllib.request.urlopen(
         url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60
     ) as response:
         words = [entry["word"] for entry in json.load(response)["words"]]
-    page.click("#start")
-    page.wait_for_selector("#entry:not([hidden])")
+    start_game(page)
     for word in words[2:8:2]:
         page.fill("#word", word.lower())
         page.press("#word", "Enter")
@@ -100,7 +89,7 @@ def rooms_page(browser: Any, url: str) -> None:
     room = post(url + "api/rooms", {"dice": "fr", "seed": 42, "seconds": 6})["room"]
     pages = []
     for name, words in (("alice", ["halte", "latte", "thème"]), ("bob", ["halte", "métal", "fêla"])):
-        page = new_page(browser)
+        page = new_page(browser, **DEVICES[device])
         page.goto(url + f"rooms/{room}")
         page.wait_for_selector("#join:not([hidden])")
         page.fill("#name", name)
@@ -129,16 +118,12 @@ def main() -> int:
     global device
     with tempfile.TemporaryDirectory(prefix="boggle-dafsa-screenshots-") as data:
         server = nullcontext(args.url.rstrip("/") + "/") if args.url else live_server("--data", data)
-        with server as url, sync_playwright() as playwright:
-            browser = launch_chromium(playwright)
-            try:
-                for device in DEVICES:
-                    solve_page(browser, url)
-                    play_page(browser, url)
-                    daily_page(browser, url)
-                    rooms_page(browser, url)
-            finally:
-                browser.close()
+        with server as url, headless_chromium() as browser:
+            for device in DEVICES:
+                solve_page(browser, url)
+                play_page(browser, url)
+                daily_page(browser, url)
+                rooms_page(browser, url)
     for suffix in DEVICES:
         for name in ("solve", "play", "daily", "rooms"):
             path = OUT / f"{name}{suffix}.png"

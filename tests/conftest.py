@@ -6,7 +6,9 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -66,6 +68,15 @@ def enable2k_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("enable2k") / "enable2k.txt"
     path.write_text(words.lower(), encoding="ascii")
     return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium for a module of browser tests (each skips itself where Chromium or playwright is missing)."""
+    from boggle_dafsa.web.harness import headless_chromium
+
+    with headless_chromium() as browser:
+        yield browser
 
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None):

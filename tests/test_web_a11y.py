@@ -22,14 +22,12 @@ pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)"
 )
 
-from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server  # noqa: E402
+from boggle_dafsa.web.harness import WAIT_MS, chromium_path, live_server, new_page, open_page, start_game  # noqa: E402
 
 if chromium_path() is None:
     pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-WAIT_MS = 60_000
+from playwright.sync_api import Page  # noqa: E402
 
 
 def axe_script() -> Path:
@@ -43,24 +41,6 @@ def axe_script() -> Path:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server("--data", str(tmp_path_factory.mktemp("data"))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def new_page(browser: Any, errors: list[str], **options: Any) -> Page:
-    context = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **options})
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page
 
 
 def serious_findings(page: Page) -> list[str]:
@@ -79,8 +59,7 @@ def serious_findings(page: Page) -> list[str]:
 def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + path)
-    page.wait_for_selector("body[data-ready=true]")
+    open_page(page, server + path)
     if theme == "contrast":
         page.click("#theme")
         assert page.evaluate("document.documentElement.dataset.theme") == "contrast"
@@ -89,8 +68,7 @@ def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme:
         page.press("#grid", "Enter")
         page.wait_for_selector("#words tbody tr")
     elif path.startswith(("play", "daily")):
-        page.click("#start")
-        page.wait_for_selector("#entry:not([hidden])")
+        start_game(page)
         page.fill("#word", "halte")
         page.press("#word", "Enter")
         page.wait_for_selector("#verdicts li")
@@ -121,8 +99,7 @@ def test_a_room_page_has_no_serious_issue(server: str, browser: Any) -> None:
 def test_the_pages_install_and_play_goes_on_offline(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=600")
-    page.wait_for_selector("body[data-ready=true]")
+    open_page(page, server + "play?dice=fr&seed=42&time=600")
     manifest_url = page.get_attribute("link[rel=manifest]", "href")
     manifest = page.evaluate("async (url) => (await fetch(url)).json()", manifest_url)
     assert manifest["name"] and manifest["start_url"] and manifest["display"] == "standalone"
@@ -141,8 +118,7 @@ def test_the_pages_install_and_play_goes_on_offline(server: str, browser: Any) -
     page.context.set_offline(True)
     page.reload()  # the page itself from the cache
     page.wait_for_selector("body[data-ready=true]")
-    page.click("#start")
-    page.wait_for_selector("#entry:not([hidden])")
+    start_game(page)
     assert page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.textContent).join('')") == "IEFAAEFEMHALETTE"
     for word in ("halte", "xyzt", "halte", "la"):
         page.fill("#word", word)
@@ -162,8 +138,7 @@ def test_the_pages_install_and_play_goes_on_offline(server: str, browser: Any) -
 def test_the_keyboard_alone_plays(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=600")
-    page.wait_for_selector("body[data-ready=true]")
+    open_page(page, server + "play?dice=fr&seed=42&time=600")
     page.focus("#start")
     page.keyboard.press("Enter")
     page.wait_for_selector("#entry:not([hidden])")
@@ -222,10 +197,7 @@ def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> Non
 
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=600")
-    page.wait_for_selector("body[data-ready=true]")
-    page.click("#start")
-    page.wait_for_selector("#ask-hint:not([hidden])")
+    start_game(page, server + "play?dice=fr&seed=42&time=600")
     game = Game.from_dice(load_dice("fr"), 42, open_dictionary("fr"))
     for round_ in range(2):
         page.click("#ask-hint")
@@ -250,10 +222,7 @@ def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> Non
 def test_on_a_phone_the_board_stays_in_view_and_a_sent_trace_clears(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
-    page.goto(server + "play?dice=fr&seed=42&time=600")
-    page.wait_for_selector("body[data-ready=true]")
-    page.click("#start")
-    page.wait_for_selector("#entry:not([hidden])")
+    start_game(page, server + "play?dice=fr&seed=42&time=600")
     # HALTE traced by taps: H (2,1) A (2,2) L (2,3) T (3,2) E (3,3), then E again to send.
     for index in (9, 10, 11, 14, 15, 15):
         page.tap(f"#board .cell[data-index='{index}']")

@@ -109,45 +109,34 @@ def test_play_daily_refuses_a_seed_and_a_dice_file() -> None:
 @pytest.mark.slow
 def test_the_daily_page_plays_today_s_grid_and_shares_the_result() -> None:
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server
+    from boggle_dafsa.web.harness import chromium_path, headless_chromium, live_server, new_page, open_page, start_game
 
     if chromium_path() is None:
         pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
     import urllib.request
 
-    from playwright.sync_api import sync_playwright
-
-    with live_server() as url, sync_playwright() as playwright:
+    with live_server() as url, headless_chromium() as browser:
         with urllib.request.urlopen(url + "api/daily?dice=en", timeout=60) as response:
             puzzle = json.load(response)
         with urllib.request.urlopen(
             url + f"api/solve?grid={puzzle['grid']}&dict={puzzle['dictionary']}&dice=en", timeout=60
         ) as response:
             word = json.load(response)["words"][0]["word"]
-        browser = launch_chromium(playwright)
-        try:
-            context = browser.new_context(viewport={"width": 1000, "height": 800})
-            context.set_default_timeout(60_000)
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(url + "daily?dice=en")
-            page.wait_for_selector("body[data-ready=true]")
-            assert puzzle["date"] in page.inner_text("#title")
-            assert page.is_hidden("#seed-label") and page.is_hidden("#new")
-            page.click("#start")
-            page.wait_for_selector("#entry:not([hidden])")
-            faces = page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.textContent)")
-            assert faces == puzzle["faces"]
-            page.fill("#word", word.lower())
-            page.press("#word", "Enter")
-            page.wait_for_function("document.querySelectorAll('#verdicts li').length === 1")
-            page.click("#stop")
-            page.wait_for_selector("#share:not([hidden])")
-            share = page.inner_text("#share")
-            assert share.startswith(f"boggle-dafsa daily {puzzle['date']} (en)") and url + "daily?dice=en" in share
-            assert word not in share.upper().split()
-            assert "1 player today" in page.inner_text("#daily-stats") or "players today" in page.inner_text("#daily-stats")
-            assert errors == []
-        finally:
-            browser.close()
+        errors: list[str] = []
+        page = new_page(browser, errors)
+        open_page(page, url + "daily?dice=en")
+        assert puzzle["date"] in page.inner_text("#title")
+        assert page.is_hidden("#seed-label") and page.is_hidden("#new")
+        start_game(page)
+        faces = page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.textContent)")
+        assert faces == puzzle["faces"]
+        page.fill("#word", word.lower())
+        page.press("#word", "Enter")
+        page.wait_for_function("document.querySelectorAll('#verdicts li').length === 1")
+        page.click("#stop")
+        page.wait_for_selector("#share:not([hidden])")
+        share = page.inner_text("#share")
+        assert share.startswith(f"boggle-dafsa daily {puzzle['date']} (en)") and url + "daily?dice=en" in share
+        assert word not in share.upper().split()
+        assert "1 player today" in page.inner_text("#daily-stats") or "players today" in page.inner_text("#daily-stats")
+        assert errors == []

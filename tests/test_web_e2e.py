@@ -21,15 +21,12 @@ pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)"
 )
 
-from boggle_dafsa.web.harness import chromium_path, launch_chromium, live_server
+from boggle_dafsa.web.harness import chromium_path, live_server, new_page, start_game
 
 if chromium_path() is None:
     pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Page, sync_playwright
-
-#: Generous: a loaded 2-core machine runs the server, the browser and the tests.
-WAIT_MS = 60_000
+from playwright.sync_api import Page
 
 
 @pytest.fixture(scope="module")
@@ -38,29 +35,11 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def get_json(url: str, body: dict[str, Any] | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.load(response)
-
-
-def new_page(browser: Any, errors: list[str]) -> Page:
-    context = browser.new_context(viewport={"width": 1000, "height": 800})
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page
 
 
 def highlighted(page: Page) -> list[tuple[int, int]]:
@@ -123,10 +102,7 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     page = new_page(browser, errors)
     # A long clock, ended by the Stop button: typing never races the clock on a loaded machine
     # (the clock running out is the next test's).
-    page.goto(server + f"play?dice=fr&seed={seed}&time=600")
-    page.wait_for_selector("body[data-ready=true]")
-    page.click("#start")
-    page.wait_for_selector("#entry:not([hidden])")
+    start_game(page, server + f"play?dice=fr&seed={seed}&time=600")
     assert page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.textContent).join('')") == "IEFAAEFEMHALETTE"
     # Typed words: one good, one that is no word, the good one again.
     for word in ("halte", "xyzt", "Halte"):
@@ -162,10 +138,7 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
 def test_the_clock_running_out_ends_a_game_with_its_report(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
-    page.goto(server + "play?dice=fr&seed=42&time=2")
-    page.wait_for_selector("body[data-ready=true]")
-    page.click("#start")
-    page.wait_for_selector("#entry:not([hidden])")
+    start_game(page, server + "play?dice=fr&seed=42&time=2")
     page.wait_for_selector("#report:not([hidden])", timeout=60_000)
     assert page.is_hidden("#entry") and page.inner_text("#clock") == "0:00"
     solution = get_json(server + "api/solve?grid=IEFA/AEFE/MHAL/ETTE&dict=fr")

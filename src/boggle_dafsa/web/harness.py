@@ -2,7 +2,8 @@
 
 Both the browser tests and ``scripts/web_screenshots.py``/``scripts/bench_web.py`` drive the
 same things: ``boggle-dafsa serve`` started exactly as a user starts it (on 127.0.0.1, on a
-free port), and Debian's Chromium (never a browser downloaded by Playwright).
+free port), Debian's Chromium (never a browser downloaded by Playwright), and the few steps
+that open a page and start a game in it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 _ADDRESS = re.compile(r"serving on (http://\S+)")
+#: Every wait of a page, generous: a loaded 2-core machine runs the server, the browser and the caller.
+WAIT_MS = 60_000
 
 
 def chromium_path() -> str | None:
@@ -45,6 +48,44 @@ def launch_chromium(playwright: Any) -> Any:
     if path is None:
         raise RuntimeError(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     return playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+
+
+@contextmanager
+def headless_chromium() -> Iterator[Any]:
+    """Playwright started and a headless Chromium launched for the block; both closed after it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_page(browser: Any, errors: list[str] | None = None, **options: Any) -> Any:
+    """A page in a context of its own (1000x800 unless ``options`` say otherwise), every wait up to
+    :data:`WAIT_MS`; the page's uncaught script errors are appended to ``errors`` when given."""
+    context = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **options})
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    if errors is not None:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def open_page(page: Any, url: str) -> None:
+    """Go to one of the pages and wait until its script has set it up (``body[data-ready=true]``)."""
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def start_game(page: Any, url: str | None = None) -> None:
+    """Press Start on a Play or Daily page (opened at ``url`` first when given); return once the word entry shows."""
+    if url is not None:
+        open_page(page, url)
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
 
 
 @contextmanager
