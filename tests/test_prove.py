@@ -392,51 +392,43 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def _start_proof(log: Path, output: int) -> tuple[subprocess.Popen[str], list[int]]:
+    """`prove` of ENABLE2K 3x3 on two processes as a user starts it, logged to ``log``, its standard
+    output and error to ``output``: returned once two classes are logged, with the ids of its workers."""
+    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", "prove", "-d", "enable2k", "-s", "3x3"]
+    command += ["--min", "300", "--jobs", "2", "--log", str(log)]
+    process = subprocess.Popen(command, stdout=output, stderr=output, text=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):
+        time.sleep(0.2)
+    return process, _descendants(process.pid)
+
+
+def _assert_interrupted(started: float, status: int | None, printed: str, log: Path) -> None:
+    """A proof stopped by one Ctrl-C at ``started``: within 5 s, exit 130, no traceback, every line of its log whole."""
+    assert time.monotonic() - started < 5
+    assert status == 130, printed
+    assert "Traceback" not in printed
+    for line in log.read_text().splitlines():
+        json.loads(line)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_one_ctrl_c_stops_the_proof_and_its_workers(tmp_path: Path) -> None:
     log = tmp_path / "proof.ndjson"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from boggle_dafsa.cli import main; main()",
-            "prove",
-            "-d",
-            "enable2k",
-            "-s",
-            "3x3",
-            "--min",
-            "300",
-            "--jobs",
-            "2",
-            "--log",
-            str(log),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):
-        time.sleep(0.2)
-    workers = _descendants(process.pid)
+    process, workers = _start_proof(log, subprocess.PIPE)
     assert workers, "the workers should be running"
     process.send_signal(signal.SIGINT)
     started = time.monotonic()
     _, stderr = process.communicate(timeout=30)
-    assert time.monotonic() - started < 5
-    assert process.returncode == 130, stderr
-    assert "Traceback" not in stderr
+    _assert_interrupted(started, process.returncode, stderr, log)
     time.sleep(0.5)
     assert not [
         pid
         for pid in workers
         if Path(f"/proc/{pid}").exists() and "Z" not in (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0])
     ]
-    # Every line written is whole.
-    for line in log.read_text().splitlines():
-        json.loads(line)
 
 
 def test_pure_forces_the_twin(monkeypatch: pytest.MonkeyPatch, small_dict: str) -> None:
@@ -449,31 +441,7 @@ def test_pure_forces_the_twin(monkeypatch: pytest.MonkeyPatch, small_dict: str) 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_workers_of_a_killed_proof_stop_after_their_class(tmp_path: Path) -> None:
-    log = tmp_path / "proof.ndjson"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from boggle_dafsa.cli import main; main()",
-            "prove",
-            "-d",
-            "enable2k",
-            "-s",
-            "3x3",
-            "--min",
-            "300",
-            "--jobs",
-            "2",
-            "--log",
-            str(log),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not (log.exists() and log.read_text().count("\n") >= 2):
-        time.sleep(0.2)
-    workers = _descendants(process.pid)
+    process, workers = _start_proof(tmp_path / "proof.ndjson", subprocess.DEVNULL)
     assert workers
     process.kill()  # as kill -9: no handler runs in the parent
     process.wait()
@@ -573,12 +541,9 @@ def test_the_bar_shows_a_proof_on_dask_and_one_ctrl_c_stops_it_and_its_tasks(
     started = time.monotonic()
     child.expect(pexpect.EOF, timeout=30)
     child.close()
-    assert time.monotonic() - started < 5
-    assert child.exitstatus == 130
     printed = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", child.before or "")
-    assert "boggle-dafsa: interrupted" in printed and "Traceback" not in printed
-    for line in log.read_text().splitlines():
-        json.loads(line)
+    _assert_interrupted(started, child.exitstatus, printed, log)
+    assert "boggle-dafsa: interrupted" in printed
     # The cluster drops the proof's tasks: those under way stop after their class.
     with Client(address, set_as_default=False) as client:
         deadline = time.monotonic() + 30
