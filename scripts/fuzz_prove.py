@@ -27,36 +27,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src" / "boggle_dafsa" / "search" / "_prove.c"
-WORDS = [
-    "cat",
-    "act",
-    "cats",
-    "scat",
-    "taco",
-    "coat",
-    "coats",
-    "ascot",
-    "stoa",
-    "oats",
-    "toast",
-    "sea",
-    "eat",
-    "tea",
-    "ate",
-    "east",
-    "seat",
-    "teas",
-    "cast",
-    "coast",
-    "taste",
-    "state",
-    "tot",
-    "tots",
-    "toe",
-    "toes",
-    "tete",
-    "otto",
-]
 
 
 def build(folder: str) -> str:
@@ -84,16 +54,16 @@ def build(folder: str) -> str:
 def fuzz(module_path: str, rounds: int, seed: int) -> None:
     sys.path.insert(0, str(ROOT / "src"))
     from boggle_dafsa.search import prove as P
-    from boggle_dafsa.testing import dictionary_from_words
+    from boggle_dafsa.testing import PROOF_BUCKETS, PROOF_CORNERS, PROOF_WORDS, dictionary_from_words
 
     spec = importlib.util.spec_from_file_location("_prove", module_path)
     assert spec is not None and spec.loader is not None
     kernel = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(kernel)
-    dictionary = str(dictionary_from_words(WORDS, tempfile.mkdtemp()).path)
+    dictionary = str(dictionary_from_words(PROOF_WORDS, tempfile.mkdtemp()).path)
     compared = 0
     for shape, minimum, budget in [((2, 3), 4, 10**7), ((3, 3), 36, 10**7), ((3, 3), 36, 200), ((1, 6), 2, 10**7)]:
-        proof = P.make_spec(dictionary, shape, minimum, buckets="AE CO ST", corner_buckets="AEO CST")
+        proof = P.make_spec(dictionary, shape, minimum, buckets=PROOF_BUCKETS, corner_buckets=PROOF_CORNERS)
         context = P.context_for(proof, "python")
         for numbers in proof.classes():
             sets = proof.letter_sets(numbers)

@@ -22,51 +22,11 @@ from boggle_dafsa.board.scoring import CLASSIC, LETTERS
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import prove as P
 from boggle_dafsa.search.best import Canonical, Scorer
+from boggle_dafsa.testing import PROOF_BUCKETS as BUCKETS
+from boggle_dafsa.testing import PROOF_CORNERS as CORNERS
+from boggle_dafsa.testing import PROOF_WORDS as WORDS
 from boggle_dafsa.testing import dictionary_from_words
 
-WORDS = [
-    "cat",
-    "act",
-    "tac",
-    "cats",
-    "scat",
-    "taco",
-    "coat",
-    "coats",
-    "ascot",
-    "stoa",
-    "oats",
-    "oast",
-    "tacos",
-    "toast",
-    "sea",
-    "eat",
-    "tea",
-    "ate",
-    "east",
-    "seat",
-    "teas",
-    "sate",
-    "oat",
-    "tao",
-    "cast",
-    "coast",
-    "taste",
-    "state",
-    "tot",
-    "tots",
-    "sot",
-    "toe",
-    "toes",
-    "tete",
-    "otto",
-    "cocoa",
-    "sec",
-    "secs",
-]
-# Buckets of the small alphabet (A C E O S T): each letter in exactly one.
-BUCKETS = "AE CO ST"
-CORNERS = "AEO CST"
 #: Words with QU, for --qu (alphabet A E I O Q S T U).
 QU_WORDS = ["quest", "quote", "quota", "aqua", "equate", "suet", "set", "seat", "east", "toque", "quiet", "quit", "suit"]
 KERNELS = P.available_kernels()

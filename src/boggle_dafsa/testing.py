@@ -1,4 +1,5 @@
-"""Helpers for tests of code that needs a dictionary: build a small one from a list of words."""
+"""Helpers for tests of code that needs a dictionary: build a small one from a list of words,
+and the small lexicon that the prover's tests and its fuzzer (scripts/fuzz_prove.py) prove on."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.build import compile_words
 from boggle_dafsa.words.normalize import Policy, normalize
+
+#: Words over A C E O S T that cross on small grids: every class of a 2x3 or 3x3 proof is quick.
+PROOF_WORDS = tuple(
+    "cat act tac cats scat taco coat coats ascot stoa oats oast tacos toast sea eat tea ate east seat teas sate oat"
+    " tao cast coast taste state tot tots sot toe toes tete otto cocoa sec secs".split()
+)
+#: Buckets of PROOF_WORDS' letters, each letter in exactly one: for the cells, and for the corners.
+PROOF_BUCKETS = "AE CO ST"
+PROOF_CORNERS = "AEO CST"
 
 
 def normalized_words(words: Iterable[str], policy: Policy = Policy.FOLD) -> list[str]:
