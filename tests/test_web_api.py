@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -210,12 +211,27 @@ def test_overlong_query_strings_and_unknown_paths_are_refused(client: TestClient
 
 
 @pytest.mark.parametrize(
-    "path, marker", [("/", "solve.js"), ("/play", "play.js"), ("/rooms", "rooms.js"), ("/rooms/abc", "rooms.js")]
+    "path, name, current",
+    [
+        ("/", "solve", "/"),
+        ("/play", "play", "/play"),
+        ("/daily", "play", "/play"),
+        ("/rooms", "rooms", "/rooms"),
+        ("/rooms/abc", "rooms", "/rooms"),
+    ],
 )
-def test_pages_are_served(client: TestClient, path: str, marker: str) -> None:
+def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
+    client: TestClient, path: str, name: str, current: str
+) -> None:
     response = client.get(path)
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
-    assert marker in response.text
+    page = response.text
+    assert (
+        f'<script type="module" src="/static/js/{name}.js">' in page and f"<title>{name.title()} — boggle-dafsa</title>" in page
+    )
+    assert page.count('<link rel="manifest"') == 1 and page.count("<main>") == 1 and page.rstrip().endswith("</html>")
+    # The Daily page is the Play page (its script marks the Daily link once it reads its path).
+    assert re.findall(r'<a href="([^"]+)" aria-current="page">', page) == [current]
 
 
 def test_static_files_stay_in_their_folder(client: TestClient) -> None:

@@ -1,7 +1,8 @@
 """The web face of boggle-dafsa (extra ``[web]``): a FastAPI app served by uvicorn.
 
 :func:`boggle_dafsa.web.app.create_app` builds the application: the Solve, Play and
-Rooms pages (plain HTML, CSS and JavaScript modules in ``static/``), the JSON API under
-``/api/`` and the rooms' WebSocket under ``/ws/``. Nothing here is imported by the rest
+Rooms pages (plain HTML in ``pages/``, each page's ``<main>`` set in the head and header
+they share; CSS and JavaScript modules in ``static/``), the JSON API under ``/api/`` and
+the rooms' WebSocket under ``/ws/``. Nothing here is imported by the rest
 of the package, so the command line never pays for FastAPI.
 """

@@ -11,11 +11,12 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
+from string import Template
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.concurrency import run_in_threadpool
@@ -28,6 +29,7 @@ from boggle_dafsa.web.rooms import OVER, PLAYING, Room, RoomError, RoomRegistry
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits
 
 STATIC = Path(__file__).resolve().parent / "static"
+PAGES = Path(__file__).resolve().parent / "pages"
 #: Grids of up to this many cells are solved on the event loop itself (see ``solve``).
 INLINE_CELLS = 64
 #: The largest seed: dice are rolled by a 64-bit generator.
@@ -37,6 +39,16 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+
+
+def render_page(name: str, path: str) -> str:
+    """The HTML of the page at ``path``: its own part (``pages/NAME.html``, its ``<main>``) set in
+    ``pages/page.html``, the head and the header's links that every page shares, its own link
+    marked as the current one."""
+    shell = (PAGES / "page.html").read_text(encoding="utf-8")
+    shell = shell.replace(f'<a href="{path}">', f'<a href="{path}" aria-current="page">', 1)
+    main = (PAGES / f"{name}.html").read_text(encoding="utf-8").rstrip("\n")
+    return Template(shell).substitute(title=name.title(), name=name, main=main)
 
 
 class TooLarge(Exception):
@@ -243,16 +255,17 @@ def create_app(
 
     # -- pages ---------------------------------------------------------------------------
 
-    def page(name: str) -> Callable[[], Awaitable[FileResponse]]:
-        async def serve_page() -> FileResponse:
-            return FileResponse(STATIC / name, media_type="text/html")
+    def page(html: str) -> Callable[[], Awaitable[HTMLResponse]]:
+        async def serve_page() -> HTMLResponse:
+            return HTMLResponse(html)
 
         return serve_page
 
-    app.get("/", include_in_schema=False)(page("solve.html"))
-    app.get("/play", include_in_schema=False)(page("play.html"))
-    app.get("/rooms", include_in_schema=False)(page("rooms.html"))
-    app.get("/rooms/{room_id}", include_in_schema=False)(page("rooms.html"))
+    pages = {name: render_page(name, path) for name, path in (("solve", "/"), ("play", "/play"), ("rooms", "/rooms"))}
+    app.get("/", include_in_schema=False)(page(pages["solve"]))
+    app.get("/play", include_in_schema=False)(page(pages["play"]))
+    app.get("/rooms", include_in_schema=False)(page(pages["rooms"]))
+    app.get("/rooms/{room_id}", include_in_schema=False)(page(pages["rooms"]))
 
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:
@@ -271,7 +284,7 @@ def create_app(
     add_docs_routes(app, "/api/openapi.json")
 
     # The daily puzzle is played on the Play page, which reads its mode from the path.
-    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), STATIC / "play.html")
+    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), pages["play"])
 
     # -- the API -------------------------------------------------------------------------
 

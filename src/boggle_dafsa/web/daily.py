@@ -12,11 +12,10 @@ import datetime as dt
 import re
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Body, FastAPI, Query
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field, StringConstraints
 
 from boggle_dafsa.errors import BoggleError
@@ -68,9 +67,10 @@ def add_daily_routes(
     catalog: DictionaryCatalog,
     dice_set: Callable[[str], DiceSet],
     results: Any,
-    page: Path,
+    page: str,
 ) -> None:
-    """Add the daily puzzle's routes to ``app``; ``results`` keeps them (a Store or :class:`MemoryResults`)."""
+    """Add the daily puzzle's routes to ``app``: ``page`` is the page's HTML; ``results`` keeps
+    them (a Store or :class:`MemoryResults`)."""
 
     def puzzle(dice: str, day: dt.date) -> dict[str, Any]:
         from boggle_dafsa.board.dice import SplitMix64, roll_grid
@@ -94,8 +94,8 @@ def add_daily_routes(
         }
 
     @app.get("/daily", include_in_schema=False)
-    async def daily_page() -> FileResponse:
-        return FileResponse(page, media_type="text/html")
+    async def daily_page() -> HTMLResponse:
+        return HTMLResponse(page)
 
     @app.get("/api/daily", summary="The daily puzzle: the same grid for everybody on a UTC day and dice set")
     def daily(
