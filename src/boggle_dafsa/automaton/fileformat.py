@@ -86,9 +86,6 @@ class Header:
 
     def __init__(
         self,
-        version: int,
-        header_cells: int,
-        header_size: int,
         policy: Policy,
         alphabet: str,
         word_count: int,
@@ -100,10 +97,16 @@ class Header:
         cell_count: int,
         body_crc32: int,
         source_digest: str,
+        version: int = 1,
+        header_cells: int | None = None,
+        header_size: int | None = None,
     ) -> None:
         self.version = version
+        # As a file says (decode_header checks them), else as a writer lays the file out.
+        if header_cells is None:
+            header_cells = header_cells_for(len(alphabet)) if version == 1 else 0
         self.header_cells = header_cells
-        self.header_size = header_size
+        self.header_size = header_size_for(alphabet) if header_size is None else header_size
         self.policy = policy
         self.alphabet = alphabet
         self.word_count = word_count
@@ -127,7 +130,31 @@ class Header:
         return self.header_size + self.body_size
 
 
-class NativeLayout:
+class _Layout:
+    """What both layouts do alike over their own :meth:`child`: follow a word's letters."""
+
+    __slots__ = ()
+    #: The index of each letter of the alphabet (its bit in a version 1 state header).
+    letter_bits: Mapping[str, int]
+
+    def child(self, state: int, bit: int) -> int | None:
+        raise NotImplementedError
+
+    def step(self, state: int, letters: str) -> int | None:
+        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
+        letter_bits = self.letter_bits
+        for letter in letters:
+            bit = letter_bits.get(letter)
+            if bit is None:
+                return None
+            child = self.child(state, bit)
+            if child is None:
+                return None
+            state = child
+        return state
+
+
+class NativeLayout(_Layout):
     """The one Python definition of how a native file's states are read: every reader goes through it.
 
     A state ``s`` is a cell index. Its header is ``header_cells`` cells, a bitset of its
@@ -221,19 +248,6 @@ class NativeLayout:
             return None
         return int(self.cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()])
 
-    def step(self, state: int, letters: str) -> int | None:
-        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
-        letter_bits = self.letter_bits
-        for letter in letters:
-            bit = letter_bits.get(letter)
-            if bit is None:
-                return None
-            child = self.child(state, bit)
-            if child is None:
-                return None
-            state = child
-        return state
-
     def children(self, state: int) -> Iterator[tuple[int, int]]:
         """The (letter bit, child) pairs of ``state``, in letter order."""
         letters = self.letters(state)
@@ -307,7 +321,7 @@ def read_varint(body: memoryview | bytes, pos: int, end: int) -> tuple[int, int]
     raise ValueError("damaged: a number over five bytes")
 
 
-class CompactLayout:
+class CompactLayout(_Layout):
     """The one Python definition of a version 2 body (docs/format.md), walked in place.
 
     A *state handle* is ``offset << 1 | final``: ``offset`` the byte where the state's
@@ -382,19 +396,6 @@ class CompactLayout:
             if label >= bit:
                 return target if label == bit else None
         return None
-
-    def step(self, state: int, letters: str) -> int | None:
-        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
-        letter_bits = self.letter_bits
-        for letter in letters:
-            bit = letter_bits.get(letter)
-            if bit is None:
-                return None
-            child = self.child(state, bit)
-            if child is None:
-                return None
-            state = child
-        return state
 
 
 def compact_body(cells: memoryview | array[int], root: int, alphabet_size: int) -> tuple[bytes, int]:
@@ -653,7 +654,7 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str, version: in
         if not _LITTLE_ENDIAN:
             cells.byteswap()
         body, count = cells.tobytes(), len(cells)
-    header = pack_header(
+    header = Header(
         policy,
         automaton.alphabet,
         automaton.word_count,
@@ -667,7 +668,7 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str, version: in
         source_digest,
         version,
     )
-    return header + body
+    return pack_header(header) + body
 
 
 def body_cells(automaton: Automaton) -> tuple[array, int]:
@@ -720,46 +721,33 @@ def header_size_for(alphabet: str) -> int:
     return size + -size % 8
 
 
-def pack_header(
-    policy: Policy,
-    alphabet: str,
-    word_count: int,
-    state_count: int,
-    transition_count: int,
-    final_count: int,
-    longest_word: int,
-    root: int,
-    cell_count: int,
-    body_crc32: int,
-    source_digest: str,
-    version: int = 1,
-) -> bytes:
-    """The header of a file whose body is already known (cells or bytes, CRC-32, root's index)."""
-    alphabet_bytes = alphabet.encode("utf-8")
-    header_size = header_size_for(alphabet)
+def pack_header(header: Header) -> bytes:
+    """The bytes of ``header``, a file's whose body is already known (cells or bytes, CRC-32, root's index)."""
+    h = header
+    alphabet_bytes = h.alphabet.encode("utf-8")
     fixed = _FIXED.pack(
         MAGIC,
-        version,
-        header_cells_for(len(alphabet)) if version == 1 else 0,
-        header_size,
-        _POLICY_CODES[policy],
-        len(alphabet),
-        word_count,
-        state_count,
-        transition_count,
-        final_count,
-        longest_word,
-        root,
-        cell_count,
-        body_crc32,
-        bytes.fromhex(source_digest),
+        h.version,
+        h.header_cells,
+        h.header_size,
+        _POLICY_CODES[h.policy],
+        len(h.alphabet),
+        h.word_count,
+        h.state_count,
+        h.transition_count,
+        h.final_count,
+        h.longest_word,
+        h.root,
+        h.cell_count,
+        h.body_crc32,
+        bytes.fromhex(h.source_digest),
         len(alphabet_bytes),
         0,
     )
-    header = bytearray(fixed + alphabet_bytes)
-    header += bytes(header_size - len(header))
-    struct.pack_into("<I", header, _HEADER_CRC_OFFSET, zlib.crc32(header))
-    return bytes(header)
+    packed = bytearray(fixed + alphabet_bytes)
+    packed += bytes(h.header_size - len(packed))
+    struct.pack_into("<I", packed, _HEADER_CRC_OFFSET, zlib.crc32(packed))
+    return bytes(packed)
 
 
 def decode_header(data: Buffer, source: str, file_size: int) -> Header:
@@ -806,9 +794,6 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     except UnicodeDecodeError:
         raise DictionaryError(f"{source}: damaged header (alphabet is not UTF-8)") from None
     header = Header(
-        version,
-        width,
-        header_size,
         _POLICY_BY_CODE[policy_code],
         alphabet,
         word_count,
@@ -820,6 +805,9 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         cell_count,
         body_crc,
         digest.hex(),
+        version,
+        width,
+        header_size,
     )
     # In an acyclic automaton a word visits distinct states, and each state has at least
     # a header's cells: a longer "longest word" can only be a lie (or a cycle) that walks

@@ -39,6 +39,7 @@ from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     DEFAULT_VERSION,
     VERSIONS,
+    Header,
     atomic_file,
     body_cells,
     compact_body,
@@ -320,50 +321,34 @@ class NativeWriter:
             raise ValueError(f"unknown format version {version} (known: {', '.join(map(str, VERSIONS))})")
         self._finish()
         stats = self.builder.stats()
-        header_size = header_size_for(stats["alphabet"])
         digest = digest or self.hasher.hexdigest()
+        room = bytes(header_size_for(stats["alphabet"]))
         if version == 2:
             body, root = self._compact_body(len(stats["alphabet"]))
-            crc = zlib.crc32(body)
-            stream.write(
-                pack_header(
-                    policy,
-                    stats["alphabet"],
-                    stats["words"],
-                    stats["states"],
-                    stats["transitions"],
-                    stats["finals"],
-                    stats["longest"],
-                    root,
-                    len(body),
-                    crc,
-                    digest,
-                    version=2,
-                )
-            )
+            crc, count = zlib.crc32(body), len(body)
+            stream.write(room)
             stream.write(body)
-            stream.flush()
-            return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + len(body), digest)
-        stream.write(bytes(header_size))
-        crc, cells, root = self.builder.write_body(stream)
-        stream.seek(0)
-        stream.write(
-            pack_header(
-                policy,
-                stats["alphabet"],
-                stats["words"],
-                stats["states"],
-                stats["transitions"],
-                stats["finals"],
-                stats["longest"],
-                root,
-                cells,
-                crc,
-                digest,
-            )
+        else:
+            stream.write(room)
+            crc, count, root = self.builder.write_body(stream)
+        header = Header(
+            policy,
+            stats["alphabet"],
+            stats["words"],
+            stats["states"],
+            stats["transitions"],
+            stats["finals"],
+            stats["longest"],
+            root,
+            count,
+            crc,
+            digest,
+            version,
         )
+        stream.seek(0)
+        stream.write(pack_header(header))
         stream.flush()
-        return NativeStats(stats["words"], stats["states"], stats["transitions"], header_size + 4 * cells, digest)
+        return NativeStats(stats["words"], stats["states"], stats["transitions"], header.file_size, digest)
 
     def _compact_body(self, alphabet_size: int) -> tuple[bytes, int]:
         # The compiled builder lays version 2 out from its own states: no version 1 cells
