@@ -334,6 +334,23 @@ def test_a_log_resumes_to_the_same_list(small_dict: str, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
+def test_resuming_a_log_of_another_proof_is_refused(small_dict: str, tmp_path: Path) -> None:
+    args = ["prove", "-d", small_dict, "-s", "2x2", "--min", "3", "--buckets", BUCKETS, "--corner-buckets", CORNERS]
+    log = tmp_path / "proof.ndjson"
+    assert run_cli(*args, "--log", str(log)).returncode == 0
+    before = log.read_bytes()
+    # The same proof with other corner buckets (the default): not a class of it is in the log.
+    other = run_cli(*args[:-2], "--resume", str(log))
+    assert other.returncode == 2 and "Traceback" not in other.stderr
+    assert other.stderr.count("\n") == 1 and "another proof" in other.stderr and str(log) in other.stderr
+    assert log.read_bytes() == before
+    # --log starts it in the same file; then --resume of either proof finds its classes.
+    assert run_cli(*args[:-2], "--log", str(log)).returncode == 0
+    assert run_cli(*args[:-2], "--resume", str(log)).returncode == 0
+    assert run_cli(*args, "--resume", str(log)).returncode == 0
+
+
+@pytest.mark.slow
 def test_jobs_give_the_same_list(small_dict: str) -> None:
     spec = P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS)
     assert P.prove(spec, jobs=2).boards() == P.prove(spec).boards()

@@ -62,7 +62,7 @@ def prove(
         Optional[str],
         typer.Option(
             "--corner-buckets",
-            help="Buckets of the corner cells (default: vowels with S, the other letters).",
+            help="Buckets of the corner cells (default: one bucket of every letter).",
             show_default=False,
         ),
     ] = None,
@@ -141,7 +141,7 @@ def prove(
         else:
             typer.echo(_estimate_text(projected))
         return
-    done = P.read_log(resume, spec) if resume else {}
+    done = P.read_log(resume, spec, strict=True) if resume else {}
     log_path = log or resume
     log_stream = P.open_log(log_path) if log_path else None
     key = spec.key()
