@@ -986,8 +986,8 @@ def context_for(spec: ProofSpec, kernel: str = "auto", data: bytes | None = None
 def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | None = None) -> ClassResult:
     """Prove class number ``index`` of ``spec``: its boards of at least N points, re-scored.
 
-    A class whose tree would exceed the node budget is split in two on its cell with the
-    most letters, and each half proven (again split if need be).
+    A class whose tree would exceed the node budget is split in two on the first cell of the
+    tree's order that has two letters or more, and each half proven (again split if need be).
     """
     context = context_for(spec, kernel, data)
     # This thread's CPU: a Dask worker's other threads (its event loop, its profiler,
@@ -1001,12 +1001,17 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
         sets = pending.pop()
         result = context.run(sets, spec.node_budget)  # the budget is not part of the context's key
         if not result.complete:
-            widest = max(range(len(sets)), key=lambda cell: len(sets[cell]))
-            if len(sets[widest]) < 2:
+            # The first cell of the tree's order that has letters to share: the most words go
+            # through it, so each half's tree is the smaller, and forcing fixes that cell first,
+            # so the halves repeat little of each other's work (a corner, the widest cell with
+            # one-bucket corners, halves little: on three ENABLE2K 3x4 classes, 60.7 CPU-s split
+            # on the corner against 43.3 on the first cell).
+            cut = next((cell for cell in context.order if len(sets[cell]) > 1), None)
+            if cut is None:
                 raise BoggleError("one board's tree exceeds the node budget: raise it")
-            half = len(sets[widest]) // 2
-            for part in (sets[widest][half:], sets[widest][:half]):
-                pending.append([part if cell == widest else faces for cell, faces in enumerate(sets)])
+            half = len(sets[cut]) // 2
+            for part in (sets[cut][half:], sets[cut][:half]):
+                pending.append([part if cell == cut else faces for cell, faces in enumerate(sets)])
             splits += 1
             continue
         if first:
