@@ -14,7 +14,8 @@ must be a result or a ValueError, never a crash, and both kernels must agree on 
     python scripts/fuzz_builder.py --asan          # the same run on an AddressSanitizer build
 
 ``--asan`` compiles ``_builder.c`` with ``-fsanitize=address,undefined`` into a temporary
-folder and runs the fuzz in a child interpreter with the sanitizer's runtime preloaded.
+folder and runs the fuzz in a child interpreter with the sanitizers' runtimes preloaded
+(``fuzz_kernel.run_under_asan``).
 Exit status 0 if every round passed.
 """
 
@@ -25,9 +26,7 @@ import importlib.util
 import io
 import os
 import random
-import subprocess
 import sys
-import sysconfig
 import tempfile
 from array import array
 from pathlib import Path
@@ -36,6 +35,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from fuzz_kernel import run_under_asan  # noqa: E402
 
 from boggle_dafsa.automaton import fileformat, stream  # noqa: E402
 from boggle_dafsa.formats import dawgdic  # noqa: E402
@@ -191,30 +193,6 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
     return 0
 
 
-def asan_build(folder: str) -> str:
-    """Compile ``_builder.c`` with AddressSanitizer into ``folder``: the path of the module."""
-    compiler = os.environ.get("CC", "gcc")
-    target = os.path.join(folder, "_builder" + sysconfig.get_config_var("EXT_SUFFIX"))
-    command = [
-        compiler,
-        "-shared",
-        "-fPIC",
-        "-O1",
-        "-g",
-        "-std=c99",
-        "-fsanitize=address,undefined",
-        "-fno-sanitize-recover=undefined",
-        "-fno-omit-frame-pointer",
-        "-I",
-        sysconfig.get_paths()["include"],
-        str(ROOT / "src" / "boggle_dafsa" / "automaton" / "_builder.c"),
-        "-o",
-        target,
-    ]
-    subprocess.run(command, check=True)
-    return target
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=1000, help="rounds to run (default 1,000)")
@@ -224,14 +202,8 @@ def main() -> int:
     args = parser.parse_args()
     if not args.asan:
         return fuzz(args.rounds, args.seed, args.module)
-    compiler = os.environ.get("CC", "gcc")
-    runtime = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
-    with tempfile.TemporaryDirectory() as folder:
-        module = asan_build(folder)
-        environment = dict(os.environ, LD_PRELOAD=runtime, PYTHONMALLOC="malloc", ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
-        command = [sys.executable, __file__, "--rounds", str(args.rounds), "--seed", str(args.seed), "--module", module]
-        print(f"AddressSanitizer build: {module}", flush=True)
-        return subprocess.run(command, env=environment).returncode
+    source = ROOT / "src" / "boggle_dafsa" / "automaton" / "_builder.c"
+    return run_under_asan(__file__, source, ["--rounds", str(args.rounds), "--seed", str(args.seed)], census=False)
 
 
 if __name__ == "__main__":

@@ -387,30 +387,30 @@ def asan_build(folder: str, source: Path = ROOT / "src" / "boggle_dafsa" / "solv
     return target
 
 
-def run_under_asan(script: str, source: Path, arguments: list[str]) -> int:
+def run_under_asan(script: str, source: Path, arguments: list[str], census: bool = True) -> int:
     """Run ``script`` with ``arguments`` and ``--module`` set to a sanitized build of ``source``
-    (and the census, sanitized, through :data:`CENSUS_VARIABLE`), in a child interpreter with
-    the sanitizers' runtimes preloaded: its exit status."""
+    (with ``census``, the census too, sanitized, through :data:`CENSUS_VARIABLE`), in a child
+    interpreter with the sanitizers' runtimes preloaded: its exit status."""
     compiler = os.environ.get("CC", "gcc")
     runtimes = [
         subprocess.run([compiler, f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
         for name in ("libasan.so", "libubsan.so")
     ]
     with tempfile.TemporaryDirectory() as folder:
-        module = asan_build(folder, source)
-        census_folder = os.path.join(folder, "census")
-        os.mkdir(census_folder)
-        census = asan_build(census_folder, CENSUS_SOURCE)
+        builds = [asan_build(folder, source)]
         environment = dict(
             os.environ,
             LD_PRELOAD=" ".join(runtimes),
             PYTHONMALLOC="malloc",
             ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
             UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
-            **{CENSUS_VARIABLE: census},
         )
-        print(f"AddressSanitizer + UndefinedBehaviorSanitizer builds: {module}, {census}", flush=True)
-        return subprocess.run([sys.executable, script, *arguments, "--module", module], env=environment).returncode
+        if census:
+            os.mkdir(os.path.join(folder, "census"))
+            builds.append(asan_build(os.path.join(folder, "census"), CENSUS_SOURCE))
+            environment[CENSUS_VARIABLE] = builds[-1]
+        print(f"AddressSanitizer + UndefinedBehaviorSanitizer builds: {', '.join(builds)}", flush=True)
+        return subprocess.run([sys.executable, script, *arguments, "--module", builds[0]], env=environment).returncode
 
 
 def load_census() -> None:
