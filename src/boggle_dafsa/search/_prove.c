@@ -44,11 +44,16 @@ typedef struct {
     int faces;
 } Lexicon;
 
-/* A tree node: a sum node (label: the face that led to it, value: points of the words
- * ending here) or a choice node (label: the rank of its cell). Children form a list. */
+/* A tree node: a sum node (label: the face that led to it) or a choice node (label: the
+ * rank of its cell). Children form a list. bound: a sum node's points until its choice
+ * nodes are done, then its bound; a choice node's bound (the most of its children's). One
+ * record of 16 bytes, its bound beside its links: a merge or a bound reads one cache line a
+ * node, not two. The bounds fit in 32 bits: no stored bound is above the root's, and the
+ * root's is at most the points of all the word instances, held below 2**31 (add_word). */
 typedef struct {
     int32_t child;
     int32_t sibling;
+    int32_t bound;
     uint8_t label;
 } Node;
 
@@ -68,13 +73,13 @@ typedef struct {
     int64_t minimum;
     Py_ssize_t node_budget, max_candidates;
     /* the tree */
-    Node *nodes; /* what a lookup reads, apart from the values, so that it reads less memory */
-    int64_t *bounds; /* a sum node's points until settle() makes them its bound */
+    Node *nodes;
     size_t count, capacity;
     /* (sum node, word) pairs already counted: open addressing, 0 is empty */
     /* the word instances of the walk, as records (see add_word) */
     uint8_t *records;
     size_t record_count, record_capacity, stride;
+    int64_t points; /* of every record: past 2**31 - 1, over budget (the bounds are 32-bit) */
     /* the path being walked */
     int path_cells[MAX_CELLS], path_faces[MAX_CELLS], depth;
     uint32_t used;
@@ -162,20 +167,18 @@ static int32_t new_node(Work *work, uint8_t label) {
     if (work->count == work->capacity) {
         size_t capacity = work->capacity ? work->capacity * 2 : node_hint;
         Node *grown = (Node *)realloc(work->nodes, capacity * sizeof(Node));
-        if (grown != NULL) work->nodes = grown;
-        int64_t *bounds = grown ? (int64_t *)realloc(work->bounds, capacity * sizeof(int64_t)) : NULL;
-        if (bounds == NULL) {
+        if (grown == NULL) {
             work->failed = 1;
             return -1;
         }
-        work->bounds = bounds;
+        work->nodes = grown;
         work->capacity = capacity;
     }
     Node *node = &work->nodes[work->count];
     node->child = -1;
     node->sibling = -1;
     node->label = label;
-    work->bounds[work->count] = 0;
+    node->bound = 0;
     return (int32_t)work->count++;
 }
 
@@ -210,7 +213,10 @@ static void add_word(Work *work, int32_t word) {
     uint32_t number = (uint32_t)word;
     for (int i = 0; i < 4; i++) record[work->cells + i] = (uint8_t)(number >> (8 * (3 - i)));
     work->record_count++;
-    if ((Py_ssize_t)work->record_count > work->node_budget) work->over_budget = 1;
+    /* the records held to 12 bytes a unit of the budget: beside the tree's 16 a node while
+     * it is made, within prove.py's NODE_BYTES */
+    work->points += work->lexicon->nodes[word].value;
+    if (work->record_count * work->stride > (size_t)work->node_budget * 12 || work->points > INT32_MAX) work->over_budget = 1;
 }
 
 /* Records in order, in place (an American flag sort: the most significant byte first,
@@ -299,7 +305,7 @@ static int build_tree(Work *work) {
     int path_rank[MAX_CELLS];
     int32_t path_choice[MAX_CELLS], path_sum[MAX_CELLS];
     int depth = 0;
-    int64_t *bounds = work->bounds;
+    Node *nodes = work->nodes; /* again after each attach (which may move them) */
     const uint8_t *previous = NULL;
     for (size_t i = 0; i <= work->record_count; i++) {
         const uint8_t *record = i < work->record_count ? work->records + i * stride : NULL;
@@ -310,7 +316,7 @@ static int build_tree(Work *work) {
                 if (memcmp(record + cells, previous + cells, 4) != 0) {
                     const uint8_t *tail = record + cells;
                     uint32_t word = ((uint32_t)tail[0] << 24) | ((uint32_t)tail[1] << 16) | ((uint32_t)tail[2] << 8) | tail[3];
-                    work->bounds[depth ? path_sum[depth - 1] : 0] += work->lexicon->nodes[word].value;
+                    work->nodes[depth ? path_sum[depth - 1] : 0].bound += work->lexicon->nodes[word].value;
                 }
                 previous = record;
                 continue;
@@ -322,13 +328,13 @@ static int build_tree(Work *work) {
         while (depth > 0 && path_rank[depth - 1] >= differ) {
             depth--;
             int32_t sum = path_sum[depth], choice = path_choice[depth];
-            bounds = work->bounds;
-            if (bounds[sum] > bounds[choice]) bounds[choice] = bounds[sum];
+            nodes = work->nodes;
+            if (nodes[sum].bound > nodes[choice].bound) nodes[choice].bound = nodes[sum].bound;
             if (record != NULL && path_rank[depth] == differ) {
                 keep = 1;
                 break;
             }
-            bounds[depth ? path_sum[depth - 1] : 0] += bounds[choice];
+            nodes[depth ? path_sum[depth - 1] : 0].bound += nodes[choice].bound;
         }
         if (record == NULL) break;
         const uint8_t *tail = record + cells;
@@ -346,7 +352,7 @@ static int build_tree(Work *work) {
             path_sum[depth] = sum;
             depth++;
         }
-        work->bounds[depth ? path_sum[depth - 1] : 0] += work->lexicon->nodes[word].value;
+        work->nodes[depth ? path_sum[depth - 1] : 0].bound += work->lexicon->nodes[word].value;
         previous = record;
         if ((Py_ssize_t)work->count > work->node_budget) {
             work->over_budget = 1;
@@ -438,12 +444,11 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
     int64_t delta[MAX_FACES];
     memset(delta, 0, sizeof(delta));
     const Node *nodes = work->nodes;
-    const int64_t *bounds = work->bounds;
     for (size_t i = 0; i < here->size; i++) {
         int32_t choice = here->items[i];
-        base -= bounds[choice];
+        base -= nodes[choice].bound;
         for (int32_t child = nodes[choice].child; child >= 0; child = nodes[child].sibling) {
-            delta[nodes[child].label] += bounds[child];
+            delta[nodes[child].label] += nodes[child].bound;
         }
     }
     int cell = work->order[position];
@@ -492,7 +497,7 @@ static int32_t copy_node(Work *work, int32_t from) {
     int32_t copy = new_node(work, work->nodes[from].label);
     if (copy < 0) return -1;
     work->nodes[copy].child = work->nodes[from].child;
-    work->bounds[copy] = work->bounds[from];
+    work->nodes[copy].bound = work->nodes[from].bound;
     return copy;
 }
 
@@ -524,37 +529,37 @@ static int32_t merge_choice(Work *work, int32_t a, int32_t b) {
         else
             work->nodes[last].sibling = made;
         last = made;
-        if (work->bounds[made] > best) best = work->bounds[made];
+        if (work->nodes[made].bound > best) best = work->nodes[made].bound;
     }
-    work->bounds[choice] = best;
+    work->nodes[choice].bound = (int32_t)best;
     return choice;
 }
 
 /* Sum node `a` (less its choice node of rank `skip`, if any) merged with sum node `b` (-1: none). */
 static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t label) {
     /* the points of a and b: their bounds less their choice nodes' (taken off on the way) */
-    int64_t total = work->bounds[a] + (b >= 0 ? work->bounds[b] : 0);
+    int64_t total = (int64_t)work->nodes[a].bound + (b >= 0 ? work->nodes[b].bound : 0);
     int32_t sum = new_node(work, label);
     if (sum < 0) return -1;
     int32_t last = -1;
     int32_t x = work->nodes[a].child, y = b >= 0 ? work->nodes[b].child : -1;
     while (x >= 0 || y >= 0) {
         if (x >= 0 && work->nodes[x].label == skip) {
-            total -= work->bounds[x];
+            total -= work->nodes[x].bound;
             x = work->nodes[x].sibling;
             continue;
         }
         int32_t made;
         if (y < 0 || (x >= 0 && work->nodes[x].label < work->nodes[y].label)) {
-            total -= work->bounds[x];
+            total -= work->nodes[x].bound;
             made = copy_node(work, x);
             x = work->nodes[x].sibling;
         } else if (x < 0 || work->nodes[y].label < work->nodes[x].label) {
-            total -= work->bounds[y];
+            total -= work->nodes[y].bound;
             made = copy_node(work, y);
             y = work->nodes[y].sibling;
         } else {
-            total -= work->bounds[x] + work->bounds[y];
+            total -= (int64_t)work->nodes[x].bound + work->nodes[y].bound;
             made = merge_choice(work, x, y);
             x = work->nodes[x].sibling;
             y = work->nodes[y].sibling;
@@ -565,9 +570,9 @@ static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t lab
         else
             work->nodes[last].sibling = made;
         last = made;
-        total += work->bounds[made];
+        total += work->nodes[made].bound;
     }
-    work->bounds[sum] = total;
+    work->nodes[sum].bound = (int32_t)total;
     return sum;
 }
 
@@ -577,13 +582,12 @@ static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t lab
  * is not made. */
 static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
     const Node *nodes = work->nodes;
-    const int64_t *bounds = work->bounds;
     /* the points of a and b (their bounds less their choice nodes'), then the choices' bounds */
-    int64_t total = bounds[a] + bounds[b];
+    int64_t total = (int64_t)nodes[a].bound + nodes[b].bound;
     int32_t x = nodes[a].child, y = nodes[b].child;
     while (x >= 0 || y >= 0) {
         if (x >= 0 && nodes[x].label == skip) {
-            total -= bounds[x];
+            total -= nodes[x].bound;
             x = nodes[x].sibling;
             continue;
         }
@@ -592,19 +596,19 @@ static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
         } else if (x < 0 || nodes[y].label < nodes[x].label) {
             y = nodes[y].sibling;
         } else {
-            total -= bounds[x] + bounds[y];
+            total -= (int64_t)nodes[x].bound + nodes[y].bound;
             int64_t best = 0;
             int32_t u = nodes[x].child, v = nodes[y].child;
             while (u >= 0 || v >= 0) {
                 int64_t value;
                 if (v < 0 || (u >= 0 && nodes[u].label > nodes[v].label)) {
-                    value = bounds[u];
+                    value = nodes[u].bound;
                     u = nodes[u].sibling;
                 } else if (u < 0 || nodes[v].label > nodes[u].label) {
-                    value = bounds[v];
+                    value = nodes[v].bound;
                     v = nodes[v].sibling;
                 } else {
-                    value = bounds[u] + bounds[v];
+                    value = (int64_t)nodes[u].bound + nodes[v].bound;
                     u = nodes[u].sibling;
                     v = nodes[v].sibling;
                 }
@@ -626,7 +630,7 @@ static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) 
             return;
         }
     }
-    branch(work, position, work->bounds[tree], faces);
+    branch(work, position, work->nodes[tree].bound, faces);
     for (int later = position; later < work->cells; later++) work->frontier[later].size = 0;
 }
 
@@ -634,13 +638,13 @@ static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) 
  * forcing while the bound is above the switch, then branch(). */
 static void explore(Work *work, int32_t tree, int position) {
     int cell = position < work->cells ? work->order[position] : 0;
-    if (position >= work->cells || position >= work->force_depth || work->bounds[tree] <= work->switch_score) {
+    if (position >= work->cells || position >= work->force_depth || work->nodes[tree].bound <= work->switch_score) {
         branch_from(work, tree, position, position < work->cells ? work->sets[cell] : 0);
         return;
     }
     work->branches++;
     if (stopped(work)) return;
-    int64_t bound = work->bounds[tree];
+    int64_t bound = work->nodes[tree].bound;
     int32_t choice = work->nodes[tree].child;
     while (choice >= 0 && work->nodes[choice].label != position) choice = work->nodes[choice].sibling;
     uint32_t faces = work->sets[cell];
@@ -650,7 +654,7 @@ static void explore(Work *work, int32_t tree, int position) {
         if (choice >= 0)
             for (child = work->nodes[choice].child; child >= 0 && work->nodes[child].label != face; child = work->nodes[child].sibling) {
             }
-        int64_t loose = choice < 0 ? bound : bound - work->bounds[choice] + (child >= 0 ? work->bounds[child] : 0);
+        int64_t loose = choice < 0 ? bound : bound - work->nodes[choice].bound + (child >= 0 ? work->nodes[child].bound : 0);
         if (loose < work->minimum || (child >= 0 && merged_bound(work, tree, position, child) < work->minimum)) {
             faces &= faces - 1;
             continue;
@@ -666,7 +670,7 @@ static void explore(Work *work, int32_t tree, int position) {
             branch_from(work, tree, position, faces);
             return;
         }
-        if (work->bounds[merged] >= work->minimum) explore(work, merged, position + 1);
+        if (work->nodes[merged].bound >= work->minimum) explore(work, merged, position + 1);
         work->count = saved;
         if (work->failed || work->too_many) return;
         faces &= faces - 1;
@@ -748,7 +752,7 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(LnLy#i)", 0LL, (Py_ssize_t)0, 0LL, "", (Py_ssize_t)0, 0);
         goto done;
     }
-    int64_t bound = work->bounds[0];
+    int64_t bound = work->nodes[0].bound;
     /* the records are done with: their memory goes to the merged trees */
     if (work->record_capacity >= 4096) record_hint = work->record_capacity;
     free(work->records);
@@ -775,7 +779,6 @@ done:
     if (work->capacity >= 4096) node_hint = work->capacity;
     if (work->record_capacity >= 4096) record_hint = work->record_capacity;
     free(work->nodes);
-    free(work->bounds);
     free(work->records);
     free(work->candidates);
     for (int i = 0; i < MAX_CELLS; i++) free(work->frontier[i].items);

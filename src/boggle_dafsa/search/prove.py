@@ -64,12 +64,12 @@ MAX_CELLS = 32
 #: Most faces (letters) the compiled kernel takes; the twin takes any number.
 MAX_KERNEL_FACES = 32
 #: Bytes per unit of the node budget in the compiled kernel, at its peak: the word
-#: instances' records (the cells and 4 bytes: 16 for 12 cells, sorted in place) beside
-#: the tree's nodes (20 bytes) while the tree is made, then the tree and the nodes its
-#: forcing merges (20 bytes each, at most 9/5 of the budget in all). Records and nodes are
-#: each held to the budget, so no phase exceeds 36 bytes a unit. Measured: 22 bytes a
-#: node on the largest ENABLE2K 3x4 classes (records are fewer than nodes).
-NODE_BYTES = 36
+#: instances' records (the cells and 4 bytes, to a multiple of 8: 16 for 12 cells, sorted
+#: in place; held to 12 bytes a unit, see :func:`record_bytes`) beside the tree's nodes (16
+#: bytes) while the tree is made, then the tree and the nodes its forcing merges (16 bytes
+#: each, at most 9/5 of the budget in all: 28.8). Records are about a third as many as
+#: nodes on ENABLE2K 3x4 classes.
+NODE_BYTES = 29
 #: Default MB of one class's tree (``--memory``): with a process's base (the trie, the
 #: solver: 120-190 MB), a worker stays under 1 GB; measured, the largest ENABLE2K 3x4
 #: class of a 100-class sample (14.4M nodes) peaked at 444 MB.
@@ -627,12 +627,16 @@ def prove_class_python(
     class Budget(Exception):
         pass
 
-    instances = 0
+    instances = points = 0
+    stride = record_bytes(cells)
 
     def add(word: int) -> None:
-        nonlocal nodes, instances
+        nonlocal nodes, instances, points
         instances += 1
-        if instances > node_budget:  # as the compiled kernel, which keeps every instance a while
+        points += values[word]
+        # as the compiled kernel, which keeps every instance a while (12 bytes a unit of the
+        # budget) and holds its bounds in 32 bits
+        if instances * stride > node_budget * 12 or points > 2**31 - 1:
             raise Budget
         node = root
         for position, face in sorted(zip([rank[cell] for cell in path_cells], path_faces)):
@@ -823,6 +827,11 @@ def prove_class_python(
     if bound >= minimum:
         explore(root, 0)
     return KernelResult(bound, nodes, branches, candidates)
+
+
+def record_bytes(cells: int) -> int:
+    """Bytes of one word instance's record in the compiled kernel (``cells`` cells)."""
+    return (cells + 4 + 7) // 8 * 8
 
 
 def forcing(minimum: int, cells: int, switch: int | None, force_depth: int | None) -> tuple[int, int]:
