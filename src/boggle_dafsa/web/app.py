@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.web.guard import CLIENT_KEY, ClientGuard, GuardMiddleware, bounded
-from boggle_dafsa.web.payloads import report_payload, solution_payload, verdict_payload
+from boggle_dafsa.web.payloads import report_payload, roll_payload, solution_payload, verdict_payload
 from boggle_dafsa.web.rooms import OVER, PLAYING, Room, RoomError, RoomRegistry
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits
 
@@ -322,25 +322,9 @@ def create_app(
         dice: Annotated[str, Query(max_length=32, description="A dice set of `/api/dice`.")] = "fr",
         seed: Annotated[int | None, Query(ge=0, le=MAX_SEED, description="Same seed, same grid (default: random).")] = None,
     ) -> JSONResponse:
-        from boggle_dafsa.board.dice import SplitMix64, random_seed, roll_grid
+        from boggle_dafsa.board.dice import random_seed
 
-        chosen = dice_set(dice)
-        seed = random_seed() if seed is None else seed
-        grid = roll_grid(chosen, SplitMix64(seed))
-        language = chosen.language if chosen.language in catalog else None
-        return JSONResponse(
-            {
-                "dice": chosen.name,
-                "title": chosen.title,
-                "seed": seed,
-                "grid": str(grid),
-                "shape": list(grid.shape),
-                "faces": list(grid.faces),
-                "scoring": chosen.scoring.name,
-                "min_length": chosen.min_length,
-                "dictionary": language or catalog.default,
-            }
-        )
+        return JSONResponse(roll_payload(dice_set(dice), random_seed() if seed is None else seed, catalog))
 
     @app.get(
         "/api/solve",

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.game.daily import DAILY_SECONDS, daily_seed, parse_day, share_text, today
+from boggle_dafsa.web.payloads import roll_payload
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
@@ -73,25 +74,8 @@ def add_daily_routes(
     them (a Store or :class:`MemoryResults`)."""
 
     def puzzle(dice: str, day: dt.date) -> dict[str, Any]:
-        from boggle_dafsa.board.dice import SplitMix64, roll_grid
-
         chosen = dice_set(dice)
-        seed = daily_seed(day, chosen.name)
-        grid = roll_grid(chosen, SplitMix64(seed))
-        language = chosen.language if chosen.language in catalog else None
-        return {
-            "date": day.isoformat(),
-            "dice": chosen.name,
-            "title": chosen.title,
-            "seed": seed,
-            "grid": str(grid),
-            "shape": list(grid.shape),
-            "faces": list(grid.faces),
-            "scoring": chosen.scoring.name,
-            "min_length": chosen.min_length,
-            "dictionary": language or catalog.default,
-            "seconds": DAILY_SECONDS,
-        }
+        return {"date": day.isoformat(), **roll_payload(chosen, daily_seed(day, chosen.name), catalog), "seconds": DAILY_SECONDS}
 
     @app.get("/daily", include_in_schema=False)
     async def daily_page() -> HTMLResponse:

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
     from boggle_dafsa.game.rounds import Game, Report, ScoreSheet, Verdict
     from boggle_dafsa.solver import Hit
+    from boggle_dafsa.web.settings import DictionaryCatalog
 
 
 def solution_payload(grid: Grid, hits: list[Hit]) -> dict[str, Any]:
@@ -20,6 +22,26 @@ def solution_payload(grid: Grid, hits: list[Hit]) -> dict[str, Any]:
     from boggle_dafsa.output.jsonable import result_json
 
     return result_json(grid, hits)
+
+
+def roll_payload(dice: DiceSet, seed: int, catalog: DictionaryCatalog) -> dict[str, Any]:
+    """The grid ``dice`` roll with ``seed``, as ``/api/roll`` and ``/api/daily`` send it, with the
+    dictionary to play it with: the dice's language where the server has it, else its default."""
+    from boggle_dafsa.board.dice import SplitMix64, roll_grid
+
+    grid = roll_grid(dice, SplitMix64(seed))
+    language = dice.language if dice.language in catalog else None
+    return {
+        "dice": dice.name,
+        "title": dice.title,
+        "seed": seed,
+        "grid": str(grid),
+        "shape": list(grid.shape),
+        "faces": list(grid.faces),
+        "scoring": dice.scoring.name,
+        "min_length": dice.min_length,
+        "dictionary": language or catalog.default,
+    }
 
 
 def _path(game: Game, word: str | None) -> list[list[int]] | None:
