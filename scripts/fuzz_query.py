@@ -2,8 +2,8 @@
 
 A third of the rounds damage a version 2 file (compact edges): its cursor walk must end in
 words or one DictionaryError, the compiled expansion into cells (``_builder.expand``) must agree
-with its Python twin, and the queries compare the compiled walk of the edges in place
-(``walk2``) with its twin (the generic walk of the cursor).
+with its Python twin, and the queries go through the compiled walks of the cells it expands
+into (``walk``, ``fuzzy``) and their twins, as on a version 1 file.
 
 Each round damages a small valid dictionary the way ``fuzz_kernel.py`` does (random cells,
 bit flips, cycles, cells pointing outside the file, a lying root or longest word with the

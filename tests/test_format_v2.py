@@ -239,7 +239,7 @@ def test_listing_by_the_compiled_walk_is_the_cursors(
 
     _, v2 = both(tmp_path_factory.mktemp("l"), keys, Policy.RAW)
     prefix = sorted(set(keys))[0][:prefix_length] if keys else ""
-    # The compiled listing (walk2) against the cursor's walk in Python.
+    # The compiled listing (the query walk over the expanded cells) against the cursor's walk in Python.
     assert list(v2.complete(prefix, limit)) == list(DictionaryBase._complete_key(v2, prefix, limit))
 
 

@@ -253,10 +253,12 @@ class NativeDictionary(DictionaryBase[int]):
     def _complete_key(self, prefix: str, limit: int | None) -> Iterator[str]:
         """The words starting with the normalized ``prefix`` in byte order, at most ``limit``.
 
-        On a version 2 file, when the compiled query walk is built, one call of ``walk2``
-        (the edges read in place, in C) lists them instead of the cursor's walk in Python:
-        the same words, as bounded (paths by the longest word, words by the header's count,
-        exactly that many from the root).
+        On a version 2 file, when the compiled query walk is built, they are listed by the
+        query walk (:func:`boggle_dafsa.query.walk.search` with a prefix pattern): the
+        compiled ``walk`` over the version 1 cells the file expands into, chunk by chunk
+        (over 31 letters, the generic walk of the cursor), instead of the cursor's walk in
+        Python: the same words, as bounded (paths by the longest word, words by the
+        header's count, exactly that many from the root).
         """
         from boggle_dafsa import compiled
 
