@@ -21,7 +21,9 @@ the classes over N (so each side's start-up counts against it).
 Usage::
 
     python scripts/bench_prove.py --min 500                      # ENABLE2K 3x3, both
+    python scripts/bench_prove.py --min 500 --our-corner-buckets ABCDEFGHIJKLMNOPQRSTUVWXYZ   # whole proofs, each its own buckets
     python scripts/bench_prove.py --min 500 --ours-only -d fr     # French, no peer
+    python scripts/bench_prove.py -s 3x4 --min 1500 --sample 300 --seed 3 --peer-only --ours-cpu 13000   # a whole run's CPU against the peer's projection
     python scripts/bench_prove.py -s 3x4 --min 1500 --sample 100 --seed 1   # 3x4, same sample
     python scripts/bench_prove.py -s 3x4 --min 1500 --sample 100 --seed 1 \
         --our-corner-buckets ABCDEFGHIJKLMNOPQRSTUVWXYZ   # ours with its own buckets: projections compared
@@ -80,6 +82,13 @@ def main() -> None:
     parser.add_argument("--peer-python", default=None, help="its interpreter (default: PEER/.venv/bin/python)")
     parser.add_argument("--peer-dict", default=None, help="its word list (default: PEER/wordlists/enable2k.txt)")
     parser.add_argument("--ours-only", action="store_true")
+    parser.add_argument("--peer-only", action="store_true", help="run the peer alone (its sample projected)")
+    parser.add_argument(
+        "--ours-cpu",
+        type=float,
+        default=None,
+        help="with --peer-only: the CPU seconds of our whole proof, measured elsewhere (a long run), for the ratio",
+    )
     parser.add_argument("--peer-first", action="store_true", help="run the peer before ours")
     parser.add_argument("--sample", type=int, default=0, help="prove only this many classes, drawn at random (both tools)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the sample")
@@ -94,12 +103,11 @@ def main() -> None:
     our_buckets = args.our_buckets or args.buckets
     our_corners = args.our_corner_buckets or args.corner_buckets
     own = (our_buckets, our_corners) != (args.buckets, args.corner_buckets)
-    if own and not chosen:
-        sys.exit("--our-buckets / --our-corner-buckets need --sample (the proofs then differ: compare projections)")
     our_classes = classes
     if own:
         our_spec = P.make_spec(args.dict, shape, args.min, buckets=our_buckets, corner_buckets=our_corners)
         our_classes = our_spec.classes()
+    if own and chosen:
         print(
             f"sample: {args.sample} of our {len(our_classes)} classes ({our_buckets!r} / {our_corners!r}) and "
             f"{len(chosen)} of the peer's {len(classes)} ({args.buckets!r} / {args.corner_buckets!r}), seed {args.seed}; "
@@ -107,6 +115,8 @@ def main() -> None:
         )
     elif chosen:
         print(f"sample: {len(chosen)} of {len(classes)} classes (seed {args.seed}), the same for both")
+    if own and not chosen:
+        print(f"whole proofs, each with its own buckets: our {len(our_classes)} classes, the peer's {len(classes)}")
 
     def ours() -> set[str]:
         command = [
@@ -207,12 +217,18 @@ def main() -> None:
     order = [peer, ours] if args.peer_first else [ours, peer]
     if args.ours_only:
         order = [ours]
+    if args.peer_only:
+        order = [peer]
+        if args.ours_cpu is not None:
+            results["ours"] = args.ours_cpu
     found = {function.__name__: function() for function in order}
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
-    if chosen and "peer" in results:
+    if chosen and "peer" in results and "ours" in results:
         what = "projected CPU of the whole proof" if own else f"CPU on the same {len(chosen)} classes"
+        if args.peer_only:
+            what = "our whole proof's CPU (--ours-cpu) against the peer's projection"
         print(f"CPU ratio ours / peer, {what}: {results['ours'] / results['peer']:.2f}")
-    elif "peer" in found:
+    elif "peer" in found and "ours" in found:
         same = found["ours"] == found["peer"]
         print(
             f"same boards: {same}"

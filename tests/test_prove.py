@@ -243,6 +243,16 @@ def test_default_buckets_partition_the_alphabet() -> None:
             assert sorted(letters) == sorted(opened.alphabet)
 
 
+def test_corners_are_one_bucket_unless_given(small_dict: str) -> None:
+    # With or without --buckets, the corners' default is one bucket of every face.
+    for spec in (P.make_spec(small_dict, (2, 3), 3), P.make_spec(small_dict, (2, 3), 3, buckets=BUCKETS)):
+        assert spec.corner_buckets == (spec.faces,)
+    given = P.make_spec(small_dict, (2, 3), 3, buckets=BUCKETS, corner_buckets=CORNERS)
+    assert len(given.corner_buckets) == len(CORNERS.split())
+    # One corner bucket: a 2x3 class is set by its two middle cells alone.
+    assert len(P.make_spec(small_dict, (2, 3), 3, buckets=BUCKETS).classes()) < len(given.classes())
+
+
 def test_bad_buckets_are_refused(small_dict: str) -> None:
     with pytest.raises(BoggleError, match="leave out"):
         P.make_spec(small_dict, (2, 2), 3, buckets="AE CO")

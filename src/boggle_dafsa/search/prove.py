@@ -547,7 +547,8 @@ def make_spec(
         faces = sorted(shown, key=lambda face: (place.get(face, len(place)), face))
     if buckets:
         inner = parse_buckets(buckets, faces, opened.normalize, absent)
-        corner = parse_buckets(corner_buckets, faces, opened.normalize, absent) if corner_buckets else inner
+        # The corners' default does not follow --buckets: one bucket of every face.
+        corner = parse_buckets(corner_buckets, faces, opened.normalize, absent) if corner_buckets else (tuple(faces),)
     else:
         inner, corner = default_buckets(opened, faces)
         if corner_buckets:
