@@ -253,21 +253,34 @@ static void insertion_sort(uint8_t *base, size_t count, size_t stride, size_t fr
 
 static void flag_sort(uint8_t *base, size_t count, size_t stride, size_t position, size_t key) {
     uint32_t counts[256], next[256];
+    int cleared = 0;
     for (; position < key; position++) {
         if (count <= SMALL_GROUP) {
             insertion_sort(base, count, stride, position, key);
             return;
         }
-        memset(counts, 0, sizeof(counts));
-        for (size_t i = 0; i < count; i++) counts[base[i * stride + position]]++;
-        if (counts[base[position]] == count) continue; /* one value here: on to the next byte */
+        /* the cells' bytes are at most the faces plus one: the loops over values stop at
+         * the largest one seen, not at 255 (most groups are small: the loops were most of
+         * their cost) */
+        if (!cleared) memset(counts, 0, sizeof(counts));
+        cleared = 1;
+        unsigned top = 0;
+        for (size_t i = 0; i < count; i++) {
+            unsigned digit = base[i * stride + position];
+            counts[digit]++;
+            top = digit > top ? digit : top;
+        }
+        if (counts[base[position]] == count) { /* one value here: on to the next byte */
+            counts[base[position]] = 0;
+            continue;
+        }
         uint32_t total = 0;
-        for (int value = 0; value < 256; value++) {
+        for (unsigned value = 0; value <= top; value++) {
             next[value] = total;
             total += counts[value];
         }
         uint32_t end = 0; /* the end of the group of `value`: its start (a running sum) and count */
-        for (int value = 0; value < 256; value++) {
+        for (unsigned value = 0; value <= top; value++) {
             end += counts[value];
             while (next[value] < end) {
                 uint8_t *here = base + (size_t)next[value] * stride;
@@ -280,7 +293,7 @@ static void flag_sort(uint8_t *base, size_t count, size_t stride, size_t positio
             }
         }
         uint32_t start = 0;
-        for (int value = 0; value < 256; value++) {
+        for (unsigned value = 0; value <= top; value++) {
             if (counts[value] > 1) flag_sort(base + (size_t)start * stride, counts[value], stride, position + 1, key);
             start += counts[value];
         }
