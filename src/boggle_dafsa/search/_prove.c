@@ -30,6 +30,9 @@
 #define SIGNAL_EVERY 65536u
 /* node indices are int32: the tree and its merged nodes (9/5 of the budget) stay below 2**31 */
 #define MAX_BUDGET ((Py_ssize_t)1 << 30)
+/* most word instances a unit of the node budget: 41/100 (prove.py's RECORDS_PER_NODE) */
+#define RECORDS_PER_NODE_NUM 41
+#define RECORDS_PER_NODE_DEN 100
 
 /* A trie node's fields side by side: the walk reads them together (one cache line, not three). */
 typedef struct {
@@ -213,10 +216,15 @@ static void add_word(Work *work, int32_t word) {
     uint32_t number = (uint32_t)word;
     for (int i = 0; i < 4; i++) record[work->cells + i] = (uint8_t)(number >> (8 * (3 - i)));
     work->record_count++;
-    /* the records held to 12 bytes a unit of the budget: beside the tree's 16 a node while
-     * it is made, within prove.py's NODE_BYTES */
+    /* the records held to 12 bytes a unit of the budget (beside the tree's 16 a node while
+     * it is made, within prove.py's NODE_BYTES) and to RECORDS_PER_NODE of the budget: a
+     * tree has more nodes than that a record, so a class past it would fail in the build,
+     * after the sort; it fails now, before them (prove.py's RECORDS_PER_NODE) */
     work->points += work->lexicon->nodes[word].value;
-    if (work->record_count * work->stride > (size_t)work->node_budget * 12 || work->points > INT32_MAX) work->over_budget = 1;
+    if (work->record_count * work->stride > (size_t)work->node_budget * 12 ||
+        work->record_count * RECORDS_PER_NODE_DEN > (size_t)work->node_budget * RECORDS_PER_NODE_NUM ||
+        work->points > INT32_MAX)
+        work->over_budget = 1;
 }
 
 /* Records in order, in place (an American flag sort: the most significant byte first,

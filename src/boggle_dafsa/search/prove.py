@@ -83,6 +83,12 @@ MAX_CANDIDATES = 5_000_000
 MAX_NODE_BUDGET = 1 << 30
 #: Most nodes of a class's tree and of the trees its forcing merges, over the node budget.
 MERGED_NODES = (9, 5)
+#: Most word instances (records) of a class, over the node budget. A class's tree has
+#: more nodes than 1/0.41 = 2.44 a record, or nearly (measured: 2.4-2.7 on French 3x4
+#: classes, 3.0-3.8 on ENABLE2K), so a class with more records would exceed the budget
+#: anyway: it is split as soon as its walk passes them, not after sorting them and building
+#: most of its tree (a failed French 3x4 attempt cost 2.6 CPU-s that way, now about 0.5).
+RECORDS_PER_NODE = (41, 100)
 #: Forcing (merging the fixed cell into the tree) goes on while a branch's bound is above
 #: this many times N; below it, the frontier's depth-first bound takes over (measured:
 #: see docs/proofs.md).
@@ -636,8 +642,12 @@ def prove_class_python(
         instances += 1
         points += values[word]
         # as the compiled kernel, which keeps every instance a while (12 bytes a unit of the
-        # budget) and holds its bounds in 32 bits
-        if instances * stride > node_budget * 12 or points > 2**31 - 1:
+        # budget, RECORDS_PER_NODE of the budget) and holds its bounds in 32 bits
+        if (
+            instances * stride > node_budget * 12
+            or instances * RECORDS_PER_NODE[1] > node_budget * RECORDS_PER_NODE[0]
+            or points > 2**31 - 1
+        ):
             raise Budget
         node = root
         for position, face in sorted(zip([rank[cell] for cell in path_cells], path_faces)):
