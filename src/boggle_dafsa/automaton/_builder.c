@@ -1234,9 +1234,12 @@ static unsigned varint_size(uint64_t value) {
     /* Comparisons first: nearly every value of a body takes one or two bytes. */
     if (value < (1u << 7)) return 1;
     if (value < (1u << 14)) return 2;
+    /* Three bytes hold values below 2^21; each byte more, seven bits more. (This loop
+     * once started at `value >= 0x80`, sizing [2^21, 2^28) at three bytes: every body
+     * over 1 MiB was written with truncated references.) */
     unsigned n = 3;
     value >>= 21;
-    while (value >= 0x80u) { value >>= 7; n++; }
+    while (value) { value >>= 7; n++; }
     return n;
 }
 
