@@ -1668,12 +1668,38 @@ done:
     return result;
 }
 
+/* varint(value, size) -> bytes: put_varint's bytes (tested against fileformat.varint at
+ * every 7-bit boundary, so that a sizing error like the one of 2026-11 cannot return). */
+static PyObject *varint_py(PyObject *self, PyObject *args) {
+    unsigned long long value;
+    unsigned int size;
+    uint8_t out[16];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "KI", &value, &size)) return NULL;
+    if (size > 10 || value > UINT32_MAX * 2ull + 1) {
+        PyErr_SetString(PyExc_ValueError, "a value over 33 bits or a size over 10 bytes");
+        return NULL;
+    }
+    uint8_t *end = put_varint(out, value, size);
+    return PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(end - out));
+}
+
+/* varint_size(value) -> int: the bytes of value as the writer sizes it. */
+static PyObject *varint_size_py(PyObject *self, PyObject *arg) {
+    (void)self;
+    unsigned long long value = PyLong_AsUnsignedLongLong(arg);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromUnsignedLong(varint_size(value));
+}
+
 static PyMethodDef module_methods[] = {
     {"expand", expand, METH_VARARGS,
      "expand(body, root, alphabet_size[, keep]) -> (cells, root cell): version 1 cells of a version 2 body "
      "(with keep, a byte a letter: its bit, or 0xFF to leave it out)"},
     {"compact_body", compact_body, METH_VARARGS,
      "compact_body(cells, root, alphabet_size) -> (bytes, root offset): the version 2 body of version 1 cells."},
+    {"varint", varint_py, METH_VARARGS, "varint(value, size) -> bytes: value as the writer's varint of at least size bytes."},
+    {"varint_size", varint_size_py, METH_O, "varint_size(value) -> int: the bytes of value as the writer sizes it."},
     {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},
     {"merge_runs", merge_runs, METH_VARARGS, "merge_runs(paths, sink, block) -> lines: merge sorted run files."},
     {"dawg_lists", dawg_lists, METH_O, "dawg_lists(keys) -> (labels, children, last, merging): dawgdic's DawgBuilder."},
