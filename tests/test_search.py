@@ -269,10 +269,11 @@ def test_log_and_resume_skip_the_runs_done(small_dict: str, tmp_path: Path) -> N
     spec = S.make_spec(small_dict, (3, 3), pool=5)
     log = tmp_path / "search.ndjson"
     first = S.search(spec, seed=4, runs=2)
-    with log.open("a") as stream:
+    with S.open_log(log, spec, 4) as stream:  # sealed lines (tests/test_logs.py)
         for run in first.runs:
-            stream.write(json.dumps(run.to_json(spec.key())) + "\n")
-        stream.write('{"spec": "cut sho')  # an interrupted last line
+            stream.write(run.to_json(spec.key()))
+    with log.open("a") as cut:
+        cut.write('{"spec": "cut sho')  # an interrupted last line
     done = S.read_log(log, spec, 4)
     assert sorted(done) == [0, 1]
     assert S.read_log(log, spec, 5) == {}  # another seed

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -84,7 +83,11 @@ def best(
     ] = None,
     resume: Annotated[
         Optional[str],
-        typer.Option("--resume", help="Skip the runs of this search already in this log (and append to it).", show_default=False),
+        typer.Option(
+            "--resume",
+            help="Skip the runs of this search already in this log, once its lines pass their digests and its boards are scored again (and append to it).",
+            show_default=False,
+        ),
     ] = None,
     top: Annotated[int, typer.Option("--top", help="How many of the best boards to show.")] = 5,
     json_output: JsonOption = False,
@@ -97,7 +100,7 @@ def best(
     from boggle_dafsa.board.grid import parse_shape
     from boggle_dafsa.errors import BoggleError
     from boggle_dafsa.resolve import dictionary_spec_for
-    from boggle_dafsa.search.best import default_pool, default_runs, make_spec, read_log, search
+    from boggle_dafsa.search.best import default_pool, default_runs, make_spec, open_log, read_log, search
 
     dice_set = load_dice(dice_argument(dice)) if dice else None
     grid_shape = parse_shape(shape) if shape else (tuple(dice_set.shape) if dice_set else (4, 4))
@@ -124,14 +127,13 @@ def best(
     total_runs = default_runs(grid_shape, spec.defer_swaps) if runs is None else runs
     done = read_log(resume, spec, chosen_seed) if resume else {}
     log_path = log or resume
-    log_stream = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
+    log_stream = open_log(log_path, spec, chosen_seed) if log_path else None
     progress = _Progress(total_runs, len([run for run in done if run < total_runs])) if is_terminal(sys.stderr) else None
     key = spec.key()
 
     def finished(run: RunResult) -> None:
         if log_stream is not None:
-            log_stream.write(json.dumps(run.to_json(key)) + "\n")
-            log_stream.flush()
+            log_stream.write(run.to_json(key))  # sealed: see search/logs.py
         if progress is not None:
             progress.update(run)
 

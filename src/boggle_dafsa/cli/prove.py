@@ -2,7 +2,6 @@
 
 # No `from __future__ import annotations` here, as in solve.py: typer evaluates the
 # commands' annotations at each start. Names imported for type checking only are quoted.
-import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -74,7 +73,9 @@ def prove(
     resume: Annotated[
         Optional[str],
         typer.Option(
-            "--resume", help="Skip the classes of this proof already in this log (and append to it).", show_default=False
+            "--resume",
+            help="Skip the classes of this proof already in this log, once its lines pass their digests and its boards are scored again (and append to it).",
+            show_default=False,
         ),
     ] = None,
     estimate: Annotated[
@@ -143,14 +144,13 @@ def prove(
         return
     done = P.read_log(resume, spec, strict=True) if resume else {}
     log_path = log or resume
-    log_stream = P.open_log(log_path) if log_path else None
+    log_stream = P.open_log(log_path, spec) if log_path else None
     key = spec.key()
     bar = _Bar(classes, len(done)) if is_terminal(sys.stderr) else None
 
     def finished(result: "ClassResult") -> None:
         if log_stream is not None:
-            log_stream.write(json.dumps(result.to_json(key)) + "\n")
-            log_stream.flush()
+            log_stream.write(result.to_json(key))  # sealed: see search/logs.py
         if bar is not None:
             bar.update(result)
 

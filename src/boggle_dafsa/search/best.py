@@ -1050,12 +1050,38 @@ class SearchResult:
         return sum(run.scored for run in self.runs)
 
 
+def log_identity(spec: SearchSpec, seed: int) -> str:
+    """What every line of this search's log is sealed with (see :mod:`boggle_dafsa.search.logs`):
+    its spec key, its seed and its dictionary's content."""
+    from boggle_dafsa.search.logs import dictionary_identity
+
+    return f"best:{spec.key()}:{seed}:{dictionary_identity(spec.dictionary, spec.dictionary_digest)}"
+
+
+def open_log(path: str | Path, spec: SearchSpec, seed: int) -> Any:
+    """The log at ``path`` opened for appending this search's runs (a
+    :class:`~boggle_dafsa.search.logs.LogWriter`: ``write(run.to_json(spec.key()))``),
+    its last line dropped first if it was cut short (a search killed while writing it)."""
+    from boggle_dafsa.search.logs import LogWriter
+
+    return LogWriter(path, log_identity(spec, seed))
+
+
 def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResult]:
-    """Runs of this search (same spec and seed) already in the ndjson log at ``path``."""
+    """Runs of this search (same spec and seed) already in the ndjson log at ``path``, checked.
+
+    Every line of this search must pass its digest (chained: see
+    :mod:`boggle_dafsa.search.logs`), and every board it names is scored again by the
+    solver: it must be a board of the search (its letters, or a roll of its dice) and
+    score what the line says. Else the log is refused in one line naming it and the
+    line (:class:`BoggleError`). A last line cut short is dropped.
+    """
     from boggle_dafsa.limits import format_bytes, read_limited
+    from boggle_dafsa.search import logs
 
     key = spec.key()
     done: dict[int, RunResult] = {}
+    numbers: dict[int, int] = {}  # run -> its line
     if not os.path.exists(path):
         return done
     # Bounded, whatever the file is (/dev/zero, a 10 GB file, one endless line).
@@ -1067,26 +1093,64 @@ def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResu
     except UnicodeDecodeError as error:
         raise BoggleError(f"{path}: cannot read the log ({error})") from None
     del data
-    lines = text.splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    identity = log_identity(spec, seed)
+    previous = logs.START
+    entries = list(logs.lines(text))
+    for number, line, complete in entries:
         if len(line) > MAX_LOG_LINE:
             raise BoggleError(f"{path}:{number}: line longer than {format_bytes(MAX_LOG_LINE)}: not a line of a search log")
+        if not complete:
+            break  # cut short by a kill (no newline): the run is done again
+        if not line.strip():
+            previous = logs.chain_value(line, None)  # as the writer sees it, if it is the last
+            continue
         try:
-            data = json.loads(line)
-            if data.get("spec") != key or data.get("seed") != seed:
-                continue
-            result = RunResult.from_json(data)
+            record = json.loads(line)
+            ours = record.get("spec") == key and record.get("seed") == seed
+            result = RunResult.from_json(record) if ours else None
         except (ValueError, KeyError, TypeError, AttributeError):
             # The last line of an interrupted run may be cut short: the run is done again.
-            if number == len(lines):
-                continue
+            if number == len(entries):
+                break
             raise BoggleError(f"{path}:{number}: not a line of a search log") from None
-        if not 0 <= result.run < MAX_RUNS:
-            raise BoggleError(f"{path}:{number}: run number {result.run} out of range (0 to {MAX_RUNS - 1:,})")
-        done[result.run] = result
+        if result is not None:
+            logs.check(path, number, identity, previous, record, "search")
+            if not 0 <= result.run < MAX_RUNS:
+                raise BoggleError(f"{path}:{number}: run number {result.run} out of range (0 to {MAX_RUNS - 1:,})")
+            done[result.run] = result
+            numbers[result.run] = number
+        previous = logs.chain_value(line, record)
+    if done:
+        _check_boards(path, spec, done, numbers)
     return done
+
+
+def _check_boards(path: str | Path, spec: SearchSpec, done: dict[int, RunResult], numbers: dict[int, int]) -> None:
+    # Every board of the log scored again: the search prints no board the solver did not
+    # score in this process.
+    context = _context(spec)
+    cells = math.prod(spec.shape)
+    faces = context.space.faces if isinstance(context.space, DiceBoards) else None
+    letters = set(spec.letters)
+    claims: list[tuple[int, Found]] = []
+    for run, result in sorted(done.items()):
+        number = numbers[run]
+        for found in result.best:
+            board = found.board
+            if len(board) != cells or (
+                not rollable(spec.dice, board, faces) if spec.dice is not None else not letters.issuperset(board)
+            ):
+                raise BoggleError(
+                    f"{path}:{number}: {''.join(board)!r} is not a board of this search: start over with --log in a new file"
+                )
+            claims.append((number, found))
+    column = 1 if spec.objective == "points" else 0
+    for (number, found), (words, points) in zip(claims, context.scorer.totals_many([found.board for _, found in claims])):
+        if (words, points) != (found.words, found.points) or (words, points)[column] != found.score:
+            raise BoggleError(
+                f"{path}:{number}: {Grid(spec.shape, found.board)} scores {points:,} points and {words:,} words, not the "
+                f"{found.points:,} and {found.words:,} the log says: start over with --log in a new file"
+            )
 
 
 def search(

@@ -1090,14 +1090,31 @@ class ProofResult:
         return len(self.results) == self.classes
 
 
+def log_identity(spec: ProofSpec) -> str:
+    """What every line of this proof's log is sealed with (see :mod:`boggle_dafsa.search.logs`):
+    its spec key and its dictionary's content."""
+    from boggle_dafsa.search.logs import dictionary_identity
+
+    return f"prove:{spec.key()}:{dictionary_identity(spec.dictionary, spec.dictionary_digest)}"
+
+
 def read_log(path: str | Path, spec: ProofSpec, *, strict: bool = False) -> dict[int, ClassResult]:
-    """Classes of this proof (same spec) already in the ndjson log at ``path``.
+    """Classes of this proof (same spec) already in the ndjson log at ``path``, checked.
+
+    Every line of this proof must pass its digest (chained: see
+    :mod:`boggle_dafsa.search.logs`), and every board it names is scored again by the
+    solver: it must be a board of its class, score what the line says, and reach the
+    minimum (with dice, be one they roll). Else the log is refused in one line naming
+    it and the line (:class:`BoggleError`). A last line cut short is dropped.
 
     With ``strict``, a log that holds classes of other proofs only is refused: resuming
     it would silently start over (the options differ from the run that wrote it).
     """
+    from boggle_dafsa.search import logs
+
     key = spec.key()
     done: dict[int, ClassResult] = {}
+    numbers: dict[int, int] = {}  # class -> its line
     foreign = 0
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -1105,52 +1122,117 @@ def read_log(path: str | Path, spec: ProofSpec, *, strict: bool = False) -> dict
         return done
     except (OSError, UnicodeDecodeError) as error:
         raise BoggleError(f"{path}: cannot read the log ({getattr(error, 'strerror', None) or error})") from None
-    lines = text.splitlines()
-    for number, line in enumerate(lines, start=1):
+    identity: str | None = None
+    previous = logs.START
+    total = len(spec.classes())
+    entries = list(logs.lines(text))
+    for number, line, complete in entries:
+        if not complete:
+            break  # cut short by a kill (no newline): that class is proven again
         if not line.strip():
+            previous = logs.chain_value(line, None)  # as the writer sees it, if it is the last
             continue
         try:
             data = json.loads(line)
-            if data.get("spec") != key:
-                foreign += 1
-                continue
-            result = ClassResult.from_json(data)
+            ours = data.get("spec") == key
+            result = ClassResult.from_json(data) if ours else None
         except (ValueError, KeyError, TypeError, AttributeError):
             # The last line of an interrupted proof may be cut short: that class is proven again.
-            if number == len(lines):
-                continue
+            if number == len(entries):
+                break
             raise BoggleError(f"{path}:{number}: not a line of a proof log") from None
-        done[result.index] = result
+        if result is None:
+            foreign += 1
+        else:
+            if identity is None:
+                identity = log_identity(spec)
+            logs.check(path, number, identity, previous, data, "proof")
+            if not 0 <= result.index < total:
+                raise BoggleError(f"{path}:{number}: class {result.index} is not a class of this proof (0 to {total - 1:,})")
+            done[result.index] = result
+            numbers[result.index] = number
+        previous = logs.chain_value(line, data)
     if strict and foreign and not done:
         raise BoggleError(
             f"{path}: its {foreign} classes are of another proof (a dictionary, shape, minimum, "
             "bucket or rule differs; corners are one bucket by default since 2026-11-25); "
             "--log starts this proof in it"
         )
+    if done:
+        _check_boards(path, spec, done, numbers)
     return done
 
 
-def open_log(path: str | Path) -> Any:
-    """The log at ``path`` opened for appending, its last line dropped first if it was cut
-    short (a proof killed while writing it): what follows starts on a line of its own."""
-    try:
-        with open(path, "rb+") as stream:
-            stream.seek(0, os.SEEK_END)
-            size = stream.tell()
-            if size:
-                stream.seek(max(0, size - 65536))
-                tail = stream.read()
-                if not tail.endswith(b"\n"):
-                    cut = tail.rfind(b"\n")
-                    stream.truncate(size - len(tail) + cut + 1 if cut >= 0 else (0 if size <= 65536 else size))
-    except FileNotFoundError:
-        pass
-    except OSError as error:
-        raise BoggleError(f"{path}: cannot open the log ({error.strerror})") from None
-    try:
-        return open(path, "a", encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise BoggleError(f"{path}: cannot open the log ({error.strerror})") from None
+def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult], numbers: dict[int, int]) -> None:
+    # Every board of the log scored again: a proof prints no board the solver did not
+    # score in this process. The solver alone (not the proof's context: its trie of the
+    # words takes seconds to make, for nothing in this process with --jobs or --dask).
+    from boggle_dafsa.search.distributed import open_shipped
+
+    scorer = Scorer(
+        open_shipped(spec.dictionary, spec.dictionary_digest, None),
+        spec.shape,
+        scoring=SCORINGS[spec.scoring],
+        min_length=spec.min_length,
+        adjacency=spec.adjacency,
+        objective=spec.objective,
+    )
+    canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
+    dice = spec.die_masks()
+
+    def rollable(board: Sequence[int]) -> bool:
+        return _match([[die for die, faces in enumerate(dice) if faces >> face & 1] for face in board]) is not None
+
+    classes = {numbers: index for index, numbers in enumerate(spec.classes())}
+    bucket_of = [
+        {face: number for number, bucket in enumerate(spec.corner_buckets if corner else spec.buckets) for face in bucket}
+        for corner in spec.corners()
+    ]
+    images = symmetries(spec.shape)
+    index = {face: number for number, face in enumerate(spec.faces)}
+    unit = "points" if spec.objective == "points" else "words"
+    claims: list[tuple[int, str, int, int]] = []
+    grids: list[tuple[str, ...]] = []
+    for class_index, result in sorted(done.items()):
+        number = numbers[class_index]
+        for text, points, words in result.boards:
+            grid = canonical.board(text)
+            if (
+                len(grid) != spec.cells
+                or any(face not in index for face in grid)
+                or canonical.key(grid) != text
+                or (spec.dice and not rollable([index[face] for face in grid]))
+            ):
+                raise BoggleError(f"{path}:{number}: {text!r} is not a board of this proof: start over with --log in a new file")
+            buckets = tuple(bucket_of[cell].get(face, -1) for cell, face in enumerate(grid))
+            if classes.get(min(tuple(buckets[source] for source in image) for image in images)) != class_index:
+                raise BoggleError(
+                    f"{path}:{number}: {text!r} is not a board of class {class_index}: start over with --log in a new file"
+                )
+            claims.append((number, text, points, words))
+            grids.append(grid)
+    column = 0 if spec.objective == "points" else 1
+    for (number, text, points, words), scored in zip(claims, scorer.totals_many(grids)):
+        actual = (scored[1], scored[0])
+        if actual != (points, words):
+            raise BoggleError(
+                f"{path}:{number}: {text!r} scores {actual[0]:,} points and {actual[1]:,} words, not the "
+                f"{points:,} and {words:,} the log says: start over with --log in a new file"
+            )
+        if actual[column] < spec.minimum:
+            raise BoggleError(
+                f"{path}:{number}: {text!r} has {actual[column]:,} {unit}, under the minimum {spec.minimum:,}: "
+                "start over with --log in a new file"
+            )
+
+
+def open_log(path: str | Path, spec: ProofSpec) -> Any:
+    """The log at ``path`` opened for appending this proof's classes (a
+    :class:`~boggle_dafsa.search.logs.LogWriter`: ``write(result.to_json(spec.key()))``),
+    its last line dropped first if it was cut short (a proof killed while writing it)."""
+    from boggle_dafsa.search.logs import LogWriter
+
+    return LogWriter(path, log_identity(spec))
 
 
 def prove(
