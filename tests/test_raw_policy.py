@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import query
@@ -20,10 +21,8 @@ from boggle_dafsa.query import setops
 from boggle_dafsa.words.normalize import Policy, normalize
 from boggle_dafsa.words.wordlist import read_wordlist
 
-# Any character but the line feed (a key is a line) and NUL (a list holding one is binary).
-KEY = st.text(st.characters(blacklist_characters="\n\0", blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(
-    lambda key: not key.endswith("\r")
-)
+# Any character but the line breaks (a key is a line) and NUL (a list holding one is binary).
+KEY = st.text(st.characters(blacklist_characters="\n\r\0", blacklist_categories=("Cs",)), min_size=1, max_size=12)
 
 
 def expected(lines: list[str]) -> list[str]:
@@ -35,6 +34,7 @@ def expected(lines: list[str]) -> list[str]:
 @pytest.mark.parametrize("kernel", list(kernels()))
 @given(keys=st.lists(KEY, min_size=1, max_size=30), crlf=st.booleans())
 def test_any_keys_come_back_exactly(tmp_path_factory: pytest.TempPathFactory, kernel: str, keys: list[str], crlf: bool) -> None:
+    assume(not keys[0].startswith("\ufeff"))  # a byte order mark: refused at the start of a list
     folder = tmp_path_factory.mktemp("raw")
     source = folder / "keys.txt"
     source.write_bytes(("\r\n" if crlf else "\n").join(keys).encode("utf-8") + b"\n\n")
@@ -136,3 +136,119 @@ def test_a_raw_query_is_not_composed(tmp_path: Path) -> None:
     d = open_path(tmp_path / "k.dafsa")
     assert list(query.match(d, "e\u0301*")) == ["e\u0301te\u0301"]
     assert list(query.match(d, "\u00e9*")) == ["\u00e9t\u00e9"]
+
+
+# -- a raw list is UTF-8, read as given: never re-decoded, no byte order mark, no lone CR ---
+
+#: Lines before the faulty one in the lists below: past the first block (1 MiB) that
+#: ``build`` streams, so the fault is found by a later block, its line counted across blocks.
+_BEFORE = 120_000
+_GOOD_LINES = b"".join(b"key %06d\n" % number for number in range(_BEFORE))  # 1.3 MB
+#: A fault, the list's bytes holding it, and the line it is on.
+_FAULTS = {
+    "latin-1 byte": (_GOOD_LINES + b"caf\xc3\xa9\nx\xe9y\n", _BEFORE + 2, "byte 0xe9 is not UTF-8"),
+    "lone CR": (_GOOD_LINES + b"ok\r\na\rb\n", _BEFORE + 2, "carriage return inside a line"),
+    "byte order mark": (b"\xef\xbb\xbfkey\nother\n", 1, "byte order mark"),
+    "UTF-16 with its mark": ("café\nthé\n".encode("utf-16"), 1, "not a word list"),
+    "UTF-16 mark, no NUL": (b"\xff\xfe\xe9\xe8\n", 1, "byte 0xff is not UTF-8"),
+}
+#: Every way `build` reads a list: a file, streamed in blocks (native) or read whole (marisa,
+#: verify); said to be sorted; standard input as `-` (read whole) and as a pipe it streams.
+_PATHS = ["file", "sorted", "marisa", "stdin", "pipe"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", _PATHS)
+@pytest.mark.parametrize("fault", list(_FAULTS))
+def test_a_raw_list_that_is_not_plain_utf8_is_refused_naming_its_line(tmp_path: Path, fault: str, how: str) -> None:
+    # Before, the list was re-decoded as ISO-8859-15 (café became cafÃ©), as UTF-16 after FF FE,
+    # and a leading byte order mark was dropped: exit 0 and keys other than the lines.
+    data, line, what = _FAULTS[fault]
+    source = tmp_path / "keys.txt"
+    source.write_bytes(data)
+    out = tmp_path / "out"
+    command = [*run_cli_prefix(), "build", "--policy", "raw", "-o", str(out / "k.dafsa"), "--quiet"]
+    given = {"file": [str(source)], "sorted": [str(source), "--sorted"], "marisa": [str(source), "--format", "marisa"]}
+    given |= {"stdin": ["-"], "pipe": ["/dev/stdin"]}
+    stdin = data if how in ("stdin", "pipe") else None
+    result = subprocess.run([*command, *given[how]], input=stdin, capture_output=True, timeout=120)
+    stderr = result.stderr.decode("utf-8", "replace")
+    name = {"stdin": "standard input", "pipe": "/dev/stdin"}.get(how, str(source))
+    assert result.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr, stderr
+    assert stderr.startswith(f"boggle-dafsa: {name}:{line}: ") and what in stderr, stderr
+    assert not out.exists() or not list(out.iterdir())  # no file, no temporary left behind
+
+
+@pytest.mark.slow
+def test_a_raw_list_is_read_as_utf8_only_whatever_the_encoding_option(tmp_path: Path) -> None:
+    source = tmp_path / "keys.txt"
+    source.write_bytes("café\r\nthé\n\ufeffmid\n".encode())  # U+FEFF after line 1: a character like another
+    refused = run_cli("build", str(source), "--policy", "raw", "--encoding", "latin-1", "-o", str(tmp_path / "x.dafsa"))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "UTF-8 only" in refused.stderr
+    assert not (tmp_path / "x.dafsa").exists()
+    built = run_cli("build", str(source), "--policy", "raw", "--encoding", "utf-8", "-o", str(tmp_path / "k.dafsa"), "-q")
+    assert built.returncode == 0, built.stderr
+    assert list(open_path(tmp_path / "k.dafsa")) == ["café", "thé", "\ufeffmid"]
+
+
+# Pieces of lines: letters, a two-byte letter, bytes that are not UTF-8 (alone, or a UTF-16
+# mark), a carriage return, a byte order mark, a line feed.
+_PIECES = st.sampled_from([b"a", b"b ", "é".encode(), b"\xe9", b"\xff\xfe", b"\r", b"\xef\xbb\xbf", b"\n", b"\r\n"])
+
+
+def _oracle(data: bytes) -> tuple[set[int], list[str] | None]:
+    """The faulty lines of a raw list (1-based), and its keys when it has none."""
+    faults = {1} if data.startswith(b"\xef\xbb\xbf") else set()
+    lines = data.split(b"\n")
+    keys = []
+    for number, line in enumerate(lines, 1):
+        line = line[:-1] if line.endswith(b"\r") else line
+        try:
+            key = line.decode("utf-8")
+        except UnicodeDecodeError:
+            faults.add(number)
+            continue
+        if "\r" in key:
+            faults.add(number)
+        elif key:
+            keys.append(key)
+    return faults, None if faults else sorted(set(keys))
+
+
+def _outcome(read: Callable[[], list[str]]) -> tuple[int | None, list[str] | None]:
+    # (the line an error names, None) or (None, the keys).
+    from boggle_dafsa.errors import WordListError
+
+    try:
+        return None, read()
+    except WordListError as error:
+        return int(str(error).split(":")[1]), None
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(pieces=st.lists(_PIECES, min_size=1, max_size=40), block=st.integers(1, 12))
+def test_the_whole_list_reader_and_the_streamed_one_agree_on_raw_bytes(
+    tmp_path_factory: pytest.TempPathFactory, pieces: list[bytes], block: int
+) -> None:
+    # The streamed reader (what `build` runs, here in blocks of a few bytes) and the whole-list
+    # one (verify, marisa and dawg builds) keep the same keys, or refuse naming a faulty line.
+    from boggle_dafsa.words.wordlist import stream_wordlist
+
+    data = b"".join(pieces)
+    source = tmp_path_factory.mktemp("raw") / "keys.txt"
+    source.write_bytes(data)
+    faults, keys = _oracle(data)
+
+    def streamed() -> list[str]:
+        stream = stream_wordlist(source, Policy.RAW)
+        stream.block_bytes = block
+        return sorted(set(b"".join(stream.blocks()).decode("utf-8").split("\n")) - {""})
+
+    whole_line, whole_keys = _outcome(lambda: read_wordlist(source, Policy.RAW).words if keys != [] else [])
+    stream_line, stream_keys = _outcome(streamed)
+    if keys is None:
+        assert whole_line in faults and stream_line in faults
+    else:
+        assert whole_keys == stream_keys == keys

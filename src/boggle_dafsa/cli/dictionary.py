@@ -78,7 +78,7 @@ def build(
         str | None,
         typer.Option(
             "--policy",
-            help="fold (default: upper case, accents removed, letters only), exact (case and accents kept, letters only) or raw (any key: each line kept byte for byte, nothing split or dropped but empty lines).",
+            help="fold (default: upper case, accents removed, letters only), exact (case and accents kept, letters only) or raw (any key: each line kept byte for byte, nothing split or dropped but empty lines; UTF-8 only, never re-decoded).",
         ),
     ] = None,
     format_version: Annotated[

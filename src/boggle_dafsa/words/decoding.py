@@ -2,7 +2,8 @@
 
 The given encoding, else UTF-8 (a BOM allowed), UTF-16 and UTF-32 by their byte order
 mark, else ISO-8859-15, which decodes any byte; and the note to give when that last guess
-probably lost characters. A module of its own, light to import: every command that reads
+probably lost characters. A raw list (``build --policy raw``) is UTF-8 only, never
+guessed: :func:`decode_raw`. A module of its own, light to import: every command that reads
 a grid from standard input or a file needs it, most never need the rest of
 :mod:`.wordlist` (start-up time).
 """
@@ -50,6 +51,50 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> tuple[str, 
             # Codecs such as punycode and idna raise the bare UnicodeError, with no position.
             raise WordListError(f"{source}: cannot decode as {candidate} ({str(error)[:100]!r})") from None
     raise AssertionError("unreachable")
+
+
+def decode_raw(data: bytes, source: str, first_line: int = 1) -> str:
+    """Decode the bytes of a raw list (:attr:`~boggle_dafsa.words.normalize.Policy.RAW`): UTF-8, only.
+
+    Each line is kept exactly as given, so nothing is guessed: no other encoding, no byte
+    order mark dropped (one at the start is refused, as is a NUL byte or a byte that is not
+    UTF-8, each naming its line). ``data`` is whole lines of the list, starting at line
+    ``first_line`` (a block of a streamed list: its first block starts at line 1).
+    """
+    if first_line == 1 and data.startswith(UTF8_BOM):
+        raise WordListError(
+            f"{source}:1: a byte order mark (EF BB BF): a raw list is UTF-8 without one (each line is kept as given)"
+        )
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = first_line + data.count(b"\n", 0, nul)
+        raise WordListError(f"{source}:{line}: binary file (NUL byte), not a word list")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise raw_decode_error(data, source, error.start, first_line) from None
+
+
+def raw_decode_error(data: bytes, source: str, position: int, first_line: int = 1) -> WordListError:
+    """The one-line error for the byte at ``position`` of ``data``, which is not UTF-8, in a raw list."""
+    line = first_line + data.count(b"\n", 0, position)
+    return WordListError(
+        f"{source}:{line}: byte 0x{data[position]:02x} is not UTF-8: a raw list is UTF-8 only (each line is kept as given)"
+    )
+
+
+def check_raw_encoding(encoding: str | None) -> None:
+    """Refuse an ``encoding`` other than UTF-8 for a raw list (None: UTF-8, the only one)."""
+    if encoding is None:
+        return
+    import codecs
+
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise WordListError(f"unknown encoding {encoding!r}") from None
+    if name != "utf-8":
+        raise WordListError(f"encoding {encoding!r}: a raw list (--policy raw) is UTF-8 only, each line kept as given")
 
 
 def encoding_hint(data: bytes, used_encoding: str) -> str | None:

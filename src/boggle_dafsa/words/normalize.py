@@ -42,10 +42,10 @@ def normalize(word: str, policy: Policy = Policy.FOLD) -> str | None:
 
     A word is dropped when, after normalization, it is empty or holds anything but letters.
     Under :attr:`Policy.RAW` a key is itself: only an empty one, or one that holds a line
-    break (a key is a line), is dropped.
+    break, LF or CR (a key is a line), is dropped.
     """
     if policy is Policy.RAW:
-        return word if word and "\n" not in word else None
+        return word if word and "\n" not in word and "\r" not in word else None
     key = _normalize_cached(word, policy)
     return key if key and key.isalpha() else None
 
@@ -53,7 +53,7 @@ def normalize(word: str, policy: Policy = Policy.FOLD) -> str | None:
 def rejection(word: str, policy: Policy = Policy.FOLD) -> Rejection | None:
     """Return why ``normalize`` drops ``word`` (None if it is kept or empty)."""
     if policy is Policy.RAW:
-        return Rejection.OTHER if "\n" in word else None
+        return Rejection.OTHER if "\n" in word or "\r" in word else None
     key = _normalize_cached(word, policy)
     if not key or key.isalpha():
         return None

@@ -1,8 +1,9 @@
 """Reading word lists as people actually have them, and normalizing their words.
 
 Accepted: one word a line (LF, CRLF or CR), blank lines, words separated by semicolons or
-commas (under the raw policy, one key a line, LF or CRLF, nothing split); UTF-8 or ISO-8859-15 (detected), UTF-16 and UTF-32 with a byte order mark;
-unsorted, with duplicates. How bytes become text is :mod:`.decoding`'s (re-exported here).
+commas; UTF-8 or ISO-8859-15 (detected), UTF-16 and UTF-32 with a byte order mark;
+unsorted, with duplicates. Under the raw policy, one key a line (LF or CRLF), nothing
+split, and UTF-8 only: no other encoding guessed, no byte order mark, no lone CR. How bytes become text is :mod:`.decoding`'s (re-exported here).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from boggle_dafsa.limits import (
     format_bytes,
     read_limited,
 )
-from boggle_dafsa.words.decoding import FALLBACK_ENCODING, decode, encoding_hint
+from boggle_dafsa.words.decoding import FALLBACK_ENCODING, check_raw_encoding, decode, decode_raw, encoding_hint
 from boggle_dafsa.words.decoding import UTF8_BOM as _BOM
 from boggle_dafsa.words.decoding import WIDE_BOMS as _WIDE_BOMS
 from boggle_dafsa.words.normalize import Policy, fold, rejection
@@ -85,8 +86,16 @@ def read_wordlist(
     only names it in messages.
 
     Raises :class:`WordListError` (one line: what and where) for a missing, unreadable,
-    empty, binary or undecodable file, or one where no word survives normalization.
+    empty, binary or undecodable file, or one where no word survives normalization. A raw
+    list (:attr:`Policy.RAW`) is UTF-8 only (:func:`~boggle_dafsa.words.decoding.decode_raw`).
     """
+    if policy is Policy.RAW:
+        check_raw_encoding(encoding)
+        data = read_bytes(path) if data is None else data
+        wordlist = _parse_raw(decode_raw(data, str(path)), str(path), "utf-8")
+        if not wordlist.words:
+            raise WordListError(f"{path}: word list is empty")
+        return wordlist
     data = read_bytes(path, stop_at_nul=encoding is None) if data is None else data
     text, used_encoding = decode(data, str(path), encoding)
     wordlist = parse_words(text, policy, source=str(path), encoding=used_encoding)
@@ -131,14 +140,22 @@ def parse_words(text: str, policy: Policy = Policy.FOLD, source: str = "<text>",
     return WordList(source=source, encoding=encoding, policy=policy, words=words, items=items, dropped=dropped)
 
 
-def raw_lines(text: str, source: str = "<text>") -> list[str]:
+def raw_lines(text: str, source: str = "<text>", first_line: int = 1) -> list[str]:
     """The keys of ``text`` under :attr:`Policy.RAW`: its non-empty lines exactly as given.
 
-    Lines end at a line feed; the carriage return of a CRLF ending goes with it (a key
-    never ends in one). Nothing else is touched: spaces, ``,``, ``;``, digits, any character.
+    Lines end at a line feed; the carriage return of a CRLF ending goes with it. Nothing
+    else is touched: spaces, ``,``, ``;``, digits, any character but a line break: a
+    carriage return elsewhere in a line is a :class:`WordListError` naming its line (a key
+    holds no line break). ``text`` is whole lines of the list from line ``first_line``.
     """
     lines = text.split("\n")
     keys = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if "\r" in text:
+        for number, key in enumerate(keys, first_line):
+            if "\r" in key:
+                raise WordListError(
+                    f"{source}:{number}: a carriage return inside a line: a raw key holds no line break (lines end at LF or CRLF)"
+                )
     for key in keys:
         if len(key) > MAX_WORD_CHARS:
             check_word(key, WordListError, source)
@@ -241,6 +258,9 @@ class WordStream:
         carry_bytes, carry = b"", ""
         lines_before = 0
         raw_keys = self.policy is Policy.RAW
+        if raw_keys:
+            yield from self._raw_blocks()
+            return
         with opening(self.source, WordListError, "file"), self._open() as stream:
             first = True
             while True:
@@ -299,6 +319,33 @@ class WordStream:
                     block = self._normalized(text).encode("utf-8")
                     if block:
                         yield block
+                if end:
+                    return
+
+    def _raw_blocks(self) -> Iterator[bytes]:
+        # Policy.RAW: UTF-8 only, cut after the last line feed of each block, each block of
+        # whole lines checked and split as the whole-list reader does (decode_raw, raw_lines).
+        carry = b""
+        lines_before = 0
+        with opening(self.source, WordListError, "file"), self._open() as stream:
+            while True:
+                raw = stream.read(self.block_bytes)
+                end = not raw
+                self.bytes_read += len(raw)
+                if self.bytes_read > MAX_LIST_BYTES:
+                    raise WordListError(f"{self.source}: word list larger than {format_bytes(MAX_LIST_BYTES)}, the limit")
+                data = carry + raw
+                cut = len(data) if end else data.rfind(b"\n") + 1
+                data, carry = data[:cut], data[cut:]
+                if len(carry) > MAX_LINE_BYTES:
+                    raise _long_line(self.source, lines_before + data.count(b"\n") + 1)
+                if data:
+                    keys = raw_lines(decode_raw(data, self.source, lines_before + 1), self.source, lines_before + 1)
+                    lines_before += data.count(b"\n")
+                    self.items += len(keys)
+                    self.kept += len(keys)
+                    if keys:
+                        yield "".join(key + "\n" for key in keys).encode("utf-8")
                 if end:
                     return
 
@@ -362,11 +409,17 @@ def stream_wordlist(
 
     The encoding is settled first, in one pass over the file that holds one block at a
     time: the given one, else UTF-8 (BOM allowed), else ISO-8859-15. A missing, unreadable
-    or binary file raises :class:`WordListError` here.
+    or binary file raises :class:`WordListError` here. A raw list (:attr:`Policy.RAW`) is
+    UTF-8, never guessed: no pass, each block checked as it is read.
     """
     import codecs
 
     source = str(path)
+    if policy is Policy.RAW:
+        check_raw_encoding(encoding)
+        with opening(path, WordListError, "file"):
+            size = len(data) if data is not None else os.stat(path).st_size
+        return WordStream(source=source, encoding="utf-8", policy=policy, file_bytes=size, forced=True, data=data)
     if encoding:
         try:
             codecs.lookup(encoding)
