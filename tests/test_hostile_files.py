@@ -149,3 +149,54 @@ def test_without_a_safe_cache_folder_the_dictionary_is_compiled_privately(
     assert oct(path.parent.stat().st_mode & 0o777) == "0o700"
     assert list(os.listdir(planted)) == []
     assert "CAT" in open_path(path)
+
+
+def _with_alphabet_letter(data: bytes, old: str, new: str) -> bytes:
+    """A native file whose alphabet has ``new`` in place of ``old`` (one byte each), its header
+    checksum made again: a crafted file, not a damaged one."""
+    import struct
+    import zlib
+
+    header_size = struct.unpack_from("<I", data, 12)[0]
+    alphabet_end = 96 + struct.unpack_from("<I", data, 88)[0]
+    changed = bytearray(data)
+    changed[96:alphabet_end] = bytes(changed[96:alphabet_end]).replace(old.encode(), new.encode())
+    struct.pack_into("<I", changed, 92, 0)
+    struct.pack_into("<I", changed, 92, zlib.crc32(changed[:header_size]))
+    return bytes(changed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize(("old", "new"), [("\t", "\n"), ("\x0b", "\r")])
+def test_a_raw_dictionary_whose_alphabet_holds_a_line_break_is_refused(tmp_path: Path, version: int, old: str, new: str) -> None:
+    # A tab (or vertical tab) in the keys, turned into LF (or CR) in the alphabet: the file
+    # would hold the key "a\nb", which `dump` prints as two lines. Before, it opened and
+    # every command used it.
+    from boggle_dafsa.automaton.reader import NativeDictionary
+    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.words.normalize import Policy
+
+    path = tmp_path / "crafted.dafsa"
+    path.write_bytes(_with_alphabet_letter(compile_words([f"a{old}b", "c"], Policy.RAW, version=version), old, new))
+    with pytest.raises(DictionaryError, match="line break"):
+        NativeDictionary(path)
+    for command in (["dump", str(path)], ["lookup", "-d", str(path), f"a{new}b"], ["inspect", str(path)]):
+        result = run_cli(*command)
+        assert result.returncode == 2, (command, result.stdout, result.stderr)
+        assert result.stderr.count("\n") == 1 and "damaged header" in result.stderr and "line break" in result.stderr
+
+
+def test_no_writer_writes_a_key_holding_a_line_break(tmp_path: Path) -> None:
+    # A raw list cannot give one (it is cut at LF, and a lone CR is refused); the library's
+    # writers refuse one too, leaving no file.
+    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.errors import BoggleError, WordListError
+    from boggle_dafsa.formats.native import write_native
+    from boggle_dafsa.words.normalize import Policy
+
+    with pytest.raises(WordListError, match="not normalized|not a word"):
+        compile_words(["a\rb"], Policy.RAW)
+    with pytest.raises(BoggleError, match="line break"):
+        write_native(["a\rb", "c"], tmp_path / "k.dafsa", Policy.RAW)
+    assert list(tmp_path.iterdir()) == []

@@ -124,3 +124,49 @@ def test_a_damaged_body_is_refused_by_the_projection(tmp_path: Path) -> None:
     path.write_bytes(bytes(data))
     with pytest.raises(DictionaryError):
         NativeDictionary(path).layout_for("ABCD")
+
+
+def _wide_list(letters: int) -> str:
+    """A list of 2,000 keys over ``letters`` CJK letters (each used)."""
+    import random
+
+    rng = random.Random(letters)
+    alphabet = [chr(0x4E00 + i) for i in range(letters)]
+    keys = [alphabet[i] + alphabet[(i + 1) % letters] for i in range(letters)]
+    keys += ["".join(rng.choice(alphabet) for _ in range(rng.randint(2, 6))) for _ in range(2000 - letters)]
+    return "\n".join(keys) + "\n"
+
+
+@pytest.mark.slow
+def test_version_1_refuses_an_alphabet_past_its_limit_before_writing_anything(tmp_path: Path) -> None:
+    # Version 1 gives each state a header of alphabet_size // 32 + 1 cells: a 19 MB list over
+    # a few thousand letters became a 7.6 GB file. Past 255 letters it is refused, in one line.
+    from conftest import run_cli
+
+    limit = 255  # docs/format.md
+    wide, widest = tmp_path / "wide.txt", tmp_path / "widest.txt"
+    wide.write_text(_wide_list(limit + 1), encoding="utf-8")
+    widest.write_text(_wide_list(limit), encoding="utf-8")
+    out = tmp_path / "out"
+    for policy in ("raw", "exact"):
+        refused = run_cli("build", str(wide), "--policy", policy, "--format-version", "1", "-o", str(out / "w.dafsa"))
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+        assert f"{wide}: format version 1 holds at most {limit} letters, these words have {limit + 1}" in refused.stderr
+        assert not out.exists() or not list(out.iterdir())  # nothing written, no temporary left
+    for source, version in ((widest, "1"), (wide, "2")):
+        built = run_cli(
+            "build", str(source), "--policy", "raw", "--format-version", version, "-o", str(out / f"{version}.dafsa"), "-q"
+        )
+        assert built.returncode == 0, built.stderr
+    assert NativeDictionary(out / "1.dafsa").header.header_cells == limit // 32 + 1
+    assert getattr(fileformat, "VERSION_1_MAX_LETTERS", None) == limit
+
+
+def test_the_library_writers_refuse_version_1_past_the_limit_too(tmp_path: Path) -> None:
+    from boggle_dafsa.errors import BoggleError
+
+    limit = 255
+    words = sorted({chr(0x4E00 + i) for i in range(limit + 1)})
+    with pytest.raises(BoggleError, match=f"at most {limit} letters"):
+        compile_words(words, Policy.RAW, version=1)
+    assert compile_words(words[:limit], Policy.RAW, version=1) and compile_words(words, Policy.RAW, version=2)

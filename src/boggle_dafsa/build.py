@@ -18,7 +18,7 @@ from typing import Any
 # Imported here, not in the functions: this module is only imported to build, and a
 # build's measured time should not include them.
 from boggle_dafsa.automaton.builder import StateLimitError, UnsortedInputError
-from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION, VERSIONS
+from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION, VERSIONS, FormatLimitError
 from boggle_dafsa.automaton.stream import sort_blocks
 from boggle_dafsa.errors import BoggleError, WordListError
 from boggle_dafsa.formats import FORMATS, write_dictionary
@@ -202,7 +202,7 @@ def build_dictionary(
     tell("writing")
     try:
         written = writer.write(output, policy, version=format_version or DEFAULT_VERSION)
-    except StateLimitError as error:
+    except (StateLimitError, FormatLimitError) as error:
         raise WordListError(f"{source}: {error}") from None
     return BuildReport(
         stream.source,

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
-from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.errors import BoggleError, DictionaryError
 from boggle_dafsa.words.normalize import Policy
 
 if TYPE_CHECKING:
@@ -55,9 +55,35 @@ LETTER_MASK = FINAL_FLAG - 1
 ONE_CELL_LETTERS = 31
 
 
+#: The most letters a version 1 file is written for: state headers of at most 8 cells, so
+#: its body is at most 36 bytes per letter of the list (docs/format.md); version 2 has no
+#: such bound, its edges do not grow with the alphabet.
+VERSION_1_MAX_LETTERS = 255
+#: The characters no alphabet holds, whatever the policy: a key is a line.
+LINE_BREAKS = "\n\r"
+
+
 def header_cells_for(alphabet_size: int) -> int:
     """Cells per state header: enough bits for every letter plus the final flag."""
     return alphabet_size // 32 + 1
+
+
+class FormatLimitError(BoggleError):
+    """The words cannot be written in the format version asked for (see :func:`check_writable`)."""
+
+
+def check_writable(alphabet: str, version: int) -> None:
+    """Raise :class:`FormatLimitError` unless a file of ``version`` over ``alphabet`` may be
+    written: no line break in the alphabet (no reader would open it), and for version 1 at
+    most :data:`VERSION_1_MAX_LETTERS` letters. Writers call it before writing anything."""
+    if any(letter in LINE_BREAKS for letter in alphabet):
+        raise FormatLimitError("a key holds a line break (LF or CR): no dictionary holds one")
+    if version == 1 and len(alphabet) > VERSION_1_MAX_LETTERS:
+        raise FormatLimitError(
+            f"format version 1 holds at most {VERSION_1_MAX_LETTERS} letters, these words have {len(alphabet):,} "
+            f"(each state's header would take {header_cells_for(len(alphabet)) * 4:,} bytes): "
+            "version 2, the default, has no such limit"
+        )
 
 
 class Header:
@@ -646,6 +672,7 @@ def project_cells(states: NativeLayout | CompactLayout, keep: bytes) -> tuple[ar
 
 def encode(automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION) -> bytes:
     """The complete file (format ``version``) for ``automaton``: header then body. Same input, same bytes."""
+    check_writable(automaton.alphabet, version)
     cells, root = body_cells(automaton)
     if version == 2:
         body, root = compact_body(cells, root, len(automaton.alphabet))
@@ -724,6 +751,7 @@ def header_size_for(alphabet: str) -> int:
 def pack_header(header: Header) -> bytes:
     """The bytes of ``header``, a file's whose body is already known (cells or bytes, CRC-32, root's index)."""
     h = header
+    check_writable(h.alphabet, h.version)
     alphabet_bytes = h.alphabet.encode("utf-8")
     fixed = _FIXED.pack(
         MAGIC,
@@ -831,8 +859,9 @@ def check_fields(header: Header, source: str) -> None:
     them and as the kernels assume: cells start where the alphabet ends, padded to 8 bytes
     (aligned 4-byte loads); in version 1 each state is a header and its transitions; no more
     final states than states nor than words; the alphabet is in strictly increasing code
-    point order (the order words are walked and printed in), and but for the raw policy
-    (any key) holds no control, format or space character."""
+    point order (the order words are walked and printed in), holds no line break (a key is a
+    line, whatever the policy), and but for the raw policy (any key) holds no control,
+    format or space character."""
     h = header
     alphabet = h.alphabet
     why = None
@@ -846,6 +875,8 @@ def check_fields(header: Header, source: str) -> None:
         why = "its counts of words and final states disagree"
     elif (h.word_count > 0) != (h.longest_word > 0):
         why = "its counts of words and letters disagree"
+    elif any(letter in LINE_BREAKS for letter in alphabet):
+        why = "its alphabet holds a line break, which no key can"
     elif h.policy is not Policy.RAW and any(not (letter.isprintable() and not letter.isspace()) for letter in alphabet):
         why = "its alphabet holds a control, format or space character"
     elif any(a >= b for a, b in zip(alphabet, alphabet[1:])):

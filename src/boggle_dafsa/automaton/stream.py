@@ -42,6 +42,7 @@ from boggle_dafsa.automaton.fileformat import (
     Header,
     atomic_file,
     body_cells,
+    check_writable,
     compact_body,
     header_size_for,
     pack_header,
@@ -292,8 +293,15 @@ class NativeWriter:
     def write(
         self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None, version: int = DEFAULT_VERSION
     ) -> NativeStats:
-        """Finish the automaton and write the file (format ``version``) to ``path`` atomically."""
-        self._finish()  # before the file is opened: a build over the state limit creates nothing
+        """Finish the automaton and write the file (format ``version``) to ``path`` atomically.
+
+        Raises :class:`~boggle_dafsa.automaton.fileformat.FormatLimitError` before the
+        file is opened when ``version`` cannot hold the words (``check_writable``).
+        """
+        # Before the file is opened: a build over the state limit, or an alphabet too wide for
+        # version 1, creates nothing.
+        self._finish()
+        check_writable(self.builder.stats()["alphabet"], version)
         with atomic_file(path) as stream:
             return self.write_to(stream, policy, digest, version)
 
@@ -321,6 +329,7 @@ class NativeWriter:
             raise ValueError(f"unknown format version {version} (known: {', '.join(map(str, VERSIONS))})")
         self._finish()
         stats = self.builder.stats()
+        check_writable(stats["alphabet"], version)
         digest = digest or self.hasher.hexdigest()
         room = bytes(header_size_for(stats["alphabet"]))
         if version == 2:
