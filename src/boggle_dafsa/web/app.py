@@ -284,7 +284,7 @@ def create_app(
     add_docs_routes(app, "/api/openapi.json")
 
     # The daily puzzle is played on the Play page, which reads its mode from the path.
-    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), pages["play"])
+    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), pages["play"], limits)
 
     # -- the API -------------------------------------------------------------------------
 

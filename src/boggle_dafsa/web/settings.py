@@ -62,6 +62,11 @@ class Limits:
     solves_per_client: int = 4
     solves: int = 16
     solve_seconds: float = 10.0
+    #: The daily puzzle: results that count, and games started, from one address in a UTC
+    #: day (all dice sets together): 429 past them. A class behind one NAT fits; a script
+    #: inventing players does not get far (docs/web.md, "The daily puzzle is fair").
+    daily_results_per_client: int = 40
+    daily_starts_per_client: int = 120
     #: Take the client's address from the last entry of X-Forwarded-For (only behind a
     #: proxy that sets it: `serve --trust-proxy`).
     trust_proxy: bool = False

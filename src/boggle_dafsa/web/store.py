@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 DATABASE = "boggle-dafsa.sqlite3"
 #: Bumped when the tables change; an older file is migrated, a newer one refused.
-SCHEMA_VERSION = 1
+#: 2: daily_starts and secrets (the daily puzzle's start tokens); a version 1 file gets them on open.
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -69,6 +70,22 @@ CREATE TABLE IF NOT EXISTS daily (
     words INTEGER NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (day, dice, player)
+);
+CREATE TABLE IF NOT EXISTS daily_starts (
+    day TEXT NOT NULL,             -- the puzzle's start tokens (web/daily.py): one a player and day
+    dice TEXT NOT NULL,
+    player TEXT NOT NULL,
+    started REAL NOT NULL,         -- wall clock (Unix time), signed in the token
+    address TEXT NOT NULL,         -- a keyed hash of the address that started (never the address)
+    revealed INTEGER NOT NULL DEFAULT 0,   -- 1 once the solution was shown to the player
+    counted TEXT,                  -- the hashed address that sent the result that counted
+    PRIMARY KEY (day, dice, player)
+);
+CREATE INDEX IF NOT EXISTS daily_starts_address ON daily_starts (day, address);
+CREATE INDEX IF NOT EXISTS daily_starts_counted ON daily_starts (day, counted);
+CREATE TABLE IF NOT EXISTS secrets (
+    name TEXT PRIMARY KEY,         -- e.g. "daily": the key that signs the daily puzzle's start tokens
+    value BLOB NOT NULL
 );
 """
 
@@ -210,6 +227,74 @@ class Store:
             "best": best,
             "average_words": None if words is None else round(words, 1),
         }
+
+    def secret(self, name: str) -> bytes:
+        """The server's secret ``name``: 32 random bytes made on first use, then kept in the file."""
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, os.urandom(32)))
+            return bytes(db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0])
+
+    def daily_start(
+        self, day: str, dice: str, player: str, address: str, now: float, most: int, forget_before: str
+    ) -> tuple[float, bool, bool] | None:
+        """``player``'s start of ``day``'s puzzle as (started, revealed, counted), made at ``now``
+        if they had none; None if ``address`` has made ``most`` starts of that day already.
+        Starts of days before ``forget_before`` are forgotten (their results are not)."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT started, revealed, counted FROM daily_starts WHERE day = ? AND dice = ? AND player = ?",
+                (day, dice, player),
+            ).fetchone()
+            if row is not None:
+                return float(row[0]), bool(row[1]), row[2] is not None
+            (made,) = db.execute("SELECT COUNT(*) FROM daily_starts WHERE day = ? AND address = ?", (day, address)).fetchone()
+            if made >= most:
+                return None
+            db.execute("DELETE FROM daily_starts WHERE day < ?", (forget_before,))
+            db.execute(
+                "INSERT INTO daily_starts (day, dice, player, started, address) VALUES (?, ?, ?, ?, ?)",
+                (day, dice, player, now, address),
+            )
+            return now, False, False
+
+    def daily_reveal(self, day: str, dice: str, player: str, started: float) -> None:
+        """Note that ``player`` was shown the solution of the puzzle they started at ``started``."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE daily_starts SET revealed = 1 WHERE day = ? AND dice = ? AND player = ? AND started = ?",
+                (day, dice, player, started),
+            )
+
+    def daily_claim(
+        self, day: str, dice: str, player: str, started: float, address: str, most: int, score: int, words: int
+    ) -> str | None:
+        """Count ``player``'s result of the puzzle they started at ``started``, sent from
+        ``address``, in one transaction; or say why not: "unknown" (no such start),
+        "counted" (a result counted already), "revealed" (the solution was shown), "address"
+        (``address`` has sent ``most`` results that counted that day)."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT revealed, counted FROM daily_starts WHERE day = ? AND dice = ? AND player = ? AND started = ?",
+                (day, dice, player, started),
+            ).fetchone()
+            if row is None:
+                return "unknown"
+            if row[1] is not None:
+                return "counted"
+            if row[0]:
+                return "revealed"
+            (sent,) = db.execute("SELECT COUNT(*) FROM daily_starts WHERE day = ? AND counted = ?", (day, address)).fetchone()
+            if sent >= most:
+                return "address"
+            db.execute(
+                "UPDATE daily_starts SET counted = ? WHERE day = ? AND dice = ? AND player = ?", (address, day, dice, player)
+            )
+            db.execute(
+                "INSERT INTO daily (day, dice, player, score, words, at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(day, dice, player) DO UPDATE SET score=excluded.score, words=excluded.words, at=excluded.at",
+                (day, dice, player, score, words, time.time()),
+            )
+        return None
 
 
 def restore_rooms(

@@ -6,9 +6,14 @@ import { api, fillDice, fillDictionaries, setQuery, showError, WordTable } from 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 // /daily is this page in the daily mode: today's grid (UTC) for the dice set, 3 minutes,
-// the result sent to the server at the end, and a text to share without spoilers.
+// the result sent to the server at the end, and a text to share without spoilers. Fair
+// play: Start asks the server for a start token (its clock, not this page's), the grid's
+// words are not fetched before the end (no hints), the result is sent before the solution
+// is asked for (a result sent after it does not count), and a day played is remembered
+// (localStorage): a reload shows its result, not a fresh game.
 const DAILY = location.pathname === "/daily";
 let daily = null; // the puzzle, from /api/daily
+let started = null; // daily: the start, from /api/daily/start ({ token, left, ... })
 
 let board = null;
 let words = []; // every word sent, as typed: the server replays them to judge the last one
@@ -51,8 +56,22 @@ function describeResults(results) {
   return `${players} today: average ${results.average} points, best ${results.best}.`;
 }
 
+/** Where this browser keeps the day played with a dice set (its result, report and solution). */
+function dailyKey() {
+  return `boggle-dafsa-daily ${daily.date} ${daily.dice}`;
+}
+
+function playedToday() {
+  try {
+    return JSON.parse(localStorage.getItem(dailyKey()) || "null");
+  } catch (error) {
+    return null;
+  }
+}
+
 async function loadDaily() {
   daily = await api(`/api/daily?dice=${encodeURIComponent($("dice").value)}`);
+  started = null;
   $("seed").value = String(daily.seed);
   $("time").value = String(daily.seconds);
   $("dict").value = daily.dictionary;
@@ -61,15 +80,55 @@ async function loadDaily() {
   $("daily-stats").textContent = describeResults(daily.results);
   $("share").hidden = true;
   $("copy-share").hidden = true;
+  $("report").hidden = true;
+  $("verdicts").replaceChildren();
+  $("score").textContent = "0";
+  $("clock").textContent = "–:––";
+  $("board").replaceChildren();
+  board = null;
   remember();
+  const kept = playedToday();
+  $("start").hidden = kept !== null;
+  if (kept) showPlayed(kept, daily.results);
 }
 
+/** The day played, as it ended: its result (or why it did not count), the report, the text to share. */
+function showPlayed(kept, results) {
+  if (!board) board = new Board($("board"), daily.shape, daily.faces);
+  $("clock").textContent = "0:00";
+  $("start").hidden = true;
+  $("score").textContent = String(kept.score ?? 0);
+  $("daily-stats").textContent = kept.error
+    ? `Your result did not count: ${kept.error}. ${describeResults(results)}`
+    : `You played today's puzzle: ${kept.score} points. ${describeResults(results)}`;
+  if (kept.share) {
+    $("share").textContent = `${kept.share}\n${location.origin}/daily?dice=${encodeURIComponent(kept.dice)}`;
+    $("share").hidden = false;
+    $("copy-share").hidden = false;
+  }
+  if (kept.report) showReport(kept.report);
+}
+
+/** The end of a daily game: the result first (it counts), then the solution (once shown, a result no longer counts). */
 async function sendDaily() {
-  const answer = await api("/api/daily", { dice: daily.dice, date: daily.date, player: playerId(), words });
-  $("daily-stats").textContent = `Your score: ${answer.score}. ${describeResults(answer.results)}`;
-  $("share").textContent = `${answer.share}\n${location.origin}/daily?dice=${encodeURIComponent(answer.dice)}`;
-  $("share").hidden = false;
-  $("copy-share").hidden = false;
+  const kept = { date: daily.date, dice: daily.dice };
+  let results = daily.results;
+  try {
+    const answer = await api("/api/daily", { token: started.token, words });
+    Object.assign(kept, { score: answer.score, share: answer.share });
+    if (!answer.counted) kept.error = answer.why || "not counted";
+    results = answer.results;
+  } catch (error) {
+    kept.error = String(error.message || error);
+  }
+  try {
+    kept.report = await api("/api/daily/solution", { token: started.token, words });
+    if (kept.score === undefined) kept.score = kept.report.report.score;
+  } catch (error) {
+    showError($("error"), error);
+  }
+  if (kept.share || kept.report) localStorage.setItem(dailyKey(), JSON.stringify(kept));
+  showPlayed(kept, results);
 }
 
 async function newSeed() {
@@ -85,6 +144,13 @@ async function start() {
   if (!(seconds >= 1 && seconds <= 3600)) return showError($("error"), "a game lasts 1 to 3600 seconds");
   if ($("seed").value === "") await newSeed();
   remember();
+  let left = seconds;
+  if (DAILY) {
+    started = await api("/api/daily/start", { dice: daily.dice, date: daily.date, player: playerId() });
+    if (started.counted || started.revealed) return showError($("error"), "you have played today's puzzle already");
+    if (started.left <= 0) return showError($("error"), "your game of today's puzzle is over: come back tomorrow");
+    left = started.left; // the server's clock: a reload does not give the time back
+  }
   const answer = (await load()).roll;
   board = new Board($("board"), answer.shape, answer.faces);
   board.onTrace = (traced) => { $("word").value = traced; };
@@ -99,10 +165,10 @@ async function start() {
   $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = true; });
   $("entry").hidden = false;
   $("stop").hidden = false;
-  $("ask-hint").hidden = false;
+  $("ask-hint").hidden = DAILY; // no hints in the daily contest
   $("hint-text").hidden = true;
   $("word").focus();
-  deadline = Date.now() + seconds * 1000;
+  deadline = Date.now() + left * 1000;
   tick();
   ticker = setInterval(tick, 250);
   document.body.dataset.state = "playing";
@@ -123,15 +189,17 @@ function submit(raw) {
   const sent = [...words];
   queue = queue.then(async () => {
     let verdict;
+    let points = null;
     try {
       const answer = await api("/api/play", { ...game(), words: sent });
       verdict = answer.verdicts[answer.verdicts.length - 1];
+      points = answer.score;
     } catch (error) {
       verdict = judgeHere(raw); // offline: the grid's own words decide
     }
     if (verdict.accepted) found.push(verdict.word);
     showVerdict(verdict);
-    $("score").textContent = String(score());
+    if (points !== null || loaded.solution) $("score").textContent = String(points ?? score());
   });
 }
 
@@ -140,6 +208,11 @@ async function load() {
   const { dice, seed, dict } = game();
   const key = `${dice} ${seed} ${dict}`;
   if (loaded && loaded.key === key) return loaded;
+  if (DAILY) {
+    // Not the grid's words: the page does not hold the solution before the game is over.
+    loaded = { key, roll: daily, solution: null };
+    return loaded;
+  }
   const roll = await api(`/api/roll?dice=${encodeURIComponent(dice)}&seed=${encodeURIComponent(seed)}`);
   const words = dict || roll.dictionary;
   const solution = await api(`/api/solve?grid=${encodeURIComponent(roll.grid)}&dict=${encodeURIComponent(words)}&dice=${encodeURIComponent(dice)}`);
@@ -161,6 +234,7 @@ export function normalizeWord(raw) {
 function judgeHere(raw) {
   const word = normalizeWord(raw);
   const base = { input: raw, word, accepted: false, points: 0, path: null };
+  if (!loaded.solution) return { ...base, reason: "offline: judged when the game ends" };
   if (word === null) return { ...base, reason: "not a word" };
   if (word.length < loaded.roll.min_length) return { ...base, reason: "too short" };
   const hit = loaded.solution.words.find((entry) => entry.word === word);
@@ -243,15 +317,18 @@ async function finish() {
   board.onTrace = null;
   board.resetTrail();
   await queue; // the words already sent are judged first
-  const seconds = Number($("time").value);
-  let answer;
-  try {
-    answer = await api("/api/play", { ...game(), words, end: true, time: seconds });
-  } catch (error) {
-    answer = reportHere(); // offline
+  if (DAILY) {
+    await sendDaily().catch((error) => showError($("error"), error));
+  } else {
+    const seconds = Number($("time").value);
+    let answer;
+    try {
+      answer = await api("/api/play", { ...game(), words, end: true, time: seconds });
+    } catch (error) {
+      answer = reportHere(); // offline
+    }
+    showReport(answer);
   }
-  showReport(answer);
-  if (DAILY) await sendDaily().catch((error) => showError($("error"), error));
   $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = false; });
   document.body.dataset.state = "over";
 }
