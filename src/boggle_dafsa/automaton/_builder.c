@@ -1668,6 +1668,118 @@ done:
     return result;
 }
 
+/* ---- words_blocks: every word of version 1 cells, in order ------------------------------
+ * words_blocks(cells, root, width, max_depth, max_words, letters, sink, block) -> words
+ *
+ * Hands `sink` the words below `root` ("WORD\n" each, in byte order) in blocks of about
+ * `block` bytes: what a writer reads back before renaming its file into place (their
+ * SHA-256 must be the list's), and the twin of iterating the cursor (stream.words_blocks).
+ * `letters` gives each letter's UTF-8 bytes (1 to 4). Never trusts the cells: every index
+ * is checked, paths are bounded by `max_depth`, words by `max_words`, and the states
+ * visited by max_words * (max_depth + 1) + 1 (a state that leads to no word costs a visit
+ * that no word pays for: a crafted file could otherwise make the walk exponential). */
+typedef struct {
+    uint32_t state, head, bits, length;
+} ListFrame;
+
+static PyObject *words_blocks(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t root, width, max_depth, block;
+    unsigned long long max_words;
+    PyObject *letters, *sink, *result = NULL, *fast = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nnnKOOn", &view, &root, &width, &max_depth, &max_words, &letters, &sink, &block)) return NULL;
+    const uint32_t *cells = (const uint32_t *)view.buf;
+    Py_ssize_t n = view.len / 4;
+    ListFrame *stack = NULL;
+    uint8_t *word = NULL, *buffer = NULL;
+    uint8_t letter_bytes[32][4];
+    uint8_t letter_length[32];
+    unsigned long long words = 0, visits = 0, budget;
+#define LIST_BAD(what) do { PyErr_SetString(PyExc_ValueError, "damaged: " what); goto done; } while (0)
+    if (width < 0 || width > FORMAT_ONE_CELL_LETTERS) { PyErr_SetString(PyExc_ValueError, "alphabet wider than one header cell"); goto done; }
+    if (block < 64 || block > (1 << 26)) { PyErr_SetString(PyExc_ValueError, "block out of range"); goto done; }
+    if (max_depth < 0 || max_depth > n) LIST_BAD("its longest word is longer than the file can hold");
+    if (root < 0 || root >= n) LIST_BAD("the root points outside the file");
+    fast = PySequence_Fast(letters, "letters must be a sequence of bytes");
+    if (!fast) goto done;
+    if (PySequence_Fast_GET_SIZE(fast) != width) { PyErr_SetString(PyExc_ValueError, "one bytes object a letter"); goto done; }
+    for (Py_ssize_t i = 0; i < width; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) < 1 || PyBytes_GET_SIZE(item) > 4) {
+            PyErr_SetString(PyExc_ValueError, "a letter of 1 to 4 bytes");
+            goto done;
+        }
+        letter_length[i] = (uint8_t)PyBytes_GET_SIZE(item);
+        memcpy(letter_bytes[i], PyBytes_AS_STRING(item), letter_length[i]);
+    }
+    budget = max_words > (UINT64_MAX - 1) / ((unsigned long long)max_depth + 1) ? UINT64_MAX : max_words * ((unsigned long long)max_depth + 1) + 1;
+    stack = PyMem_Malloc((size_t)(max_depth + 2) * sizeof(ListFrame));
+    word = PyMem_Malloc((size_t)max_depth * 4 + 2);
+    buffer = PyMem_Malloc((size_t)block + (size_t)max_depth * 4 + 2);
+    if (!stack || !word || !buffer) { PyErr_NoMemory(); goto done; }
+    size_t used = 0;
+    Py_ssize_t depth = 0;
+    uint32_t head = cells[root];
+    if (format_letters(head) >> width) LIST_BAD("a letter outside the alphabet");
+    if (format_is_final(head)) LIST_BAD("it holds the empty word");
+    stack[0] = (ListFrame){(uint32_t)root, head, format_letters(head), 0};
+    for (;;) {
+        ListFrame *f = &stack[depth];
+        if (!f->bits) {
+            if (depth == 0) break;
+            depth--;
+            continue;
+        }
+        uint32_t low = f->bits & (0u - f->bits);
+        f->bits ^= low;
+        uint64_t slot = format_child_slot(f->state, f->head, low);
+        if (slot >= (uint64_t)n) LIST_BAD("a transition points outside the file");
+        uint32_t child = cells[slot];
+        if ((Py_ssize_t)child >= n) LIST_BAD("a transition points outside the file");
+        uint32_t child_head = cells[child];
+        if (format_letters(child_head) >> width) LIST_BAD("a letter outside the alphabet");
+        if (depth + 1 > max_depth) LIST_BAD("a path longer than its longest word");
+        if (++visits > budget) LIST_BAD("more states on its paths than its words can hold");
+        unsigned bit = lowest_bit32(low);
+        uint32_t length = f->length;
+        memcpy(word + length, letter_bytes[bit], letter_length[bit]);
+        length += letter_length[bit];
+        if (format_is_final(child_head)) {
+            if (++words > max_words) LIST_BAD("more words than its header says");
+            memcpy(buffer + used, word, length);
+            used += length;
+            buffer[used++] = '\n';
+            if (used >= (size_t)block) {
+                PyObject *chunk = PyBytes_FromStringAndSize((const char *)buffer, (Py_ssize_t)used);
+                PyObject *answer = chunk ? PyObject_CallOneArg(sink, chunk) : NULL;
+                Py_XDECREF(chunk);
+                if (!answer) goto done;
+                Py_DECREF(answer);
+                used = 0;
+            }
+        }
+        depth++;
+        stack[depth] = (ListFrame){child, child_head, format_letters(child_head), length};
+    }
+    if (used) {
+        PyObject *chunk = PyBytes_FromStringAndSize((const char *)buffer, (Py_ssize_t)used);
+        PyObject *answer = chunk ? PyObject_CallOneArg(sink, chunk) : NULL;
+        Py_XDECREF(chunk);
+        if (!answer) goto done;
+        Py_DECREF(answer);
+    }
+    result = PyLong_FromUnsignedLongLong(words);
+#undef LIST_BAD
+done:
+    Py_XDECREF(fast);
+    PyMem_Free(stack);
+    PyMem_Free(word);
+    PyMem_Free(buffer);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 /* varint(value, size) -> bytes: put_varint's bytes (tested against fileformat.varint at
  * every 7-bit boundary, so that a sizing error like the one of 2026-11 cannot return). */
 static PyObject *varint_py(PyObject *self, PyObject *args) {
@@ -1698,6 +1810,8 @@ static PyMethodDef module_methods[] = {
      "(with keep, a byte a letter: its bit, or 0xFF to leave it out)"},
     {"compact_body", compact_body, METH_VARARGS,
      "compact_body(cells, root, alphabet_size) -> (bytes, root offset): the version 2 body of version 1 cells."},
+    {"words_blocks", words_blocks, METH_VARARGS,
+     "words_blocks(cells, root, width, max_depth, max_words, letters, sink, block) -> words: every word, in blocks to sink."},
     {"varint", varint_py, METH_VARARGS, "varint(value, size) -> bytes: value as the writer's varint of at least size bytes."},
     {"varint_size", varint_size_py, METH_O, "varint_size(value) -> int: the bytes of value as the writer sizes it."},
     {"sort_lines", sort_lines, METH_O, "sort_lines(data) -> (bytes, lines): the non-empty lines sorted, unique."},

@@ -964,6 +964,7 @@ _TEMPORARY_NAME_LENGTH = 64
 
 def _create_temporary(folder: Path, name: str) -> tuple[Path, int]:
     # os.open with 0o666, not mkstemp (0o600): the umask then gives the new file its mode.
+    # Read and write: a writer reads its file back before the rename (stream.read_back).
     import secrets  # only writers need it
 
     from boggle_dafsa import reaper
@@ -974,7 +975,7 @@ def _create_temporary(folder: Path, name: str) -> tuple[Path, int]:
         # removes it (see reaper.py).
         reaper.listed(temporary)
         try:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
             return temporary, os.open(temporary, flags, 0o666)
         except FileExistsError:
             reaper.done(temporary)  # someone else's name

@@ -50,7 +50,26 @@ class NativeDictionary(DictionaryBase[int]):
             if size < FIXED_SIZE:
                 head = stream.read(FIXED_SIZE)
                 decode_header(head, self.path, size)  # raises: bad magic or truncated
-            self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+            self._map: Any = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        self._setup(size, (identity.st_dev, identity.st_ino, size, identity.st_mtime_ns))
+
+    @classmethod
+    def of_buffer(cls, data: Any, source: str) -> NativeDictionary:
+        """The dictionary held by ``data`` (bytes, or a mapping of a file being written), named ``source``.
+
+        What a writer reads back before it renames its file into place: the same checks as
+        a file (header, then the census on demand), and no verdict kept for it.
+        """
+        self = cls.__new__(cls)
+        self.path = source
+        self._map = data
+        if len(data) < FIXED_SIZE:
+            decode_header(bytes(data), source, len(data))  # raises: bad magic or truncated
+        self._setup(len(data), None)
+        return self
+
+    def _setup(self, size: int, identity: tuple[int, ...] | None) -> None:
+        # What opening does once the bytes are mapped: the header, the layout, the identity.
         self.header: Header = decode_header(self._map, self.path, size)
         body = memoryview(self._map)[self.header.header_size :]
         self.policy: Policy = self.header.policy
@@ -81,7 +100,7 @@ class NativeDictionary(DictionaryBase[int]):
         self._checked = False
         # What the census verdict is kept under (see checked()): the file's identity, and its
         # body checksum, in case it is rewritten within one tick of the clock.
-        self._identity = (identity.st_dev, identity.st_ino, size, identity.st_mtime_ns, self.header.body_crc32)
+        self._identity = None if identity is None else (*identity, self.header.body_crc32)
         if self.is_word(self.states.root):
             # No writer stores the empty word, and every kernel assumes it absent.
             raise DictionaryError(f"{self.path}: damaged dictionary (it holds the empty word)")
@@ -161,6 +180,10 @@ class NativeDictionary(DictionaryBase[int]):
         word count and longest word: every walk is then bounded by the header.
         """
         if self._checked:
+            return
+        if self._identity is None:  # a buffer read back: counted, never remembered
+            self.census()
+            self._checked = True
             return
         if self._identity in _SOUND or _recalled(self._identity):
             _SOUND.add(self._identity)
@@ -309,7 +332,8 @@ class NativeDictionary(DictionaryBase[int]):
             self.cells.release()
         if isinstance(self.states, CompactLayout) and isinstance(self.states.body, memoryview):
             self.states.body.release()
-        self._map.close()
+        if hasattr(self._map, "close"):
+            self._map.close()
 
     def __repr__(self) -> str:
         return f"NativeDictionary({self.path!r}, words={len(self)})"
