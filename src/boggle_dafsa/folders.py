@@ -39,7 +39,6 @@ def fallback_cache_dir() -> Path | None:
 def private_folder(folder: Path) -> bool:
     """Create ``folder`` (0700) if it is missing; True if it is a real folder of this user's
     that no one else can write to."""
-    import stat
 
     try:
         os.mkdir(folder, 0o700)
@@ -47,11 +46,31 @@ def private_folder(folder: Path) -> bool:
         pass
     except OSError:
         return False
+    return unsafe(folder, 0o022) is None
+
+
+def unsafe(path: Path, mask: int, *, folder: bool = True) -> str | None:
+    """Why ``path`` is not this user's own, in a few words (None: it is): a symbolic link,
+    not a folder (``folder``) or not a regular file, someone else's, or mode bits of
+    ``mask`` set (0o022: others may write to it; 0o077: others may read it too)."""
+    import stat
+
     try:
-        info = os.lstat(folder)
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
+        info = os.lstat(path)
+    except OSError as error:
+        return error.strerror or str(error)
+    if stat.S_ISLNK(info.st_mode):
+        return f"a symbolic link (to {os.readlink(path)})"
+    if folder and not stat.S_ISDIR(info.st_mode):
+        return "not a folder"
+    if not folder and not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    if info.st_uid != os.getuid():
+        return f"owned by another user (uid {info.st_uid})"
+    if info.st_mode & mask:
+        what = "read or write" if mask & 0o044 else "write to"
+        return f"others may {what} it (mode {stat.S_IMODE(info.st_mode):04o})"
+    return None
 
 
 def private_cache_dir() -> Path | None:

@@ -418,7 +418,7 @@ def create_app(
         seed = random_seed() if request.seed is None else request.seed
         options = {"hints": request.hints}
         room = registry.make_room(
-            lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options)
+            lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options), owner=address
         )
         guard.room_opened(address, room.id)
         return JSONResponse(room.state(), status_code=201)
@@ -465,6 +465,7 @@ def create_app(
             return
         keep_time(room)
         player = None
+        room.sockets += 1  # a page open on the room: it is in use, never closed to make room
         try:
             while True:
                 if player is None:  # a socket that never joins does not hold a connection for ever
@@ -521,6 +522,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            room.sockets -= 1
             if player is not None:
                 player.connections.discard(socket)
                 await broadcast(room)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,12 @@ class NoSuchRoom(RoomError):
 
 class TooManyRooms(RoomError):
     """The server has as many rooms open as it allows."""
+
+    status = 503
+
+
+class NotSaved(RoomError):
+    """A change the store could not write (a full disk...): the room is as it was saved."""
 
     status = 503
 
@@ -104,11 +111,21 @@ class Room:
         self.round = 1
         #: Called with the room after every change worth keeping (the server's store).
         self.saved: Callable[[Room], None] | None = None
+        #: The address that opened the room (None: brought back from the store), and the
+        #: WebSockets open on it, joined or not (a room with one is never closed to make room).
+        self.owner: str | None = None
+        self.sockets = 0
 
     def changed(self) -> None:
-        """Tell the store (if any) that the room changed."""
+        """Tell the store (if any) that the room changed; raises :class:`NotSaved` (one line)
+        if it could not write it: the caller puts the room back as it was."""
+        from boggle_dafsa.web.store import WRITE_ERRORS, StorageError, write_failure
+
         if self.saved is not None:
-            self.saved(self)
+            try:
+                self.saved(self)
+            except (StorageError, *WRITE_ERRORS) as error:
+                raise NotSaved(write_failure(error)) from None
 
     # -- players -------------------------------------------------------------------------
 
@@ -143,7 +160,11 @@ class Room:
         game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
         player = RoomPlayer(name, secrets.token_urlsafe(16), game)
         self.players[name] = player
-        self.changed()
+        try:
+            self.changed()
+        except NotSaved:
+            del self.players[name]  # never saved: not kept either
+            raise
         return player
 
     def touch(self) -> None:
@@ -158,7 +179,11 @@ class Room:
         if self.status == WAITING:
             self.status = PLAYING
             self.ends_at = self.clock() + self.seconds
-            self.changed()
+            try:
+                self.changed()
+            except NotSaved:
+                self.status, self.ends_at = WAITING, None
+                raise
 
     def remaining(self) -> float | None:
         """Seconds left while playing, else None."""
@@ -181,10 +206,14 @@ class Room:
             raise RoomError(f"a word has at most {self.limits.word_chars} characters")
         if len(player.submitted) >= self.limits.words_per_game:
             raise RoomError(f"at most {self.limits.words_per_game} words a game")
+        # Saved before it is judged: a word the store did not take is not played either.
         player.submitted.append(raw.strip())
-        verdict = player.game.submit(raw)
-        self.changed()
-        return verdict
+        try:
+            self.changed()
+        except NotSaved:
+            player.submitted.pop()
+            raise
+        return player.game.submit(raw)
 
     def finish(self) -> dict[str, Any]:
         """End the game (once) and return the result: the score sheet and the solution."""
@@ -202,7 +231,10 @@ class Room:
                 "winner": winner_line([(player.name, player.score) for player in sheet.players]),
                 "round": self.round,
             }
-            self.changed()
+            # Unsaved, the room stays stored as playing until a moment now past: brought
+            # back, it is finished again from the same words, with the same result.
+            with suppress(NotSaved):
+                self.changed()
         return self.result
 
     def next_round(self, seed: int) -> None:
@@ -213,6 +245,8 @@ class Room:
         self.touch()
         if self.status != OVER:
             raise RoomError("a next round comes once this game is over")
+        before = (self.seed, self.judge, self.round, self.status, self.ends_at, self.result, self.timer)
+        games = {name: (player.game, player.submitted) for name, player in self.players.items()}
         self.seed = seed
         self.judge = Judge(
             roll_grid(self.dice_set, SplitMix64(seed)), self.dictionary, self.dice_set.scoring, self.dice_set.min_length
@@ -225,7 +259,13 @@ class Room:
         self.ends_at = None
         self.result = None
         self.timer = None
-        self.changed()
+        try:
+            self.changed()
+        except NotSaved:
+            self.seed, self.judge, self.round, self.status, self.ends_at, self.result, self.timer = before
+            for name, (game, submitted) in games.items():
+                self.players[name].game, self.players[name].submitted = game, submitted
+            raise
 
     def hint(self, player: RoomPlayer) -> dict[str, Any]:
         """The hints for ``player`` (see :mod:`boggle_dafsa.web.hints`), if the room gives them."""
@@ -290,28 +330,76 @@ class RoomRegistry:
             raise NoSuchRoom(f"no room {room_id[:32]!r} (it may have been closed, unused)")
         return room
 
-    def make_room(self, create: Callable[[str], Room]) -> Room:
-        """A new room built by ``create(room_id)``; raises :class:`RoomError` when too many are open."""
+    def make_room(self, create: Callable[[str], Room], owner: str | None = None) -> Room:
+        """A new room built by ``create(room_id)``, opened by the address ``owner``.
+
+        When as many rooms are open as allowed, one that nobody uses is closed to make room
+        (:meth:`_make_room_for`); raises :class:`TooManyRooms` when every room is in use,
+        :class:`NotSaved` when the store could not write the new one.
+        """
         self._close_idle()
-        if len(self.rooms) >= self.limits.rooms:
-            raise TooManyRooms(f"too many rooms open ({self.limits.rooms}): try again later")
+        if len(self.rooms) >= self.limits.rooms and not self._make_room_for():
+            raise TooManyRooms(f"too many rooms in use ({self.limits.rooms}): try again later")
         room_id = secrets.token_urlsafe(6)
         while room_id in self.rooms:
             room_id = secrets.token_urlsafe(6)
         room = create(room_id)
+        room.owner = owner
         self.rooms[room_id] = room
         if self.store is not None:
             room.saved = self.store.save_room
-            room.changed()
+            try:
+                room.changed()
+            except NotSaved:
+                del self.rooms[room_id]
+                raise
         return room
+
+    def _make_room_for(self) -> bool:
+        """Close one room that nobody uses (no page open on it, no game under way) so that a
+        new one can open; False if there is none.
+
+        Rooms nobody joined go first, those of the address with the most rooms first, the
+        oldest first; then rooms whose players have all left, the least recently used first;
+        last, games under way that nobody touched for ``room_unused_seconds`` with no page
+        open. So addresses opening all the rooms they may cannot keep a newcomer out: their
+        unused rooms make way (and the newcomer's own, once its page is open, stays).
+        """
+        owned: dict[str | None, int] = {}
+        for room in self.rooms.values():
+            owned[room.owner] = owned.get(room.owner, 0) + 1
+        unused = [room for room in self.rooms.values() if not self._in_use(room, self.limits.room_unused_seconds)]
+        if not unused:
+            return False
+        victim = min(
+            unused, key=lambda room: (room.status == PLAYING, bool(room.players), -owned[room.owner], room.last_activity)
+        )
+        return self._close(victim)
+
+    def _in_use(self, room: Room, playing_seconds: float | None = None) -> bool:
+        """A page is open on ``room``, or its game is under way (untouched for less than
+        ``playing_seconds``, when given: a game its players all left makes way too)."""
+        if room.sockets > 0 or any(p.connections for p in room.players.values()):
+            return True
+        if room.status != PLAYING:
+            return False
+        return playing_seconds is None or self.clock() - room.last_activity < playing_seconds
+
+    def _close(self, room: Room) -> bool:
+        """Close ``room``; False if the store could not delete it (it stays open)."""
+        if self.store is not None:
+            try:
+                self.store.delete_room(room.id)
+            except BoggleError:  # the store's StorageError: the room stays, as stored
+                return False
+        if room.timer is not None:
+            room.timer.cancel()
+        self.rooms.pop(room.id, None)
+        return True
 
     def _close_idle(self) -> None:
         now = self.clock()
-        for room_id, room in list(self.rooms.items()):
+        for room in list(self.rooms.values()):
             idle = now - room.last_activity > (self.limits.room_idle_seconds if room.players else self.limits.room_unused_seconds)
-            if idle and room.status != PLAYING and not any(p.connections for p in room.players.values()):
-                if room.timer is not None:
-                    room.timer.cancel()
-                del self.rooms[room_id]
-                if self.store is not None:
-                    self.store.delete_room(room_id)
+            if idle and not self._in_use(room):
+                self._close(room)

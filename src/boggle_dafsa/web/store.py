@@ -2,8 +2,12 @@
 
 One database file, ``boggle-dafsa.sqlite3``, in the server's data folder (``serve --data
 DIR``, else ``$XDG_DATA_HOME/boggle-dafsa``, else ``~/.local/share/boggle-dafsa``),
-created private (0700 folder, 0600 file: it holds the players' tokens). WAL mode: a
-write does not wait for readers and a crash never leaves half a write.
+created private (0700 folder, 0600 file: it holds the players' tokens); a folder or file
+that others may read or write, or a symbolic link, is refused in one line
+(:func:`private_data_folder`), and one server at a time uses a folder (a lock held for its
+life: :func:`lock_data_folder`). WAL mode: a write does not wait for readers and a crash
+never leaves half a write. A write that fails (a full disk, an I/O error) raises
+:class:`StorageError`, one line: the room puts back what was saved.
 
 What is stored is what rebuilds a room exactly: its dice set, seed, dictionary name,
 length, round, status, result, the wall-clock time its game ends, and each player's name,
@@ -19,13 +23,15 @@ median 0.054 ms against 0.003 ms, 8 players, at a load average of 8).
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +42,10 @@ if TYPE_CHECKING:
     from boggle_dafsa.web.settings import DictionaryCatalog, Limits
 
 DATABASE = "boggle-dafsa.sqlite3"
+#: The file a running server holds a lock on (and writes its process id to).
+LOCK = "boggle-dafsa.lock"
+#: What a failed write raises: the disk, the file system, SQLite.
+WRITE_ERRORS = (OSError, sqlite3.Error)
 #: Bumped when the tables change; an older file is migrated, a newer one refused.
 #: 2: daily_starts and secrets (the daily puzzle's start tokens); a version 1 file gets them on open.
 SCHEMA_VERSION = 2
@@ -96,18 +106,82 @@ def data_dir() -> Path:
     return Path(base) / "boggle-dafsa"
 
 
+class StorageError(BoggleError):
+    """A write to the database failed (a full disk, a read-only or failing file system): HTTP 503."""
+
+    status = 503
+
+
+def write_failure(error: BaseException) -> str:
+    """The line a player reads when a write failed: ``could not save this (No space left on device)``."""
+    detail = (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
+    if isinstance(error, StorageError):
+        return str(error)
+    return "the server could not save this (" + " ".join(detail.split())[:200] + "): try again later"
+
+
+def private_data_folder(folder: str | Path) -> Path:
+    """``folder``, created 0700 if missing (its parents as usual); raises :class:`BoggleError`
+    (one line) if it is a symbolic link, someone else's, or others may read or write it, or
+    if the database in it is: it holds the players' tokens (the rule of the cache folder,
+    :func:`boggle_dafsa.folders.unsafe`, with reading too)."""
+    from boggle_dafsa.folders import unsafe
+
+    folder = Path(folder)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+    except OSError as error:
+        raise BoggleError(f"{folder}: cannot use it as the data folder ({error.strerror or error})") from None
+    why = unsafe(folder, 0o077)
+    if why is not None:
+        raise BoggleError(f"{folder}: refused as the data folder, {why}: it holds the players' tokens (chmod 700, or --data DIR)")
+    database = folder / DATABASE
+    if os.path.lexists(database):
+        why = unsafe(database, 0o077, folder=False)
+        if why is not None:
+            raise BoggleError(f"{database}: refused as the server's database, {why}: it holds the players' tokens (chmod 600)")
+    return folder
+
+
+def lock_data_folder(folder: Path) -> int:
+    """Take the lock of the data ``folder`` (its ``boggle-dafsa.lock``) for this process;
+    the descriptor to keep open for the server's life. Raises :class:`BoggleError` if
+    another server holds it."""
+    path = folder / LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as error:
+        raise BoggleError(f"{path}: cannot lock the data folder ({error.strerror or error})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            by = f" (process {holder})" if holder.isdigit() else ""
+            raise BoggleError(
+                f"{folder}: another boggle-dafsa serve uses this data folder{by}: stop it, or give --data another folder"
+            ) from None
+        raise BoggleError(f"{path}: cannot lock the data folder ({error.strerror or error})") from None
+    with suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
 class Store:
     """The server's database. Thread-safe (one connection behind a lock): the routes that
     run in worker threads and the event loop share it."""
 
     def __init__(self, folder: str | Path) -> None:
-        folder = Path(folder)
+        folder = private_data_folder(folder)
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             self.path = folder / DATABASE
-            if not self.path.exists():
+            if not os.path.lexists(self.path):
                 # Created private before SQLite opens it: it holds the players' tokens.
-                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -127,14 +201,19 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write, whole or not at all; a failure of the disk or of SQLite is a :class:`StorageError`."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                self._db.execute("COMMIT")
+            except BaseException as error:
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                if isinstance(error, WRITE_ERRORS):
+                    raise StorageError(write_failure(error)) from None
                 raise
-            self._db.execute("COMMIT")
 
     def journal_mode(self) -> str:
         """SQLite's journal mode of the file ("wal")."""
