@@ -8,6 +8,12 @@
   WebSockets open at once, rooms open at once, solves running at once, each by client
   and each with a global cap that one client cannot reach alone (its own quota is
   smaller), so that the others are still served.
+- **Connections** (:class:`ConnectionGate`, used by the server's protocol in
+  :mod:`.run`): open connections by address, below the server's cap, and a deadline on a
+  request's headers and body, so that half-sent requests (slowloris) from one address
+  cannot hold every connection.
+- **WebSocket messages**: a token bucket per socket and per address; past either, the
+  socket is closed with code 1008 and the reason.
 - **Deadlines** (:func:`bounded`): a solve runs in a worker thread under
   :func:`boggle_dafsa.solver.time_limit`; past :attr:`Limits.solve_seconds` the client gets
   a 503 and the thread and its core are free again.
@@ -91,6 +97,60 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name.casefold())
 
 
+def _take(buckets: dict[str, tuple[float, float]], key: str, rate: float, burst: float, now: float) -> bool:
+    """Take a token from ``buckets[key]`` (a bucket of ``burst`` refilled at ``rate`` a
+    second; a new key starts full); False when it is empty. The caller holds the lock."""
+    tokens, when = buckets.get(key, (burst, now))
+    tokens = min(burst, tokens + (now - when) * rate)
+    allowed = tokens >= 1.0
+    buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+    if len(buckets) > _MAX_TRACKED:
+        # Full buckets carry nothing worth remembering: forget the oldest half.
+        for old in sorted(buckets, key=lambda a: buckets[a][1])[: _MAX_TRACKED // 2]:
+            del buckets[old]
+    return allowed
+
+
+class ConnectionGate:
+    """Open connections by address (thread-safe), each counted from its acceptance to its
+    close, whatever protocol it speaks by then (an HTTP connection upgraded to a WebSocket
+    keeps its place)."""
+
+    def __init__(self, per_address: int | None) -> None:
+        """``per_address``: the most one address may hold (None: no cap, behind a proxy,
+        where every connection comes from the proxy's address)."""
+        self.per_address = per_address
+        self._lock = threading.Lock()
+        self._open: dict[object, str] = {}  # the connection's key -> its address
+        self._counts: dict[str, int] = {}
+
+    def admit(self, key: object, address: str) -> str | None:
+        """Count the connection ``key`` from ``address``; the reason if it must be refused."""
+        with self._lock:
+            if self.per_address is not None and self._counts.get(address, 0) >= self.per_address:
+                return f"{self.per_address} connections open from your address already"
+            self._open[key] = address
+            self._counts[address] = self._counts.get(address, 0) + 1
+        return None
+
+    def release(self, key: object) -> None:
+        """Count the connection ``key`` out (again: nothing)."""
+        with self._lock:
+            address = self._open.pop(key, None)
+            if address is None:
+                return
+            left = self._counts.get(address, 0) - 1
+            if left > 0:
+                self._counts[address] = left
+            else:
+                self._counts.pop(address, None)
+
+    def count(self, address: str | None = None) -> int:
+        """Connections open from ``address`` (None: from everywhere)."""
+        with self._lock:
+            return len(self._open) if address is None else self._counts.get(address, 0)
+
+
 class ClientGuard:
     """The quotas of every client, by address (thread-safe: routes run on worker threads too)."""
 
@@ -99,6 +159,7 @@ class ClientGuard:
         self.clock = clock
         self._lock = threading.Lock()
         self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self._message_buckets: dict[str, tuple[float, float]] = {}
         self._sockets: dict[str, int] = {}
         self._solves: dict[str, int] = {}
         self._rooms: dict[str, str] = {}  # room id -> the address that opened it
@@ -107,17 +168,10 @@ class ClientGuard:
 
     def allow_request(self, address: str) -> bool:
         """Take a token from ``address``'s bucket; False when it is empty (429)."""
-        rate, burst = self.limits.requests_per_second, float(self.limits.request_burst)
-        now = self.clock()
         with self._lock:
-            tokens, when = self._buckets.get(address, (burst, now))
-            tokens = min(burst, tokens + (now - when) * rate)
-            allowed = tokens >= 1.0
-            self._buckets[address] = (tokens - 1.0 if allowed else tokens, now)
-            if len(self._buckets) > _MAX_TRACKED:
-                # Full buckets carry nothing worth remembering: forget the oldest half.
-                for old in sorted(self._buckets, key=lambda a: self._buckets[a][1])[: _MAX_TRACKED // 2]:
-                    del self._buckets[old]
+            allowed = _take(
+                self._buckets, address, self.limits.requests_per_second, float(self.limits.request_burst), self.clock()
+            )
         return allowed
 
     # -- WebSockets ----------------------------------------------------------------------------
@@ -130,6 +184,19 @@ class ClientGuard:
             if self._sockets.get(address, 0) >= self.limits.sockets_per_client:
                 return f"{self.limits.sockets_per_client} connections open from your address already"
             self._sockets[address] = self._sockets.get(address, 0) + 1
+        return None
+
+    def allow_message(self, address: str, socket: dict[str, tuple[float, float]]) -> str | None:
+        """Take a token from the bucket of one WebSocket (``socket``, its own dictionary) and
+        from ``address``'s; the reason to close the socket when either is empty."""
+        limits, now = self.limits, self.clock()
+        with self._lock:
+            if not _take(socket, "", limits.messages_per_second, float(limits.message_burst), now):
+                return f"too many messages: at most {limits.messages_per_second:g} a second on one connection"
+            if not _take(
+                self._message_buckets, address, limits.client_messages_per_second, float(limits.client_message_burst), now
+            ):
+                return f"too many messages: at most {limits.client_messages_per_second:g} a second from your address"
         return None
 
     def close_socket(self, address: str) -> None:
@@ -216,8 +283,21 @@ class GuardMiddleware:
         if why is not None:
             await _refuse(scope, send, 429, why)
             return
+        bucket: dict[str, tuple[float, float]] = {}
+
+        async def metered_receive() -> Message:
+            # Every message costs a token of the socket's bucket and of its address's: a
+            # flood gets the socket closed (1008, with the reason) instead of the server's time.
+            message = await receive()
+            if message["type"] == "websocket.receive":
+                why = self.guard.allow_message(address, bucket)
+                if why is not None:
+                    await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+                    return {"type": "websocket.disconnect", "code": 1008, "reason": why[:120]}
+            return message
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, metered_receive, send)
         finally:
             self.guard.close_socket(address)
 

@@ -42,6 +42,12 @@ class Limits:
     room_unused_seconds: int = 120
     #: Open connections (HTTP and WebSocket) the server accepts at once (uvicorn answers 503 past it).
     connections: int = 512
+    #: Open connections of one address (past it a new one gets a 429 and is closed at once):
+    #: its WebSockets and a few tabs' requests; six addresses together reach `connections`.
+    connections_per_client: int = 96
+    #: Seconds a request's headers and body may take to arrive, from its first byte (a new
+    #: connection's first request: from the connection): past it the connection is closed.
+    request_seconds: float = 10.0
     #: Pages open at once for one player (a phone and a laptop, a few tabs).
     pages_per_player: int = 4
     #: A WebSocket that has not joined its room after this long is closed.
@@ -55,6 +61,13 @@ class Limits:
     #: that plain requests still get through).
     sockets_per_client: int = 64
     sockets: int = 384
+    #: Messages a second on one WebSocket, and from one address's WebSockets together
+    #: (token buckets of message_burst, client_message_burst): past either the socket is
+    #: closed with code 1008 and the reason.
+    messages_per_second: float = 20.0
+    message_burst: int = 60
+    client_messages_per_second: float = 100.0
+    client_message_burst: int = 300
     #: Rooms one address may have open at once (of `rooms`).
     rooms_per_client: int = 20
     #: Solves running at once: one address, the whole server; and the longest a solve
