@@ -221,3 +221,29 @@ def test_read_back_refuses_other_words_than_those_added(kernel: str) -> None:
         read_back(data, "<test>", hashlib.sha256(b"ABC\nABE\n").hexdigest(), 2, KERNELS[kernel])
     with pytest.raises(DictionaryError, match="2 words, 3 were added"):
         read_back(data, "<test>", right, 3, KERNELS[kernel])
+
+
+@pytest.mark.parametrize("format", ["marisa", "dawg"])
+def test_a_foreign_writer_whose_bytes_are_wrong_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, format: str
+) -> None:
+    from boggle_dafsa.formats import write_dictionary
+    from boggle_dafsa.formats import sidecar as sidecar_module
+
+    words = random_keys(200, 5, seed=5)
+    target = tmp_path / f"d.{format}"
+    # Sound bytes, read back: the file and its sidecar appear.
+    write_dictionary(words, target, format)
+    assert target.exists()
+    before = sorted((entry.name, entry.read_bytes()) for entry in tmp_path.iterdir())
+    real = sidecar_module.read_back_keys
+
+    def one_key_lost(path: str | Path, added: list[str], keys: Any) -> None:
+        # What a writer that drops a key looks like from outside: one key fewer read back.
+        real(path, added, list(keys)[1:])
+
+    module = __import__(f"boggle_dafsa.formats.{format}", fromlist=["read_back_keys"])
+    monkeypatch.setattr(module, "read_back_keys", one_key_lost)
+    with pytest.raises(DictionaryError, match="does not read back"):
+        write_dictionary(words[:100], target, format)
+    assert sorted((entry.name, entry.read_bytes()) for entry in tmp_path.iterdir()) == before

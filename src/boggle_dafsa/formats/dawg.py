@@ -25,7 +25,14 @@ from typing import Any
 from boggle_dafsa.errors import DictionaryError, opening
 from boggle_dafsa.formats.dawgdic import EXTENSION_BIT, HAS_LEAF_BIT, LABEL_MASK, completion_dawg_bytes
 from boggle_dafsa.formats.foreign import ForeignDictionary
-from boggle_dafsa.formats.sidecar import describe, file_sha256, matching_sidecar, read_sidecar, write_with_sidecar
+from boggle_dafsa.formats.sidecar import (
+    describe,
+    file_sha256,
+    matching_sidecar,
+    read_back_keys,
+    read_sidecar,
+    write_with_sidecar,
+)
 from boggle_dafsa.words.normalize import Policy
 
 FORMAT = "dawg"
@@ -39,6 +46,7 @@ _ENCODED_CACHE_SIZE = 4096
 def write_dawg(words: Sequence[str], path: str | Path, policy: Policy = Policy.FOLD, source_sha256: str | None = None) -> None:
     """Write the sorted unique ``words`` as a dawgdic CompletionDAWG file, with its sidecar."""
     data = completion_dawg_bytes(words)
+    read_back_keys(path, words, DawgDictionary.of_buffer(data, str(path)))
     write_with_sidecar(path, data, describe(list(words), FORMAT, data, policy, source_sha256))
 
 
@@ -80,7 +88,21 @@ class DawgDictionary(ForeignDictionary):
             size = os.fstat(stream.fileno()).st_size
             if size < 8:
                 raise DictionaryError(f"{path}: not a dawg file (only {size} bytes)")
-            self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+            self._map: Any = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+        self._setup(path, size, read_sidecar(path, FORMAT))
+
+    @classmethod
+    def of_buffer(cls, data: bytes, source: str) -> DawgDictionary:
+        """The dictionary held by ``data``, named ``source`` (what its writer reads back)."""
+        self = cls.__new__(cls)
+        if len(data) < 8:
+            raise DictionaryError(f"{source}: not a dawg file (only {len(data)} bytes)")
+        self._map = data
+        self._setup(source, len(data), None)
+        return self
+
+    def _setup(self, path: str, size: int, sidecar: Any) -> None:
+        # What opening does once the bytes are mapped: the layout, the sidecar's word.
         unit_count, guide_count = layout(path, size, lambda offset: struct.unpack_from("<I", self._map, offset)[0])
         self.unit_count = unit_count
         self.guide_count = guide_count
@@ -100,7 +122,6 @@ class DawgDictionary(ForeignDictionary):
         #: The guide: (first child label, next sibling label) per unit, in place.
         self.guide: Any = view[8 + 4 * unit_count :]
         self._encoded: dict[str, bytes] = {}
-        sidecar = read_sidecar(path, FORMAT)
         if sidecar is not None:
             sidecar = matching_sidecar(path, self._map, sidecar)
         self._max_key_bytes = 4 * sidecar.longest_word if sidecar else _MAX_KEY_BYTES
@@ -301,7 +322,8 @@ class DawgDictionary(ForeignDictionary):
         if isinstance(self.units, memoryview):
             self.units.release()
         self.guide.release()
-        self._map.close()
+        if hasattr(self._map, "close"):  # not the bytes a writer reads back
+            self._map.close()
 
     def __repr__(self) -> str:
         return f"DawgDictionary({self.path!r})"

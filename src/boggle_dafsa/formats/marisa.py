@@ -26,7 +26,14 @@ import marisa_trie
 from boggle_dafsa.errors import DictionaryError, opening
 from boggle_dafsa.formats.detect import MARISA_MAGIC
 from boggle_dafsa.formats.foreign import ForeignDictionary
-from boggle_dafsa.formats.sidecar import describe, file_sha256, matching_sidecar, read_sidecar, write_with_sidecar
+from boggle_dafsa.formats.sidecar import (
+    describe,
+    file_sha256,
+    matching_sidecar,
+    read_back_keys,
+    read_sidecar,
+    write_with_sidecar,
+)
 from boggle_dafsa.words.normalize import Policy
 
 FORMAT = "marisa"
@@ -40,6 +47,9 @@ def write_marisa(words: Sequence[str], path: str | Path, policy: Policy = Policy
     Nodes are kept in label order, so that the trie lists its keys in byte order.
     """
     data = marisa_trie.Trie(words, order=marisa_trie.LABEL_ORDER).tobytes()
+    written = marisa_trie.Trie()
+    written.frombytes(data)
+    read_back_keys(path, words, written.iterkeys())
     write_with_sidecar(path, data, describe(list(words), FORMAT, data, policy, source_sha256))
 
 

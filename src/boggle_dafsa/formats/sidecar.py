@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,18 @@ def describe(words: list[str], format: str, data: bytes, policy: Policy, source_
         file_sha256=file_sha256(data),
         tool=_tool_version(),
     )
+
+
+def read_back_keys(path: str | Path, words: Sequence[str], keys: Iterable[str]) -> None:
+    """Raise :class:`DictionaryError` unless ``keys`` (read back from the bytes a foreign
+    writer is about to write) are exactly the sorted ``words``: every writer reads back
+    what it wrote before the file is renamed into place (see ``stream.read_back``)."""
+    found = sorted(keys, key=lambda key: key.encode("utf-8"))
+    if found != list(words):
+        raise DictionaryError(
+            f"{path}: the file just written does not read back ({len(found):,} keys, {len(words):,} words added, "
+            "or other keys); nothing was written: please report this"
+        )
 
 
 def write_with_sidecar(path: str | Path, data: bytes, sidecar: Sidecar) -> None:
