@@ -182,8 +182,9 @@ def serve(
     """Serve the application on ``host``:``port`` until interrupted; ``announce(url, lan)`` is
     called once the socket listens (``lan``: the address to give others when listening on
     every interface, else None); rooms and daily results are kept in the folder
-    ``data`` (None: in memory only). Raises :class:`BoggleError` for a bad dictionary, a
-    data folder that cannot be used or an address that cannot be used."""
+    ``data`` (None: in memory only), locked for as long as this runs. Raises
+    :class:`BoggleError` for a bad dictionary, a data folder that cannot be used (others may
+    read or write it, or another server holds its lock) or an address that cannot be used."""
     from boggle_dafsa.web.store import lock_data_folder, private_data_folder
 
     limits = limits or Limits()
