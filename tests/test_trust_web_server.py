@@ -92,6 +92,14 @@ def _read_to_end(sock: socket.socket, seconds: float) -> bytes | None:
     return data
 
 
+def _length(head: bytes) -> int:
+    """The content-length of a response whose head is in ``head`` (a large number until it is)."""
+    for line in head.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            return int(line.split(b":", 1)[1])
+    return 1 << 30 if b"\r\n\r\n" not in head else 0
+
+
 # -- 1. half-sent requests ----------------------------------------------------------------------
 
 
@@ -113,6 +121,14 @@ def test_half_sent_requests_from_one_address_leave_the_server_to_the_others() ->
         half_body = socket.create_connection((host, port), timeout=10, source_address=("127.0.0.4", 0))
         half_body.sendall(b"POST /api/play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
         silent = socket.create_connection((host, port), timeout=10, source_address=("127.0.0.4", 0))
+        # And the second request of a kept-alive connection (its first byte stops uvicorn's idle timer).
+        kept = socket.create_connection((host, port), timeout=10, source_address=("127.0.0.4", 0))
+        kept.sendall(b"GET /api/dice HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = b""
+        while b"\r\n\r\n" not in first or len(first.split(b"\r\n\r\n", 1)[1]) < _length(first):
+            first += kept.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200 ")
+        kept.sendall(b"GET /api/dice HTTP/1.1\r\nHo")
         # Every slow socket is closed by the deadline: the first 96 with a 408, the others at once with a 429.
         endings = [_read_to_end(sock, limits.request_seconds + 15) for sock in slow]
         assert None not in endings, f"{endings.count(None)} slow sockets still open"
@@ -123,7 +139,8 @@ def test_half_sent_requests_from_one_address_leave_the_server_to_the_others() ->
         assert b"96 connections open from your address" in next(e for e in endings if e and b" 429 " in e)
         assert _read_to_end(half_body, limits.request_seconds + 15) is not None
         assert _read_to_end(silent, limits.request_seconds + 15) is not None
-        for sock in (*slow, half_body, silent):
+        assert (_read_to_end(kept, limits.request_seconds + 15) or b"").startswith(b"HTTP/1.1 408 ")
+        for sock in (*slow, half_body, silent, kept):
             sock.close()
         # Their places are given back: the slow address is served again.
         with _client("127.0.0.2") as again:
