@@ -35,7 +35,8 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.formats import open_path, write_dictionary
 from boggle_dafsa.query.setops import write_set
 from boggle_dafsa.solver import find, solve
-from boggle_dafsa.words.wordlist import decode, parse_words, stream_wordlist
+from boggle_dafsa.words.normalize import Policy
+from boggle_dafsa.words.wordlist import decode, parse_words, read_wordlist, stream_wordlist
 
 GRID_ALPHABET = "AbcQué/ / x\n\t\u0301ß*×0-.'" + "/" * 5
 #: The words of the dictionaries that are mutated (sorted, normalized).
@@ -76,6 +77,23 @@ def fuzz_wordlist(data: bytes, folder: Path) -> None:
             pass
     except BoggleError:
         pass
+    # The raw policy: the whole-list reader (verify, marisa, dawg) and the streamed one
+    # (build, here in blocks of 7 bytes) keep the same keys, or both refuse the list.
+    kept: list[list[str] | None] = []
+    for read in (lambda: read_wordlist(path, Policy.RAW).words, lambda: _raw_streamed(path)):
+        try:
+            kept.append(read())
+        except BoggleError:
+            kept.append(None)
+    if kept[0] != kept[1] and not (kept[0] is None and kept[1] == []):  # an empty list: refused by the whole one only
+        raise AssertionError(f"raw readers disagree: whole {kept[0]!r}, streamed {kept[1]!r}")
+    tally("wordlist raw", "read" if kept[0] is not None else "refused")
+
+
+def _raw_streamed(path: Path) -> list[str]:
+    stream = stream_wordlist(path, Policy.RAW)
+    stream.block_bytes = 7
+    return sorted(set(b"".join(stream.blocks()).decode("utf-8").split("\n")) - {""})
 
 
 def _mutated(data: bytes, rng: random.Random, changes: int) -> bytes:

@@ -249,6 +249,9 @@ class WordStream:
 
     def blocks(self) -> Iterator[bytes]:
         """The kept words, block by block (see the class docstring)."""
+        if self.policy is Policy.RAW:
+            yield from self._raw_blocks()
+            return
         import codecs
 
         # In UTF-8 and the ISO-8859 family a line break is one byte that no other
@@ -257,10 +260,6 @@ class WordStream:
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
         carry_bytes, carry = b"", ""
         lines_before = 0
-        raw_keys = self.policy is Policy.RAW
-        if raw_keys:
-            yield from self._raw_blocks()
-            return
         with opening(self.source, WordListError, "file"), self._open() as stream:
             first = True
             while True:
@@ -284,9 +283,8 @@ class WordStream:
                     raise WordListError(f"{self.source}:{line}: binary file (NUL byte), not a word list")
                 if bytewise:
                     data = carry_bytes + raw
-                    # Cut after the last line break: an item never spans two blocks (a raw
-                    # key is a line: only a line feed ends it).
-                    cut = len(data) if end else (data.rfind(b"\n") if raw_keys else max(data.rfind(b"\n"), data.rfind(b"\r"))) + 1
+                    # Cut after the last line break: an item never spans two blocks.
+                    cut = len(data) if end else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
                     data, carry_bytes = data[:cut], data[cut:]
                     if len(carry_bytes) > MAX_LINE_BYTES:
                         raise _long_line(self.source, lines_before + data.count(b"\n") + 1)
@@ -311,7 +309,7 @@ class WordStream:
                     raise WordListError(f"{self.source}: cannot decode as {self.encoding} ({str(error)[:100]!r})") from None
                 lines_before += raw.count(b"\n")
                 if not end and not bytewise:
-                    cut = (text.rfind("\n") if raw_keys else max(text.rfind("\n"), text.rfind("\r"))) + 1
+                    cut = max(text.rfind("\n"), text.rfind("\r")) + 1
                     text, carry = text[:cut], text[cut:]
                     if len(carry) > MAX_LINE_BYTES:
                         raise _long_line(self.source, lines_before + 1)
@@ -355,8 +353,6 @@ class WordStream:
 
     def _ascii(self, data: bytes) -> bytes:
         # `_normalized` for an ASCII block, on bytes: folding ASCII is upper-casing it.
-        if self.policy is Policy.RAW:
-            return self._normalized(data.decode("ascii")).encode("ascii")
         if self.policy is Policy.FOLD:
             data = data.upper()
         lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
@@ -372,12 +368,8 @@ class WordStream:
         return lines
 
     def _normalized(self, text: str) -> str:
-        # The kept words of `text`, one a line, each ending in "\n"; counts updated.
-        if self.policy is Policy.RAW:
-            keys = raw_lines(text, self.source)
-            self.items += len(keys)
-            self.kept += len(keys)
-            return "".join(key + "\n" for key in keys)
+        # The kept words of `text`, one a line, each ending in "\n"; counts updated (fold and
+        # exact: a raw list is `_raw_blocks`').
         text = fold(text) if self.policy is Policy.FOLD else unicodedata.normalize("NFC", text)
         lines = text.replace("\r\n", "\n").replace("\r", "\n")
         if lines.replace("\n", "").isalpha():
