@@ -227,8 +227,8 @@ def test_read_back_refuses_other_words_than_those_added(kernel: str) -> None:
 def test_a_foreign_writer_whose_bytes_are_wrong_leaves_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, format: str
 ) -> None:
-    from boggle_dafsa.formats import write_dictionary
     from boggle_dafsa.formats import sidecar as sidecar_module
+    from boggle_dafsa.formats import write_dictionary
 
     words = random_keys(200, 5, seed=5)
     target = tmp_path / f"d.{format}"

@@ -38,9 +38,6 @@ from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, 
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     DEFAULT_VERSION,
-    FINAL_FLAG,
-    LETTER_MASK,
-    ONE_CELL_LETTERS,
     VERSIONS,
     Header,
     atomic_file,
@@ -49,6 +46,7 @@ from boggle_dafsa.automaton.fileformat import (
     compact_body,
     header_size_for,
     pack_header,
+    words_blocks,
 )
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.words.normalize import Policy
@@ -184,85 +182,13 @@ def python_compact_body(cells: bytes, root: int, alphabet_size: int) -> tuple[by
     return compact_body(view, root, alphabet_size)
 
 
-def python_words_blocks(
-    cells: Any,
-    root: int,
-    width: int,
-    max_depth: int,
-    max_words: int,
-    letters: Sequence[bytes],
-    sink: Callable[[bytes], object],
-    block: int,
-) -> int:
-    """Hand ``sink`` every word below ``root`` of version 1 ``cells`` ("WORD\\n", byte order),
-    in blocks of about ``block`` bytes; return how many. The twin of ``_builder.words_blocks``:
-    the same bounds (paths by ``max_depth``, words by ``max_words``, visits by
-    ``max_words * (max_depth + 1) + 1``) and ValueError("damaged: ...") for the same faults."""
-    count = len(cells)
-    if not 0 <= width <= ONE_CELL_LETTERS or len(letters) != width:
-        raise ValueError("alphabet wider than one header cell")
-    if not 0 <= max_depth <= count:
-        raise ValueError("damaged: its longest word is longer than the file can hold")
-    if not 0 <= root < count:
-        raise ValueError("damaged: the root points outside the file")
-    budget = max_words * (max_depth + 1) + 1
-    head = cells[root]
-    if (head & LETTER_MASK) >> width:
-        raise ValueError("damaged: a letter outside the alphabet")
-    if head & FINAL_FLAG:
-        raise ValueError("damaged: it holds the empty word")
-    out: list[bytes] = []
-    size = words = visits = 0
-    # Frames: (state, its letter bits, the bits not yet followed, the word's bytes so far).
-    stack: list[tuple[int, int, int, bytes]] = []
-    state, letter_bits, bits, word = root, head & LETTER_MASK, head & LETTER_MASK, b""
-    while True:
-        if not bits:
-            if not stack:
-                break
-            state, letter_bits, bits, word = stack.pop()
-            continue
-        low = bits & -bits
-        bits ^= low
-        slot = state + 1 + (letter_bits & (low - 1)).bit_count()
-        if slot >= count:
-            raise ValueError("damaged: a transition points outside the file")
-        child = cells[slot]
-        if child >= count:
-            raise ValueError("damaged: a transition points outside the file")
-        child_head = cells[child]
-        if (child_head & LETTER_MASK) >> width:
-            raise ValueError("damaged: a letter outside the alphabet")
-        if len(stack) + 1 > max_depth:
-            raise ValueError("damaged: a path longer than its longest word")
-        visits += 1
-        if visits > budget:
-            raise ValueError("damaged: more states on its paths than its words can hold")
-        grown = word + letters[low.bit_length() - 1]
-        if child_head & FINAL_FLAG:
-            words += 1
-            if words > max_words:
-                raise ValueError("damaged: more words than its header says")
-            out.append(grown + b"\n")
-            size += len(grown) + 1
-            if size >= block:
-                sink(b"".join(out))
-                out.clear()
-                size = 0
-        stack.append((state, letter_bits, bits, word))
-        state, letter_bits, bits, word = child, child_head & LETTER_MASK, child_head & LETTER_MASK, grown
-    if out:
-        sink(b"".join(out))
-    return words
-
-
 PYTHON_KERNEL = SimpleNamespace(
     name="python",
     Builder=PythonBuilder,
     sort_lines=python_sort_lines,
     merge_runs=python_merge_runs,
     compact_body=python_compact_body,
-    words_blocks=python_words_blocks,
+    words_blocks=words_blocks,
 )
 
 
