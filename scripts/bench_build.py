@@ -12,6 +12,11 @@ fresh subprocess so that peak memory belongs to one build only:
 * file size, and its ratio to dawg2's ``DAWG`` of the same list;
 * open time: median and min over ``--opens`` opens in one child.
 
+Every file built is read back in a child of its own (ours listed by our reader, marisa's
+and CompletionDAWG's keys, DAWG's looked up one by one, gzip's decompressed) and compared
+with the list: a build whose file does not hold the list's words gets a note in place of
+its time, never a figure.
+
 "ours" is ``build_dictionary(list, out)``: it reads, decodes and normalizes the raw list
 before building and writing (with fsync). marisa and dawg get a ready list of words, so
 "ours, ready list" (``compile_words(words)`` + the same atomic write) is the fair
@@ -177,6 +182,38 @@ def open_times():
     return {"median_us": statistics.median(times) * 1e6, "min_us": min(times) * 1e6, "opens": len(times)}
 
 
+def read_back():
+    """Whether the file a build wrote holds exactly the list's words (in a child of its own,
+    after the build's child: never inside a measured build). A time is printed only for a
+    file that reads back (the 1M-, 3M- and 7M-word files once timed here did not open)."""
+    out = Path(task["out"])
+    if method == "dict_trie":
+        return {"ok": True, "why": ""}
+    if method == "gzip":
+        import gzip
+        same = gzip.decompress(out.read_bytes()) == Path(task["list"]).read_bytes()
+        return {"ok": same, "why": "" if same else "the list does not decompress back"}
+    expected = sorted(set(ready_words()), key=lambda word: word.encode("utf-8"))
+    if method.startswith("ours"):
+        from boggle_dafsa.formats import open_path
+        found = list(open_path(out))
+    elif method == "marisa":
+        import marisa_trie
+        trie = marisa_trie.Trie()
+        trie.load(str(out))
+        found = sorted(trie.keys(), key=lambda word: word.encode("utf-8"))
+    else:
+        import dawg
+        loaded = (dawg.DAWG if method == "dawg" else dawg.CompletionDAWG)().load(str(out))
+        if method == "completion_dawg":
+            found = sorted(loaded.keys(), key=lambda word: word.encode("utf-8"))
+        else:  # a DAWG does not list its keys: each one looked up, and the count of prefixes
+            found = expected if all(word in loaded for word in expected) else []
+    if found == expected:
+        return {"ok": True, "why": ""}
+    return {"ok": False, "why": f"{len(found):,} words read back, {len(expected):,} in the list" + ("" if len(found) != len(expected) else ", other words")}
+
+
 def peak_rss_kb():
     """This process's peak RSS in KiB.
 
@@ -194,7 +231,7 @@ def peak_rss_kb():
     return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS
 
 
-result = {"bare": dict, "build": build, "open": open_times}[kind]()
+result = {"bare": dict, "build": build, "open": open_times, "read_back": read_back}[kind]()
 result["maxrss_kb"] = peak_rss_kb()
 print(json.dumps(result))
 '''
@@ -231,6 +268,20 @@ def run_child(task: dict[str, object], timeout: float = 600.0) -> dict[str, floa
         last_line = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
         raise ChildFailed(f"{task.get('method')}: {last_line}")
     return json.loads(done.stdout)
+
+
+def check_read_back(method: str, list_path: Path, out: Path, row: Row) -> bool:
+    """True if the file ``method`` just built holds the list's words; else the row's note
+    says why, and the build's time is never printed."""
+    try:
+        verdict = run_child({"kind": "read_back", "method": method, "list": str(list_path), "out": str(out)}, timeout=3600)
+    except (ChildFailed, subprocess.TimeoutExpired) as error:
+        row.note = f"the file does not read back ({error}): no time printed"
+        return False
+    if not verdict["ok"]:
+        row.note = f"the file does not read back ({verdict['why']}): no time printed"
+        return False
+    return True
 
 
 @dataclass
@@ -332,6 +383,8 @@ def measure(
                 except (ChildFailed, subprocess.TimeoutExpired) as error:
                     row.note = f"build failed: {error}"
                     continue
+                if not check_read_back(method, list_path, out, row):
+                    continue
                 row.seconds.append(result["seconds"])
                 row.maxrss_kb.append(int(result["maxrss_kb"]))
                 row.size = None if result["size"] is None else int(result["size"])
@@ -413,6 +466,10 @@ def measure_sizes(sizes: list[int], methods: list[str], repeat: int, folder: Pat
                         )
                     except (ChildFailed, subprocess.TimeoutExpired) as error:
                         row.notes.append(f"{method} failed: {error}")
+                        continue
+                    checked = Row(f"synthetic {count:,}", count, method)
+                    if not check_read_back(method, list_path, out, checked):
+                        row.notes.append(f"{method}: {checked.note}")
                         continue
                     measured = row.runs.setdefault(method, {"seconds": [], "cpu": [], "peak_mb": []})
                     measured["seconds"].append(result["seconds"])
