@@ -3,7 +3,7 @@
 Each round draws a random word list (ASCII, accented and astral letters, repeats) and runs
 every compiled entry point next to its twin: the streaming builder and file writer (format
 versions 1 and 2), the projection of a version 2 body onto a few letters (also on a damaged
-body), the run sort, the run merge, and dawgdic's three stages. Both must give the same
+body), the listing a writer reads its file back with (also on damaged cells), the run sort, the run merge, and dawgdic's three stages. Both must give the same
 bytes. Then hostile inputs: bytes that are not UTF-8, words out of order, blank lines,
 random bytes, run files with garbage, dawg lists that do not fit together, and a small cap
 on states (both kernels must stop at the same state, with the same error). Every outcome
@@ -179,6 +179,43 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
                 if got != want:
                     print(f"round {number}: the projection differs (damaged: {damaged})")
                     return 1
+        # The listing a writer reads its file back with (words_blocks), on the version 1
+        # cells of the round's list and on damaged copies: the same blocks, or both a
+        # ValueError (with the same message).
+        if words:
+            built = c.Builder()
+            built.add_lines(data)
+            built.finish()
+            cells_out = io.BytesIO()
+            _, _, cells_root = built.write_body(cells_out)
+            alphabet = built.stats()["alphabet"]
+            letters = [letter.encode("utf-8") for letter in alphabet]
+            longest = max(len(word) for word in words)
+            if len(alphabet) <= fileformat.ONE_CELL_LETTERS:
+                for damaged in (False, True, True):
+                    cells = bytearray(cells_out.getvalue())
+                    if damaged:
+                        cells[rng.randrange(len(cells))] ^= 1 << rng.randrange(8)
+                    view = memoryview(bytes(cells)).cast("I")
+                    max_words = len(words) + rng.choice((0, 0, -1, 5))
+                    block = rng.randint(64, 400)
+                    listed: list[list[bytes]] = [[], []]
+
+                    def listing(kernel: Any, sink: list[bytes]) -> Any:
+                        try:
+                            return "ok", kernel.words_blocks(
+                                view, cells_root, len(letters), longest, max_words, letters, sink.append, block
+                            )
+                        except ValueError as error:
+                            return "error", str(error)
+
+                    got = (listing(c, listed[0]), listing(python, listed[1]))
+                    if got[0] != got[1] or (got[0][0] == "ok" and listed[0] != listed[1]):
+                        print(f"round {number}: words_blocks differs (damaged: {damaged}): {got[0]} vs {got[1]}")
+                        return 1
+                    if not damaged and max_words >= len(words) and (got[0] != ("ok", len(words)) or b"".join(listed[0]) != data):
+                        print(f"round {number}: words_blocks does not list the words written")
+                        return 1
         # Lists that do not fit together must be refused, not followed.
         n = rng.randint(1, 40)
         garbage = (
