@@ -1,7 +1,8 @@
 """Every available solver kernel against brute force and against each other.
 
-The kernels are those this process can run (:func:`available_kernels`): "python" and
-"generic" always, "c" when the extension was built and ``BOGGLE_DAFSA_PURE`` is unset.
+The kernels are the seam's list for the solver (``compiled.available("solver")``): "python"
+and "generic" always, "c" when the extension was built (``BOGGLE_DAFSA_PURE`` only decides
+what "auto" runs).
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boggle_dafsa import compiled
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.resolve import open_dictionary
-from boggle_dafsa.solver import available_kernels, solve
+from boggle_dafsa.solver import solve
 from boggle_dafsa.solver.kernels import select
 from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import normalize
 
-KERNELS = available_kernels()
+KERNELS = compiled.available("solver")
 
 
 def brute_force(grid: Grid, words: list[str], min_length: int, adjacency: str) -> set[str]:
@@ -128,12 +130,20 @@ def test_auto_falls_back_to_the_cursor_where_the_layout_does_not_apply(tmp_path:
 
 def test_a_path_deeper_than_the_python_recursion_goes_to_another_kernel(tmp_path: Path) -> None:
     narrow = dictionary_from_words(["A" * 500], tmp_path)
-    assert select(narrow, "auto", cells=9).name == KERNELS[0]
+    assert select(narrow, "auto", cells=9).name == compiled.choose("solver")
     assert select(narrow, "auto", cells=600).name != "python"
 
 
-def test_pure_makes_auto_choose_python() -> None:
-    code = "from boggle_dafsa.solver import available_kernels; print(','.join(available_kernels()))"
+def test_pure_makes_auto_choose_python(tmp_path: Path) -> None:
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    code = (
+        "import sys; from boggle_dafsa.solver import available_kernels; from boggle_dafsa.solver.kernels import select; "
+        "from boggle_dafsa.automaton.reader import NativeDictionary; "
+        "print(select(NativeDictionary(sys.argv[1]), 'auto', cells=4).name, ','.join(available_kernels()))"
+    )
     env = dict(os.environ, BOGGLE_DAFSA_PURE="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True)
-    assert out.stdout.strip() == "python,generic"
+    out = subprocess.run(
+        [sys.executable, "-c", code, dictionary.path], env=env, capture_output=True, text=True, timeout=120, check=True
+    )
+    # "auto" takes the twin; a kernel named still runs where built (the seam's one list).
+    assert out.stdout.split() == ["python", ",".join(compiled.available("solver"))]

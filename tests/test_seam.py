@@ -98,3 +98,76 @@ def test_only_the_seam_reads_the_environment_variable() -> None:
         if re.search(r"environ[^\n]*(PURE_VARIABLE|BOGGLE_DAFSA_PURE)", path.read_text(encoding="utf-8"))
     ]
     assert readers == ["compiled.py"]
+
+
+def _every_part_says(expected_pure: bool, tmp_path: Path) -> dict[str, str]:
+    # What each part runs now, asked the way each asks the seam (at the call).
+    from boggle_dafsa.automaton import reader, stream
+    from boggle_dafsa.cli import version_text
+    from boggle_dafsa.query import walk
+    from boggle_dafsa.search import prove
+    from boggle_dafsa.solver import PreparedSolver, kernel_status, prepared_solver
+    from boggle_dafsa.solver.kernels import kernel_for, select
+    from boggle_dafsa.testing import dictionary_from_words
+
+    dictionary = dictionary_from_words(["abc", "abd"], tmp_path, name=f"seam{int(expected_pure)}.dafsa")
+    census = reader._compiled_census()
+    prover = prove.compiled_kernel()
+    return {
+        "solver select": select(dictionary, "auto", cells=16).name,
+        "solver prepared": PreparedSolver(dictionary, (2, 2)).kernel,
+        "solver kept": prepared_solver(dictionary, (2, 2)).kernel,
+        "solver status": kernel_status().split()[0],
+        "solver inspect": kernel_for(dictionary).split()[0],
+        "builder": stream.default_kernel().name,
+        "builder status": stream.kernel_status().split()[0],
+        "query walk": walk.select_kernel(),
+        "census": "python" if census is None else "c",
+        "prover": "python" if prover is None else "c",
+        **{f"--version {name}": version_text().split(f"{name} kernel: ")[1].split()[0] for name in compiled.PARTS},
+    }
+
+
+def test_the_variable_set_after_import_reaches_every_part_at_its_next_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Every part asks the seam at call time (compiled.py's docstring): a kernel read once at
+    # import (as solver/kernels.py did) would still say "c" here.
+    import boggle_dafsa.cli  # noqa: F401 - everything imported, with the variable unset
+    import boggle_dafsa.search.prove  # noqa: F401
+    import boggle_dafsa.solver  # noqa: F401
+
+    monkeypatch.delenv(compiled.PURE_VARIABLE, raising=False)
+    before = _every_part_says(False, tmp_path)
+    for part, kernel in before.items():
+        name = next(name for name in compiled.PARTS if part.removeprefix("--version ").startswith(name))
+        assert kernel == ("c" if compiled.built(name) is not None else "python"), part
+    monkeypatch.setenv(compiled.PURE_VARIABLE, "1")
+    assert _every_part_says(True, tmp_path) == dict.fromkeys(before, "python")
+    monkeypatch.setenv(compiled.PURE_VARIABLE, "0")
+    assert _every_part_says(False, tmp_path) == before
+
+
+def test_one_list_of_kernels_names_generic_for_the_solver_only() -> None:
+    for name, part in compiled.PARTS.items():
+        built = compiled.built(name) is not None
+        assert compiled.available(name) == (("c",) if built else ()) + ("python",) + (
+            (compiled.GENERIC,) if name == "solver" else ()
+        )
+        assert part.kernels[:2] == compiled.KERNELS
+    assert compiled.choose("solver", "generic") == "generic"
+    with pytest.raises(compiled.KernelSettingError, match="auto, c, python, generic"):
+        compiled.choose("solver", "cursor")
+    with pytest.raises(compiled.KernelSettingError, match=r"auto, c, python\)"):
+        compiled.choose("query walk", "generic")
+
+
+def test_a_kernel_named_runs_where_built_whatever_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from boggle_dafsa.solver.kernels import select
+    from boggle_dafsa.testing import dictionary_from_words
+
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    monkeypatch.setenv(compiled.PURE_VARIABLE, "1")
+    for kernel in compiled.available("solver"):
+        assert select(dictionary, kernel, cells=4).name == kernel
+    assert select(dictionary, "auto", cells=4).name == "python"

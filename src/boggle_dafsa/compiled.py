@@ -7,11 +7,23 @@ Every compiled extension is an optional twin of pure-Python code. This module al
   ``off``: compiled parts run where they were built; ``1``, ``true``, ``yes`` or ``on``: pure
   Python everywhere; anything else is a one-line :class:`KernelSettingError`;
 * loads an extension (:func:`load`), or says why it will not (:func:`missing`);
-* says what ``--version`` prints (:func:`version_parts`).
+* answers the two questions every part asks: which kernels it has here
+  (:func:`available`, a tuple of names) and which one runs and why (:func:`status`, the
+  text ``--version`` prints; :func:`choose`, the name).
 
-Every kernel has one of two names everywhere: ``"c"`` (compiled) or ``"python"`` (the twin).
-Adding an extension: one :class:`Part` in :data:`PARTS` and one ``Extension`` in ``setup.py``;
-its Python module asks :func:`load` for it and falls back to its twin on None.
+**When it is read: at each call, never at import.** Every part (the solver, the builder,
+the query walks, the census, the prover, ``--version``) asks this module at the moment a
+call needs a kernel (a search, a build, a walk, a census), so setting the variable after
+``import boggle_dafsa`` takes effect at the next call of every part alike. What a call has
+already made keeps its kernel: a :class:`~boggle_dafsa.solver.PreparedSolver`, a
+dictionary whose compiled lookups are armed. ``BOGGLE_DAFSA_PURE`` decides what "auto"
+runs; a kernel asked for by name runs where it is built (the tests compare the twins so).
+
+The kernel names: ``"c"`` (compiled) and ``"python"`` (its twin) for every part, and for
+the solver a third, ``"generic"`` (:data:`GENERIC`: any dictionary, walked through its
+cursor; it has no compiled twin). Adding an extension: one :class:`Part` in :data:`PARTS`
+and one ``Extension`` in ``setup.py``; its Python module asks :func:`load` for it (at each
+call) and falls back to its twin on None.
 """
 
 from __future__ import annotations
@@ -27,6 +39,8 @@ PURE_VARIABLE = "BOGGLE_DAFSA_PURE"
 #: The kernel names: a compiled part, or its pure-Python twin.
 C, PYTHON = "c", "python"
 KERNELS = (C, PYTHON)
+#: The solver's third kernel: any dictionary, through its cursor (no compiled twin).
+GENERIC = "generic"
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
@@ -39,21 +53,28 @@ class KernelSettingError(BoggleError):
 class Part:
     """One compiled extension: its name in ``--version``, what it does, its module."""
 
-    __slots__ = ("name", "module", "twin")
+    __slots__ = ("name", "module", "twin", "others")
 
-    def __init__(self, name: str, module: str, twin: str) -> None:
+    def __init__(self, name: str, module: str, twin: str, others: tuple[str, ...] = ()) -> None:
         self.name = name
         #: The dotted name of the extension module (``setup.py`` builds it).
         self.module = module
         #: The dotted name of the pure-Python module that is its twin.
         self.twin = twin
+        #: The part's kernels besides "c" and "python", tried after them ("generic").
+        self.others = others
+
+    @property
+    def kernels(self) -> tuple[str, ...]:
+        """Every kernel name of this part, in the order "auto" tries them."""
+        return (*KERNELS, *self.others)
 
 
 #: Every compiled part, in the order ``--version`` names them.
 PARTS: dict[str, Part] = {
     part.name: part
     for part in (
-        Part("solver", "boggle_dafsa.solver._native", "boggle_dafsa.solver.python"),
+        Part("solver", "boggle_dafsa.solver._native", "boggle_dafsa.solver.python", (GENERIC,)),
         Part("builder", "boggle_dafsa.automaton._builder", "boggle_dafsa.automaton.stream"),
         Part("query walk", "boggle_dafsa.query._walk", "boggle_dafsa.query.walk"),
         Part("census", "boggle_dafsa.automaton._census", "boggle_dafsa.dictionary"),
@@ -65,7 +86,9 @@ PARTS: dict[str, Part] = {
 def pure() -> bool:
     """True when ``BOGGLE_DAFSA_PURE`` asks for pure Python everywhere.
 
-    Read at each call (cheap), so that a test or a program may change it; a value that is
+    Read at each call (cheap), never cached: every part asks through :func:`load`,
+    :func:`missing`, :func:`choose` or :func:`status` when a call needs a kernel, so that a
+    test or a program may change it after import; a value that is
     neither true nor false raises :class:`KernelSettingError` (the CLI's one-line error).
     """
     value = os.environ.get(PURE_VARIABLE, "").strip().lower()
@@ -119,16 +142,23 @@ def choose(name: str, kernel: str = "auto") -> str:
     """
     if kernel == "auto":
         return C if missing(name) is None else PYTHON
-    if kernel not in KERNELS:
-        raise KernelSettingError(f"unknown kernel {kernel!r} (known: auto, {', '.join(KERNELS)})")
+    known = PARTS[name].kernels
+    if kernel not in known:
+        raise KernelSettingError(f"unknown kernel {kernel!r} (known: auto, {', '.join(known)})")
     if kernel == C and built(name) is None:
         raise KernelSettingError(f"the compiled {name} kernel is not built in this installation")
     return kernel
 
 
 def available(name: str) -> tuple[str, ...]:
-    """The kernels part ``name`` can run here: ("c", "python") when built, else ("python",)."""
-    return KERNELS if built(name) is not None else (PYTHON,)
+    """The kernels part ``name`` runs here when asked for by name, in the order "auto" tries them.
+
+    ``("c", "python")`` when built, else ``("python",)``; the solver adds ``"generic"``.
+    ``BOGGLE_DAFSA_PURE`` does not change it (it decides what "auto" runs: :func:`choose`).
+    The one list of kernels: every part and every test's twin fixture takes it from here.
+    """
+    part = PARTS[name]
+    return part.kernels if built(name) is not None else (PYTHON, *part.others)
 
 
 def version_parts() -> str:

@@ -109,9 +109,9 @@ def search_states(
             return
 
 
-def available_kernels() -> list[str]:
-    """The native-walk kernels this installation has: "python", plus "c" if built."""
-    return list(reversed(compiled.available("query walk")))
+def available_kernels() -> tuple[str, ...]:
+    """``compiled.available("query walk")`` (a thin alias of the seam's one list, kept for scripts)."""
+    return compiled.available("query walk")
 
 
 def select_kernel(kernel: str = "auto") -> str:

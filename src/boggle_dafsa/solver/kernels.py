@@ -6,8 +6,12 @@ in the order "auto" tries them:
 
 * "c" — the compiled native kernel (``_native.c``), when it was built and
   ``BOGGLE_DAFSA_PURE=1`` is not set;
-* "python" — its pure-Python twin (:mod:`.native`), for native files of up to 31 letters;
+* "python" — its pure-Python twin (:mod:`.python`), for native files of up to 31 letters;
 * "generic" — any dictionary, through its cursor (:mod:`.generic`).
+
+The names and which of them this installation has are the seam's
+(:func:`boggle_dafsa.compiled.available`, ``"solver"``); whether "auto" may take "c" is
+asked of the seam at each :func:`select`, never at import, as every other part does.
 
 Adding a kernel is one :func:`register` call. A kernel over the native layout only
 needs a function ``search(layout, faces, table, min_length)`` and :class:`LayoutKernel`
@@ -146,13 +150,26 @@ def register(kernel: Kernel) -> None:
 
 
 def available_kernels() -> tuple[str, ...]:
-    """The names of the kernels this process can run, in the order "auto" tries them."""
-    return tuple(kernel.name for kernel in _ordered())
+    """``compiled.available("solver")``: the kernels this installation runs when asked by name
+    (a thin alias of the seam, kept as public API)."""
+    return seam.available("solver")
+
+
+def _named(name: str) -> Kernel | None:
+    # The kernel registered as `name`; the compiled one is registered on first need, so
+    # that a process that never asks for it never loads it.
+    if name == seam.C and name not in _REGISTRY:
+        _register_compiled()
+    return _REGISTRY.get(name)
 
 
 def _ordered() -> list[Kernel]:
+    # The kernels "auto" tries, compiled first when the seam says so now.
+    compiled = seam.missing("solver") is None
+    if compiled:
+        _named(seam.C)
     kernels = list(_REGISTRY.values())
-    return [k for k in kernels if k.compiled] + [k for k in kernels if not k.compiled]
+    return [k for k in kernels if k.compiled and compiled] + [k for k in kernels if not k.compiled]
 
 
 def select(dictionary: Dictionary[Any], kernel: str = "auto", *, cells: int = 0) -> Kernel:
@@ -167,7 +184,7 @@ def select(dictionary: Dictionary[Any], kernel: str = "auto", *, cells: int = 0)
             if candidate.accepts(dictionary, cells):
                 return candidate
         raise AssertionError("the generic kernel accepts every dictionary")
-    chosen = _REGISTRY.get(kernel)
+    chosen = _named(kernel)
     if chosen is None:
         raise ValueError(f"unknown or unavailable kernel {kernel!r} (available: {', '.join(available_kernels())})")
     if not chosen.accepts(dictionary, cells):
@@ -202,16 +219,12 @@ def _register_builtin() -> None:
     from boggle_dafsa.solver import python as native
 
     register(LayoutKernel(seam.PYTHON, native.search, max_depth=native.MAX_DEPTH, solver_class=native.Solver))
-    register(CursorKernel("generic", _generic_search))
-
-
-#: Why the compiled kernel is not in use, or None when it is (read once, at import, from the seam).
-_compiled_missing: str | None = seam.missing("solver")
+    register(CursorKernel(seam.GENERIC, _generic_search))
 
 
 def _register_compiled() -> None:
-    # The C twin of `python.search`, when it was built and not forced off: same arguments, same result.
-    if _compiled_missing is None:
+    # The C twin of `python.search`, when it was built: same arguments, same result.
+    if seam.built("solver") is not None:
         from boggle_dafsa.solver import c
 
         register(LayoutKernel(seam.C, c.search, compiled=True, solver_class=c.Solver))
@@ -220,9 +233,10 @@ def _register_compiled() -> None:
 def kernel_for(dictionary: Dictionary[Any]) -> str:
     """The kernel "auto" runs on ``dictionary`` (for a 4x4 grid), with why when it is not compiled."""
     name = select(dictionary, "auto", cells=16).name
-    if name == "python" and _compiled_missing is not None:
-        return f"python ({_compiled_missing})"
-    if name == "generic":
+    missing = seam.missing("solver")
+    if name == seam.PYTHON and missing is not None:
+        return f"python ({missing})"
+    if name == seam.GENERIC:
         if hasattr(dictionary, "layout_for"):
             fast = _ordered()[0].name
             return f"generic (over 31 letters: the part a grid's letters spell, remapped to 31 bits, walked by {fast})"
@@ -231,10 +245,10 @@ def kernel_for(dictionary: Dictionary[Any]) -> str:
 
 
 def kernel_status() -> str:
-    """Which kernel searches native dictionaries, and why: ``c (compiled)``, or
-    ``python (the C extension is not built)`` / ``python (BOGGLE_DAFSA_PURE=1)``."""
-    return "c (compiled)" if _compiled_missing is None else f"python ({_compiled_missing})"
+    """``compiled.status("solver")`` (a thin alias, kept as public API): which kernel searches
+    native dictionaries, and why: ``c (compiled)``, or ``python (the C extension is not
+    built)`` / ``python (BOGGLE_DAFSA_PURE=1)``."""
+    return seam.status("solver")
 
 
 _register_builtin()
-_register_compiled()

@@ -28,6 +28,7 @@ from contextvars import ContextVar
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa import compiled as seam
 from boggle_dafsa.board.grid import Grid, format_shape, neighbours
 from boggle_dafsa.board.scoring import CLASSIC, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
@@ -362,7 +363,15 @@ def kept_solver(
         kept = _PREPARED.get(dictionary)
     except TypeError:
         return None
-    return kept.get((shape, adjacency, min_length, scoring, kernel)) if kept else None
+    return kept.get((shape, adjacency, min_length, scoring, _kernel_key(kernel))) if kept else None
+
+
+def _kernel_key(kernel: str) -> str:
+    # "auto" kept apart by what the seam says now: BOGGLE_DAFSA_PURE is read at each call,
+    # so a solver kept while it was unset never answers once it is set, nor the reverse.
+    if kernel != "auto":
+        return kernel
+    return "auto" if seam.missing("solver") is None else "auto, pure"
 
 
 def prepared_solver(
@@ -375,7 +384,7 @@ def prepared_solver(
     kernel: str = "auto",
 ) -> PreparedSolver:
     """The :class:`PreparedSolver` for these arguments, made once and kept while ``dictionary`` lives."""
-    key = (tuple(shape), adjacency, min_length, scoring, kernel)
+    key = (tuple(shape), adjacency, min_length, scoring, _kernel_key(kernel))
     try:
         kept = _PREPARED.setdefault(dictionary, {})
     except TypeError:  # not weakly referable: nothing kept
