@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
+import re
 import struct
 import subprocess
 import sys
+import traceback
+from array import array
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import compiled
+from boggle_dafsa.automaton.fileformat import NativeLayout
+from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.resolve import open_dictionary
@@ -103,18 +107,59 @@ def test_every_kernel_gives_the_same_hits_and_paths(text: str) -> None:
         assert hits == reference, kernel
 
 
-@pytest.mark.parametrize("kernel", [name for name in KERNELS if name != "generic"])
-def test_a_damaged_dictionary_is_an_error_in_every_layout_kernel(tmp_path: Path, kernel: str) -> None:
-    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path)
-    damaged = tmp_path / "damaged.dafsa"
-    shutil.copy(good.path, damaged)
-    data = bytearray(damaged.read_bytes())
+def _damaged(tmp_path: Path, version: int) -> NativeDictionary:
+    # The same bytes damaged in a version 1 and a version 2 file: the 32 bits after the
+    # body's first cell (v1: the root's first child, pointed far outside the file; v2: the
+    # root's first edges, made bytes no edge holds).
+    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path, version=version, name=f"good{version}.dafsa")
+    data = bytearray(Path(good.path).read_bytes())
     struct.pack_into("<I", data, good.header.header_size + 4 * (good.root + 1), 0x0FFFFFFF)
+    damaged = tmp_path / f"damaged{version}.dafsa"
     damaged.write_bytes(bytes(data))
-    from boggle_dafsa.automaton.reader import NativeDictionary
+    return NativeDictionary(damaged)
 
-    with pytest.raises(DictionaryError, match="damaged"):
-        solve(Grid.parse("ABC/DEF"), NativeDictionary(damaged), kernel=kernel)
+
+#: The layer that refuses each version's damage before any kernel runs: the census of the
+#: version 1 cells (``checked``), the expansion of the version 2 body into them (``_cells``).
+REFUSED_BY = {1: "census", 2: "_cells"}
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_damaged_file_is_refused_before_any_kernel_runs(tmp_path: Path, kernel: str, version: int) -> None:
+    damaged = _damaged(tmp_path, version)
+    with pytest.raises(DictionaryError, match="damaged dictionary") as refused:
+        solve(Grid.parse("ABC/DEF"), damaged, kernel=kernel)
+    frames = [frame.name for frame in traceback.extract_tb(refused.tb)]
+    assert REFUSED_BY[version] in frames, frames
+    assert version == 1 or "census" not in frames  # v2: refused before the census could run
+    assert "verify" not in str(refused.value)  # not the kernels' own message (below)
+
+
+class _Unchecked:
+    """A stand-in whose layout no census has seen: the cells go straight to the kernel."""
+
+    def __init__(self, layout: NativeLayout) -> None:
+        self._layout = layout
+
+    def layout(self) -> NativeLayout:
+        return self._layout
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("kernel", [name for name in KERNELS if name != "generic"])
+def test_a_layout_kernel_given_damaged_cells_refuses_them_itself(tmp_path: Path, kernel: str, version: int) -> None:
+    # Past the census (a caller of the kernel signature, or a census that missed): the
+    # version 1 cells of each version, the root's first child pointed outside them.
+    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path, version=version, name=f"good{version}.dafsa")
+    layout = good.layout()
+    assert layout is not None
+    cells = array("I", layout.cells)
+    cells[layout.root + 1] = 0x0FFFFFFF
+    damaged = _Unchecked(NativeLayout.of(cells, layout.root, layout.alphabet, layout.longest_word, "cells"))
+    assert select(damaged, kernel, cells=6).name == kernel  # type: ignore[arg-type]
+    with pytest.raises(DictionaryError, match=re.escape("cells: damaged dictionary (run `boggle-dafsa verify`)")):
+        solve(Grid.parse("ABC/DEF"), damaged, kernel=kernel)  # type: ignore[arg-type]
 
 
 def test_auto_falls_back_to_the_cursor_where_the_layout_does_not_apply(tmp_path: Path) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import shutil
 import struct
+import traceback
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -326,18 +328,25 @@ def test_a_word_longer_than_the_recursion_limit(tmp_path: Path) -> None:
     assert [hit.word for hit in solve(grid, dictionary)] == [word, word[:5]]
 
 
-def test_a_damaged_dictionary_is_an_error_not_a_crash(tmp_path: Path) -> None:
-    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path)
+@pytest.mark.parametrize("version, refused_by", [(1, "census"), (2, "_cells")])
+def test_a_damaged_dictionary_is_an_error_not_a_crash(tmp_path: Path, version: int, refused_by: str) -> None:
+    # The same 32 bits damaged in each version (v1: the root's first child pointed far
+    # outside the file; v2: the root's first edges). The layer that refuses is named: the
+    # census of the cells (v1), their expansion from the compact body (v2), both before
+    # the kernel "auto" picks runs (the kernels' own refusal: tests/test_kernels.py).
+    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path, version=version)
+    assert good.header.version == version
     damaged = tmp_path / "damaged.dafsa"
     shutil.copy(good.path, damaged)
     data = bytearray(damaged.read_bytes())
     body = good.header.header_size
     root = good.root
-    # Point the root's first child far outside the file.
     struct.pack_into("<I", data, body + 4 * (root + 1), 0x0FFFFFFF)
     damaged.write_bytes(bytes(data))
-    with pytest.raises(DictionaryError, match="damaged"):
+    with pytest.raises(DictionaryError, match=re.escape(f"{damaged}: damaged dictionary (")) as refused:
         solve(Grid.parse("ABC/DEF"), NativeDictionary(damaged))
+    frames = [frame.name for frame in traceback.extract_tb(refused.tb)]
+    assert refused_by in frames and (version == 1 or "census" not in frames), frames
 
 
 # -- find ---------------------------------------------------------------------------------
