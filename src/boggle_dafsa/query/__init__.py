@@ -24,13 +24,28 @@ from typing import Any, NamedTuple
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
 from boggle_dafsa.query.parse import Regex, parse_pattern
-from boggle_dafsa.query.walk import fuzzy_native, native_layout, search, search_states
+from boggle_dafsa.query.walk import fuzzy_native, native_layout, search_states
+from boggle_dafsa.query.walk import search as _walk
 
 #: Largest ``fuzzy`` distance, and longest ``fuzzy`` word (the rows of its automaton).
 MAX_DISTANCE = 10
 MAX_FUZZY_WORD = 64
 #: Most letters and blanks in an ``anagram`` rack.
 MAX_RACK = 64
+
+
+def search(
+    dictionary: Any, automaton: Automaton[Any] | None = None, limit: int | None = None, kernel: str = "auto", **conditions: Any
+) -> Iterator[str]:
+    """The words of ``dictionary`` that ``automaton`` matches and that meet every one of
+    ``conditions`` (Zyzzyva's: ``pattern``, ``regex``, ``anagram``, ``length=(5, 7)``,
+    ``takes_suffix="S"``... see :func:`.conditions.search_words`), in byte order unless
+    ``sort``, at most ``limit``; streamed, in one walk of the automaton where it can."""
+    if automaton is not None and not conditions:
+        return _walk(dictionary, automaton, limit, kernel)
+    from boggle_dafsa.query.conditions import search_words
+
+    return search_words(dictionary, automaton, limit, kernel, **conditions)
 
 
 def _key(dictionary: Any, text: str, what: str) -> str:
@@ -187,6 +202,16 @@ def _fuzzy_sorted(
                     return
 
 
+def complete(dictionary: Any, prefix: str, limit: int | None = None) -> Iterator[str]:
+    """The words that start with ``prefix`` (normalized like the dictionary; empty: every
+    word), in byte order, at most ``limit``; raises :class:`QueryError` for a prefix that is
+    not letters."""
+    key = dictionary.normalize(prefix) if prefix else ""
+    if key is None:
+        raise QueryError(f"prefix {prefix!r} holds characters that are not letters")
+    return dictionary.complete(key, limit)  # type: ignore[no-any-return]
+
+
 def prefixes(dictionary: Any, word: str) -> list[str]:
     """The words that are prefixes of ``word`` (itself included), shortest first."""
     key = _key(dictionary, word, "word")
@@ -233,6 +258,7 @@ __all__ = [
     "Pattern",
     "Regex",
     "anagram",
+    "complete",
     "fuzzy",
     "grep",
     "hooks",

@@ -1,0 +1,635 @@
+"""``search``: Zyzzyva's word-study conditions, any number combined (AND), in one walk.
+
+Every condition that can be read letter by letter is an automaton, and their product is
+walked with the dictionary's (:func:`boggle_dafsa.query.walk.search`, compiled on native
+files), so a branch no answer lies on is never entered:
+
+- ``pattern``, ``regex``, ``anagram``, ``subanagram``: the query module's own automata;
+- ``length``, ``vowels``, ``distinct``, ``includes``, ``excludes``, ``points``: one
+  :class:`Counters` automaton, whose state is the counts along the path, each capped where
+  it stops mattering (so the lazily built DFA stays small) and pruned where a bound allows:
+  a maximum passed, an excluded letter met, or (with a longest length) too few letters
+  left to reach a minimum or to place the included letters;
+- ``takes_prefix`` (``PREFIX+word`` is a word) and ``in_`` (a word of another
+  dictionary): that dictionary itself as an automaton (:class:`Follow`), started at
+  ``PREFIX``'s state or at the root.
+
+The conditions that need the whole word are checked on each word the walk yields:
+``takes_suffix``, ``not_takes_prefix``, ``not_takes_suffix`` and ``not_in`` (one lookup
+each), ``hooks`` (lookups), ``anagrams`` (an alphagram index: sorted letters to the
+number of words, built once per dictionary and kept in memory) and ``probability`` (each
+word's rank, built once per dictionary, bag and number of blanks).
+
+Probability is Zyzzyva's: the number of sets of tiles of the bag that spell the word
+(:meth:`.tiles.TileBag.combinations`, with 0, 1 or 2 blanks). Ranks are per length: the
+words of a length in order of that number, most probable first, ties broken by alphagram
+and, within an alphagram, by byte order, numbered from 1; anagrams take consecutive ranks.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import Any
+
+from boggle_dafsa.errors import QueryError
+from boggle_dafsa.query.automata import VOWELS, Anagram, Automaton, Length, everything
+from boggle_dafsa.query.parse import Regex, parse_pattern
+from boggle_dafsa.query.tiles import MAX_PROBABILITY_BLANKS, TileBag, bag_for
+from boggle_dafsa.query.walk import check_deadline
+from boggle_dafsa.query.walk import search as walk_search
+from boggle_dafsa.words.normalize import fold
+
+#: Most letters and blanks in an ``anagram`` or ``subanagram`` rack (as ``query.anagram``).
+MAX_RACK = 64
+#: The orders ``sort`` takes.
+SORTS = ("alpha", "length", "points", "probability")
+#: What ``hooks`` takes: a word with a front hook, a back hook, or an inner hook (the
+#: word without its first or its last letter is a word).
+HOOK_KINDS = ("front", "back", "inner")
+
+Bounds = tuple[int, "int | None"]
+
+
+def parse_range(text: str, what: str) -> tuple[int, int | None]:
+    """``MIN-MAX``, ``MIN-``, ``-MAX`` or ``N`` as (min, max); max None: no bound."""
+    low, dash, high = text.strip().partition("-")
+    try:
+        lo = int(low) if low.strip() else 0
+        hi = (int(high) if high.strip() else None) if dash else lo
+    except ValueError:
+        raise QueryError(f"bad {what} range {text!r}: MIN-MAX, MIN-, -MAX or N (whole numbers)") from None
+    return _bounds((lo, hi), what)
+
+
+def _bounds(value: Any, what: str) -> tuple[int, int | None]:
+    if isinstance(value, str):
+        return parse_range(value, what)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value, value)
+    try:
+        low, high = value
+    except (TypeError, ValueError):
+        raise QueryError(f"bad {what} range {value!r}: a (min, max) pair") from None
+    low = 0 if low is None else low
+    for bound in (low, high):
+        if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < 0):
+            raise QueryError(f"bad {what} range {value!r}: bounds are whole numbers, 0 or more")
+    if high is not None and low > high:
+        raise QueryError(f"bad {what} range {value!r}: the minimum is above the maximum")
+    return low, high
+
+
+def _within(number: int, bounds: tuple[int, int | None]) -> bool:
+    return number >= bounds[0] and (bounds[1] is None or number <= bounds[1])
+
+
+# -- the counters along the path ---------------------------------------------------------------
+
+
+class Counters:
+    """Length, vowels, distinct letters, included and excluded letters and points, counted
+    along the path. A state is ``(length, vowels, seen, included, excluded, points)``; a
+    component no condition asks for stays at its start value."""
+
+    def __init__(
+        self,
+        length: tuple[int, int | None] | None = None,
+        vowels: tuple[int, int | None] | None = None,
+        distinct: tuple[int, int | None] | None = None,
+        includes: dict[str, int] | None = None,
+        excludes: dict[str, int] | None = None,
+        points: tuple[int, int | None] | None = None,
+        values: dict[str, int] | None = None,
+    ) -> None:
+        self.length = length or (0, None)
+        self.room = self.length[1]  # the longest word: what the pruning by room counts on
+        self.vowels = vowels
+        self.distinct = distinct
+        self.include_letters = tuple(sorted(includes or {}))
+        self.include_need = tuple((includes or {})[letter] for letter in self.include_letters)
+        self.exclude_letters = {letter: i for i, letter in enumerate(sorted(excludes or {}))}
+        self.exclude_limit = tuple((excludes or {})[letter] for letter in sorted(excludes or {}))
+        self.points = points
+        self.values = values or {}
+        self.top_value = max(self.values.values(), default=0)
+        self._letters: dict[str, tuple[int, int, int, int]] = {}
+
+    def start(self) -> tuple | None:
+        seen: Any = frozenset() if self.distinct else None
+        state = (0, 0, seen, (0,) * len(self.include_letters), (0,) * len(self.exclude_limit), 0)
+        return self._alive(state)
+
+    def _alive(self, state: tuple) -> tuple | None:
+        # None where no word can complete the path; else the state with its counts capped.
+        n, v, seen, inc, exc, pts = state
+        room = self.room
+        left = None if room is None else room - n
+        if left is not None and left < 0:
+            return None
+        if self.vowels is not None:
+            low, high = self.vowels
+            if high is not None and v > high:
+                return None
+            if left is not None and v + left < low:
+                return None
+            if high is None:
+                v = min(v, low)
+        if self.distinct is not None and seen is not True:
+            low, high = self.distinct
+            if high is not None and len(seen) > high:
+                return None
+            if left is not None and len(seen) + left < low:
+                return None
+            if high is None and len(seen) >= low:
+                seen = True  # satisfied for good: one state for all the sets past it
+        if inc and left is not None and sum(need - have for need, have in zip(self.include_need, inc)) > left:
+            return None
+        if self.points is not None:
+            low, high = self.points
+            if high is not None and pts > high:
+                return None
+            if left is not None and pts + left * self.top_value < low:
+                return None
+            if high is None:
+                pts = min(pts, low)
+        if room is None:
+            n = min(n, self.length[0])  # only the minimum length still matters
+        return n, v, seen, inc, exc, pts
+
+    def _letter(self, letter: str) -> tuple[int, int, int, int]:
+        # What a letter does to the counts: (excluded index or -1, vowel 0/1, included
+        # index or -1, value), worked out once per letter.
+        found = self._letters.get(letter)
+        if found is None:
+            include = self.include_letters.index(letter) if letter in self.include_letters else -1
+            found = self._letters[letter] = (
+                self.exclude_letters.get(letter, -1),
+                int(self.vowels is not None and fold(letter) in VOWELS),
+                include,
+                self.values.get(letter, 0) if self.points is not None else 0,
+            )
+        return found
+
+    def step(self, state: tuple, letter: str) -> tuple | None:
+        n, v, seen, inc, exc, pts = state
+        excluded, vowel, included, value = self._letter(letter)
+        if excluded >= 0:
+            if exc[excluded] + 1 >= self.exclude_limit[excluded]:
+                return None
+            exc = exc[:excluded] + (exc[excluded] + 1,) + exc[excluded + 1 :]
+        if seen is not None and seen is not True:
+            seen = seen | {letter}
+        if included >= 0 and inc[included] < self.include_need[included]:
+            inc = inc[:included] + (inc[included] + 1,) + inc[included + 1 :]
+        return self._alive((n + 1, v + vowel, seen, inc, exc, pts + value))
+
+    def is_match(self, state: tuple) -> bool:
+        n, v, seen, inc, _, pts = state
+        return (
+            n >= self.length[0]
+            and (self.vowels is None or v >= self.vowels[0])
+            and (seen is None or seen is True or len(seen) >= self.distinct[0])  # type: ignore[index]
+            and inc == self.include_need
+            and (self.points is None or pts >= self.points[0])
+        )
+
+    def can_match(self, state: tuple) -> bool:
+        return True
+
+
+_UNKNOWN = object()
+
+
+class Product:
+    """Words that every one of ``automata`` matches, like :class:`~.automata.Intersection`,
+    with each automaton's own transitions remembered: a product state is new far more
+    often than each of its parts, so a pattern or regex steps once per state of its own,
+    not once per state of the product. A state that steps is one where every part can
+    still match (``can_match`` is checked on the parts as they step)."""
+
+    def __init__(self, *automata: Automaton[Any]) -> None:
+        self.automata = automata
+        self._steps: list[dict[tuple[Any, str], Any]] = [{} for _ in automata]
+        self._matches: list[dict[Any, bool]] = [{} for _ in automata]
+
+    def start(self) -> tuple | None:
+        states = []
+        for automaton in self.automata:
+            state = automaton.start()
+            if state is None or not automaton.can_match(state):
+                return None
+            states.append(state)
+        return tuple(states)
+
+    def step(self, state: tuple, letter: str) -> tuple | None:
+        after = []
+        for automaton, steps, sub in zip(self.automata, self._steps, state):
+            nxt = steps.get((sub, letter), _UNKNOWN)
+            if nxt is _UNKNOWN:
+                nxt = automaton.step(sub, letter)
+                if nxt is not None and not automaton.can_match(nxt):
+                    nxt = None
+                steps[(sub, letter)] = nxt
+            if nxt is None:
+                return None
+            after.append(nxt)
+        return tuple(after)
+
+    def is_match(self, state: tuple) -> bool:
+        for automaton, matches, sub in zip(self.automata, self._matches, state):
+            found = matches.get(sub)
+            if found is None:
+                found = matches[sub] = automaton.is_match(sub)
+            if not found:
+                return False
+        return True
+
+    def can_match(self, state: tuple) -> bool:
+        return True
+
+
+class Follow:
+    """A dictionary read as an automaton from one of its states: the words ``w`` such that
+    the path from ``start`` spelling ``w`` ends on a word (from the root: the words of the
+    dictionary; from ``PREFIX``'s state: the ``w`` with ``PREFIX+w`` a word)."""
+
+    def __init__(self, dictionary: Any, start: Any) -> None:
+        self.dictionary = dictionary
+        self._start = start
+
+    def start(self) -> Any:
+        return self._start
+
+    def step(self, state: Any, letter: str) -> Any:
+        return self.dictionary.step(state, letter)
+
+    def is_match(self, state: Any) -> bool:
+        return bool(self.dictionary.is_word(state))
+
+    def can_match(self, state: Any) -> bool:
+        return True
+
+
+# -- the indexes built once per dictionary --------------------------------------------------
+
+
+class _Index:
+    """What is built once per dictionary, a length at a time (the lengths a search meets):
+    alphagram counts, and probability ranks per bag and number of blanks. It holds no
+    reference to its dictionary, so that the cache lets the dictionary go."""
+
+    __slots__ = ("alphagrams", "ranks")
+
+    def __init__(self) -> None:
+        self.alphagrams: dict[int, dict[str, int]] = {}
+        self.ranks: dict[tuple[Any, ...], dict[str, int]] = {}
+
+
+_INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
+
+
+def _index(dictionary: Any) -> _Index:
+    try:
+        found = _INDEXES.get(dictionary)
+    except TypeError:  # a dictionary that takes no weak reference: built each time
+        return _Index()
+    if found is None:
+        found = _INDEXES[dictionary] = _Index()
+    return found
+
+
+def _words_of_length(dictionary: Any, length: int) -> Iterator[str]:
+    for count, word in enumerate(walk_search(dictionary, Length(length, length)), 1):
+        if not count & 0x3FFF:
+            check_deadline()
+        yield word
+
+
+def alphagram(word: str) -> str:
+    """The word's letters in byte order (``RETAINS`` → ``AEINRST``)."""
+    return "".join(sorted(word))
+
+
+def alphagram_counts(dictionary: Any, length: int) -> dict[str, int]:
+    """Alphagram → number of words of ``dictionary`` with those letters, for the words of
+    ``length`` letters (built once, kept in memory while the dictionary lives)."""
+    index = _index(dictionary)
+    counts = index.alphagrams.get(length)
+    if counts is None:
+        counts = {}
+        for word in _words_of_length(dictionary, length):
+            key = alphagram(word)
+            counts[key] = counts.get(key, 0) + 1
+        index.alphagrams[length] = counts
+    return counts
+
+
+def anagram_count(dictionary: Any, word: str) -> int:
+    """How many words of ``dictionary`` are spelled with the letters of ``word`` (itself included)."""
+    return alphagram_counts(dictionary, len(word)).get(alphagram(word), 0)
+
+
+def probability_ranks(dictionary: Any, bag: TileBag, blanks: int, length: int) -> dict[str, int]:
+    """Word → probability rank, for the words of ``length`` letters (1: the most probable;
+    the order is in the module's docstring); built once per dictionary, bag, blanks and length."""
+    index = _index(dictionary)
+    key = (tuple(sorted(bag.counts.items())), bag.blanks, blanks, length)
+    ranks = index.ranks.get(key)
+    if ranks is not None:
+        return ranks
+    words = list(_words_of_length(dictionary, length))  # byte order: anagrams numbered in it
+    keys = [alphagram(word) for word in words]
+    counts = index.alphagrams.get(length)
+    if counts is None:
+        counts = index.alphagrams[length] = {}
+        for letters in keys:
+            counts[letters] = counts.get(letters, 0) + 1
+    combinations = bag.combinations
+    order = sorted((-combinations(letters, blanks), letters) for letters in counts)
+    first: dict[str, int] = {}
+    rank = 1
+    for _, letters in order:
+        first[letters] = rank
+        rank += counts[letters]
+    ranks = {}
+    for word, letters in zip(words, keys):
+        ranks[word] = first[letters]
+        first[letters] += 1
+    index.ranks[key] = ranks
+    return ranks
+
+
+def probability_rank(dictionary: Any, word: str, bag: TileBag, blanks: int = 2) -> int:
+    """The word's probability rank among the words of its length (see :func:`probability_ranks`)."""
+    return probability_ranks(dictionary, bag, blanks, len(word))[word]
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+def _letters(dictionary: Any, text: str, what: str) -> str:
+    key = dictionary.normalize(text) if text else None
+    if not key:
+        raise QueryError(f"{what} {text!r} is not letters")
+    return key  # type: ignore[no-any-return]
+
+
+def _rack(dictionary: Any, letters: str, sub: bool) -> Anagram:
+    if len(letters) > MAX_RACK:
+        raise QueryError(f"rack too long ({len(letters)} letters and blanks, at most {MAX_RACK})")
+    blanks = letters.count("?")
+    rest = letters.replace("?", "")
+    tiles = "".join(_letters(dictionary, char, "rack letter") for char in rest)
+    if not tiles and not blanks:
+        raise QueryError("empty rack")
+    return Anagram(tiles, blanks, sub)
+
+
+def _other(dictionary: Any, other: Any, what: str) -> Any:
+    if isinstance(other, str):
+        from boggle_dafsa.resolve import open_dictionary
+
+        other = open_dictionary(other)
+    if getattr(other, "policy", None) != getattr(dictionary, "policy", None):
+        raise QueryError(
+            f"{what}: cannot compare a dictionary of policy {dictionary.policy.value} with one of policy "
+            f"{other.policy.value}: build them with the same policy"
+        )
+    return other
+
+
+def _hook_kinds(hooks: Any) -> tuple[str, ...]:
+    kinds = tuple(hooks.split(",")) if isinstance(hooks, str) else tuple(hooks)
+    for kind in kinds:
+        if kind not in HOOK_KINDS:
+            raise QueryError(f"bad hooks {kind!r}: front, back or inner")
+    return kinds
+
+
+def count_vowels(word: str) -> int:
+    """The vowels of ``word``: its letters whose folded form is one of AEIOUY (as ``@``)."""
+    return sum(fold(letter) in VOWELS for letter in word)
+
+
+def has_front_hook(dictionary: Any, word: str) -> bool:
+    """True if some letter put in front of ``word`` makes a word."""
+    step, is_word = dictionary.step, dictionary.is_word
+    for _, state in dictionary.children(dictionary.root):
+        after = step(state, word)
+        if after is not None and is_word(after):
+            return True
+    return False
+
+
+def has_back_hook(dictionary: Any, word: str) -> bool:
+    """True if some letter put after ``word`` makes a word."""
+    end = dictionary.step(dictionary.root, word)
+    return end is not None and any(dictionary.is_word(state) for _, state in dictionary.children(end))
+
+
+def inner_hooks(dictionary: Any, word: str) -> tuple[bool, bool]:
+    """(``word`` without its first letter is a word, ``word`` without its last letter is one)."""
+    return (len(word) > 1 and word[1:] in dictionary, len(word) > 1 and word[:-1] in dictionary)
+
+
+def search_words(
+    dictionary: Any,
+    automaton: Automaton[Any] | None = None,
+    limit: int | None = None,
+    kernel: str = "auto",
+    *,
+    pattern: str | None = None,
+    regex: str | None = None,
+    anagram: str | None = None,
+    subanagram: str | None = None,
+    length: Any = None,
+    includes: str | None = None,
+    excludes: str | None = None,
+    vowels: Any = None,
+    distinct: Any = None,
+    points: Any = None,
+    takes_prefix: str | None = None,
+    takes_suffix: str | None = None,
+    not_takes_prefix: str | None = None,
+    not_takes_suffix: str | None = None,
+    hooks: Any = None,
+    anagrams: Any = None,
+    probability: Any = None,
+    in_: Any = None,
+    not_in: Any = None,
+    tiles: str | TileBag | None = None,
+    probability_blanks: int = 2,
+    sort: str | None = None,
+    **more: Any,
+) -> Iterator[str]:
+    """The words of ``dictionary`` meeting every condition given (and ``automaton`` if
+    given), in byte order unless ``sort``, at most ``limit``. ``in`` may be given as
+    ``in_`` or, through ``**``, as ``"in"``. Conditions are checked here, before the first
+    word: a bad one raises :class:`QueryError`."""
+    for name in more:
+        if name != "in":
+            raise TypeError(f"search() got an unexpected condition {name!r}")
+    if "in" in more:
+        if in_ is not None:
+            raise TypeError("search() got both 'in' and 'in_'")
+        in_ = more["in"]
+    if sort is not None and sort not in SORTS:
+        raise QueryError(f"bad sort {sort!r}: {', '.join(SORTS)}")
+    if limit is not None and limit < 0:
+        raise QueryError(f"bad limit {limit}: 0 or more")
+    if not 0 <= probability_blanks <= MAX_PROBABILITY_BLANKS:
+        raise QueryError(f"bad number of blanks {probability_blanks}: 0 to {MAX_PROBABILITY_BLANKS}")
+    d = dictionary
+    automata: list[Automaton[Any]] = [] if automaton is None else [automaton]
+    if pattern is not None:
+        automata.append(parse_pattern(pattern, d.normalize))
+    if regex is not None:
+        automata.append(Regex(regex, d.normalize))
+    if anagram is not None:
+        automata.append(_rack(d, anagram, False))
+    if subanagram is not None:
+        automata.append(_rack(d, subanagram, True))
+    need_bag = points is not None or probability is not None or sort in ("points", "probability")
+    bag = bag_for(tiles, d) if need_bag or tiles is not None else None
+    counted = {
+        "length": None if length is None else _bounds(length, "length"),
+        "vowels": None if vowels is None else _bounds(vowels, "vowels"),
+        "distinct": None if distinct is None else _bounds(distinct, "distinct"),
+        "points": None if points is None else _bounds(points, "points"),
+    }
+    include = exclude = None
+    if includes is not None:
+        letters = _letters(d, includes, "includes")
+        include = {letter: letters.count(letter) for letter in set(letters)}
+    if excludes is not None:
+        letters = _letters(d, excludes, "excludes")
+        exclude = {letter: letters.count(letter) for letter in set(letters)}
+    if takes_prefix is not None:
+        automata.append(Follow(d, d.step(d.root, _letters(d, takes_prefix, "prefix"))))
+    if in_ is not None:
+        other = _other(d, in_, "in")
+        automata.append(Follow(other, other.root))
+    # The counters last: the parts before them prune more and have fewer states. A count
+    # goes into the walk where a bound prunes (a maximum below the longest length, the
+    # included letters when the longest length is known); every count is checked again on
+    # the word (one pass over its letters), so a minimum, which prunes only at the end of a
+    # path, costs no automaton states.
+    room = counted["length"][1] if counted["length"] else None
+    walked: dict[str, tuple[int, int | None] | None] = {}
+    for name in ("vowels", "distinct", "points"):
+        bounds = counted[name]
+        high = None if bounds is None else bounds[1]
+        useful = high is not None and (name == "points" or room is None or high < room)
+        walked[name] = (0, high) if useful else None
+    walked_include = include if room is not None else None
+    if counted["length"] or exclude or walked_include or any(walked.values()):
+        automata.append(
+            Counters(
+                counted["length"],
+                walked["vowels"],
+                walked["distinct"],
+                walked_include,
+                exclude,
+                walked["points"],
+                bag.values if bag is not None else None,
+            )
+        )
+    checks: list[Callable[[str], bool]] = []
+    if counted["vowels"] is not None:
+        vowel_bounds = counted["vowels"]
+        checks.append(lambda word: _within(count_vowels(word), vowel_bounds))
+    if counted["distinct"] is not None:
+        distinct_bounds = counted["distinct"]
+        checks.append(lambda word: _within(len(set(word)), distinct_bounds))
+    if counted["points"] is not None:
+        assert bag is not None
+        points_bounds, word_points = counted["points"], bag.points
+        checks.append(lambda word: _within(word_points(word), points_bounds))
+    if include and walked_include is None:
+        checks.append(lambda word: all(word.count(letter) >= times for letter, times in include.items()))
+    if takes_suffix is not None:
+        suffix = _letters(d, takes_suffix, "suffix")
+        checks.append(lambda word: word + suffix in d)
+    if not_takes_prefix is not None:
+        bad_prefix = _letters(d, not_takes_prefix, "prefix")
+        checks.append(lambda word: bad_prefix + word not in d)
+    if not_takes_suffix is not None:
+        bad_suffix = _letters(d, not_takes_suffix, "suffix")
+        checks.append(lambda word: word + bad_suffix not in d)
+    if not_in is not None:
+        excluded = _other(d, not_in, "not in")
+        checks.append(lambda word: word not in excluded)
+    if hooks is not None:
+        for kind in _hook_kinds(hooks):
+            if kind == "front":
+                checks.append(lambda word: has_front_hook(d, word))
+            elif kind == "back":
+                checks.append(lambda word: has_back_hook(d, word))
+            else:
+                checks.append(lambda word: any(inner_hooks(d, word)))
+    if anagrams is not None:
+        anagram_bounds = _bounds(anagrams, "anagrams")
+        checks.append(lambda word: _within(anagram_count(d, word), anagram_bounds))
+    if probability is not None:
+        rank_bounds = _bounds(probability, "probability")
+        assert bag is not None
+        checks.append(_rank_check(d, bag, probability_blanks, rank_bounds))
+    query: Automaton[Any]
+    if not automata:
+        query = everything()
+    elif len(automata) == 1:
+        query = automata[0]
+    else:
+        query = Product(*automata)
+    walk_limit = limit if not checks and sort in (None, "alpha") else None
+    words = walk_search(d, query, walk_limit, kernel)
+    if checks:
+        words = (word for word in words if all(check(word) for check in checks))
+    if sort in (None, "alpha"):
+        return words if walk_limit is not None or limit is None else islice(words, limit)
+    return _sorted(d, words, sort, bag, probability_blanks, limit)  # type: ignore[arg-type]
+
+
+def _rank_check(d: Any, bag: TileBag, blanks: int, bounds: tuple[int, int | None]) -> Callable[[str], bool]:
+    # The ranks are built at the first word the walk yields, not before the walk starts.
+    by_length: dict[int, dict[str, int]] = {}
+
+    def check(word: str) -> bool:
+        ranks = by_length.get(len(word))
+        if ranks is None:
+            ranks = by_length[len(word)] = probability_ranks(d, bag, blanks, len(word))
+        return _within(ranks[word], bounds)
+
+    return check
+
+
+def _sorted(d: Any, words: Iterator[str], sort: str, bag: TileBag, blanks: int, limit: int | None) -> Iterator[str]:
+    found = list(words)
+    if sort == "length":
+        found.sort(key=len)  # stable: byte order within a length
+    elif sort == "points":
+        found.sort(key=lambda word: -bag.points(word))
+    else:
+        found.sort(key=lambda word: (len(word), probability_rank(d, word, bag, blanks)))
+    yield from found[:limit]
+
+
+__all__ = [
+    "Counters",
+    "Follow",
+    "Product",
+    "HOOK_KINDS",
+    "SORTS",
+    "alphagram",
+    "alphagram_counts",
+    "anagram_count",
+    "has_back_hook",
+    "has_front_hook",
+    "inner_hooks",
+    "parse_range",
+    "probability_rank",
+    "probability_ranks",
+    "search_words",
+]
