@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn, overload
+from typing import TYPE_CHECKING, Any, NoReturn, overload
 
 import typer
 from typer.core import TyperGroup
@@ -107,6 +107,37 @@ def print_json(value: object) -> None:
     from boggle_dafsa.output.jsonable import dumps
 
     typer.echo(dumps(value, indent=2))
+
+
+def emit_results(
+    results: Iterable[Any], line: Any, as_json: bool, count: bool, json_item: Any = None, none_fails: bool = True
+) -> None:
+    """Print a listing's ``results``: lines (``line(result)``), their count, or a JSON array
+    (of ``json_item(result)``); exit 1 if there were none (unless not ``none_fails``)."""
+    found = 0
+    if count:
+        found = sum(1 for _ in results)
+        typer.echo(str(found))
+    elif as_json:
+        # A JSON list written an item at a time, as print_json would indent it: the
+        # results stream, in bounded memory, whatever their number.
+        from boggle_dafsa.output.jsonable import dumps
+
+        out = sys.stdout
+        for result in results:
+            item = dumps(json_item(result) if json_item else result, indent=2).replace("\n", "\n  ")
+            out.write(("[\n  " if not found else ",\n  ") + item)
+            found += 1
+        out.write("\n]\n" if found else "[]\n")
+        out.flush()
+    else:
+        out = sys.stdout
+        for result in results:
+            out.write(line(result) + "\n")
+            found += 1
+        out.flush()
+    if not found and none_fails:
+        raise typer.Exit(1)
 
 
 #: How to name the dictionary that answered when no -d chose it ("build/dictionary.dafsa,

@@ -10,8 +10,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from boggle_dafsa.cli.base import app
-from boggle_dafsa.cli.common import PROGRAM, check_stray_dictionaries, fail, load_dictionary, print_json, user_message
+from boggle_dafsa.cli.common import (
+    PROGRAM,
+    check_stray_dictionaries,
+    emit_results,
+    fail,
+    load_dictionary,
+    print_json,
+    user_message,
+)
 from boggle_dafsa.cli.options import (
+    CountOption,
     DictArgument,
     DictOption,
     EncodingOption,
@@ -289,15 +298,16 @@ def complete(
     prefix: Annotated[str, typer.Argument(help="The beginning of the words.")],
     dictionary: DictOption = None,
     limit: LimitOption = None,
+    count: CountOption = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Print the words that start with PREFIX, in byte order."""
+    from boggle_dafsa.query import complete as run
+
     check_stray_dictionaries([prefix], "complete")
     d = load_dictionary(dictionary)
-    key = d.normalize(prefix) if prefix else ""
-    if key is None:
-        fail(f"prefix {prefix!r} holds characters that are not letters")
-    for word in d.complete(key, limit):
-        typer.echo(word)
+    # Exit 0 when none start so: a completion that finds nothing is no error.
+    emit_results(run(d, prefix, limit), str, as_json, count, none_fails=False)
 
 
 @app.command()

@@ -9,44 +9,15 @@ and exits 1 when nothing is found (as grep does).
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from boggle_dafsa.cli.base import app
+from boggle_dafsa.cli.common import emit_results as _emit
 from boggle_dafsa.cli.common import load_dictionary, print_json
 from boggle_dafsa.cli.options import CountOption, DictOption, InputsArgument, JsonOption, LimitOption, OutputOption, QuietOption
-
-
-def _emit(results: Iterable[Any], line: Any, as_json: bool, count: bool, json_item: Any = None) -> None:
-    """Print ``results`` (lines, a count or JSON) and exit 1 if there were none."""
-    found = 0
-    if count:
-        found = sum(1 for _ in results)
-        typer.echo(str(found))
-    elif as_json:
-        # A JSON list written an item at a time, as print_json would indent it: the
-        # results stream, in bounded memory, whatever their number.
-        from boggle_dafsa.output.jsonable import dumps
-
-        out = sys.stdout
-        for result in results:
-            item = dumps(json_item(result) if json_item else result, indent=2).replace("\n", "\n  ")
-            out.write(("[\n  " if not found else ",\n  ") + item)
-            found += 1
-        out.write("\n]\n" if found else "[]\n")
-        out.flush()
-    else:
-        out = sys.stdout
-        for result in results:
-            out.write(line(result) + "\n")
-            found += 1
-        out.flush()
-    if not found:
-        raise typer.Exit(1)
 
 
 @app.command()
@@ -83,17 +54,12 @@ def anagram(
     as_json: JsonOption = False,
 ) -> None:
     """Print the words made of exactly LETTERS; the letters blanks became are in lower case."""
+    from boggle_dafsa.output.jsonable import anagram_json
     from boggle_dafsa.query import iter_anagram as run
 
     d = load_dictionary(dictionary)
     hits = run(d, letters, sub=sub, limit=limit)
-    _emit(
-        hits,
-        lambda hit: hit.display(),
-        as_json,
-        count,
-        lambda hit: {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)},
-    )
+    _emit(hits, lambda hit: hit.display(), as_json, count, anagram_json)
 
 
 @app.command()
@@ -110,11 +76,12 @@ def fuzzy(
     as_json: JsonOption = False,
 ) -> None:
     """Print DISTANCE<TAB>WORD for the words within --distance edits of WORD, nearest first."""
+    from boggle_dafsa.output.jsonable import fuzzy_json
     from boggle_dafsa.query import iter_fuzzy as run
 
     d = load_dictionary(dictionary)
     hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)
-    _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, lambda hit: {"distance": hit[0], "word": hit[1]})
+    _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, fuzzy_json)
 
 
 @app.command()
@@ -176,12 +143,13 @@ def hooks(
     as_json: JsonOption = False,
 ) -> None:
     """Print the letters that make a word before WORD (front) or after it (back): SIDE<TAB>LETTER<TAB>WORD."""
+    from boggle_dafsa.output.jsonable import hooks_json
     from boggle_dafsa.query import hooks as run
 
     d = load_dictionary(dictionary)
     found = run(d, word)
     if as_json and not count:
-        print_json({"word": found.word, "front": found.front, "back": found.back})
+        print_json(hooks_json(found))
         if not found.front and not found.back:
             raise typer.Exit(1)
         return

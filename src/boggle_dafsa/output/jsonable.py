@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
     from boggle_dafsa.game.rounds import Report, ScoreSheet, Verdict
+    from boggle_dafsa.query import AnagramHit, Hooks
     from boggle_dafsa.search.best import SearchResult
     from boggle_dafsa.solver import Hit
 
@@ -192,3 +193,23 @@ def search_json(result: SearchResult, count: int = 5) -> dict[str, Any]:
             for found, runs in result.best(count)
         ],
     }
+
+
+# -- the word queries (`match`, `anagram`, `fuzzy`, `grep`, `hooks`, `complete`): what
+# `--json` prints and the web API's /api/<verb> answers. Listings are JSON arrays of
+# words, or of these objects.
+
+
+def anagram_json(hit: AnagramHit) -> dict[str, Any]:
+    """An ``anagram`` result: the word, as shown (blanks' letters in lower case), where its blanks stand."""
+    return {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)}
+
+
+def fuzzy_json(hit: tuple[int, str]) -> dict[str, Any]:
+    """A ``fuzzy`` result: its distance (edits) and the word."""
+    return {"distance": hit[0], "word": hit[1]}
+
+
+def hooks_json(found: Hooks) -> dict[str, Any]:
+    """``hooks``: the word (normalized) and the letters that make a word in front of it and after it."""
+    return {"word": found.word, "front": found.front, "back": found.back}

@@ -247,16 +247,17 @@ class ClientGuard:
                     self._solves.pop(address, None)
 
 
-def bounded(seconds: float, work: Callable[[], T]) -> T:
+def bounded(seconds: float, work: Callable[[], T], advice: str = "try a smaller grid") -> T:
     """``work()`` under a deadline of ``seconds`` (run it in a worker thread): raises
-    :class:`ServerBusy` once they have passed (the kernels look at the clock themselves)."""
+    :class:`ServerBusy` once they have passed (the kernels and the query walks look at the
+    clock themselves); its message ends with ``advice``."""
     from boggle_dafsa.solver import time_limit
 
     try:
         with time_limit(seconds):
             return work()
     except TimeoutError:
-        raise ServerBusy(f"this took more than {seconds:g} s, the server's limit: try a smaller grid") from None
+        raise ServerBusy(f"this took more than {seconds:g} s, the server's limit: {advice}") from None
 
 
 class GuardMiddleware:

@@ -75,6 +75,10 @@ class Limits:
     solves_per_client: int = 4
     solves: int = 16
     solve_seconds: float = 10.0
+    #: Results of a word query (/api/match, /api/anagram...) at most: a ``limit`` above is
+    #: refused, none gives this many. The query runs as a solve does: in a solve's slot,
+    #: under solve_seconds.
+    query_results: int = 1000
     #: The daily puzzle: results that count, and games started, from one address in a UTC
     #: day (all dice sets together): 429 past them. A class behind one NAT fits; a script
     #: inventing players does not get far (docs/web.md, "The daily puzzle is fair").
