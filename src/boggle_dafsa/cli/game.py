@@ -92,6 +92,13 @@ def play(
             help="Play today's puzzle (UTC): the grid everybody gets today with this dice set; ends with a result to share.",
         ),
     ] = False,
+    clean: Annotated[
+        bool,
+        typer.Option(
+            "--clean/--no-clean",
+            help="Leave the family-friendly blocklist out of the grid's words: never shown nor scored (default: on).",
+        ),
+    ] = True,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
 
@@ -125,9 +132,16 @@ def play(
             raise BoggleError(f"--daily plays a dice set of the package ({', '.join(BUILTIN_SETS)}), not {dice_name!r}")
         day = today()
         seed = daily_seed(day, dice_name)
-    words = load_dictionary(dictionary_spec_for(dictionary, dice_set.language))
+    spec = dictionary_spec_for(dictionary, dice_set.language)
+    words = load_dictionary(spec)
     chosen_seed = random_seed() if seed is None else seed
-    game = Game.from_dice(dice_set, chosen_seed, words, dice=dice_name, dictionary_spec=dictionary)
+    blocked: frozenset[str] = frozenset()
+    if clean:
+        from boggle_dafsa.game.clean import blocked_words
+        from boggle_dafsa.resolve import embedded_name, resolve_spec
+
+        blocked = blocked_words(embedded_name(resolve_spec(spec)[0]), dice_set.language)
+    game = Game.from_dice(dice_set, chosen_seed, words, dice=dice_name, dictionary_spec=dictionary, blocked=blocked)
     screen = sys.stderr if json_output else sys.stdout
     title = f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more"
     if day is not None:

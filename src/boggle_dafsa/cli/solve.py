@@ -82,6 +82,13 @@ def solve(
     ] = 1,
     timeout: TimeoutOption = None,
     dask: DaskOption = None,
+    clean: Annotated[
+        bool,
+        typer.Option(
+            "--clean/--no-clean",
+            help="Leave out the words of the family-friendly blocklist, as a clean game does (default: off; one grid only).",
+        ),
+    ] = False,
 ) -> None:
     """Print every dictionary word that can be traced on GRID, best first.
 
@@ -106,12 +113,22 @@ def solve(
     spec = dictionary_spec_for(dictionary, options.language)
     if dask and batch is None:
         raise BoggleError("--dask solves a --batch on a cluster: give --batch FILE")
+    blocked: frozenset[str] = frozenset()
+    if clean:
+        from boggle_dafsa.game.clean import blocked_words
+        from boggle_dafsa.resolve import embedded_name, resolve_spec
+
+        if batch is not None:
+            raise BoggleError("--clean filters one grid's words: not with --batch")
+        blocked = blocked_words(embedded_name(resolve_spec(spec)[0]), options.language)
     with time_limit(timeout, "solve"):
         if batch is not None:
             run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dask=dask)
         else:
             words = load_dictionary(spec, announce=False)  # the totals line names it
-            run_solve(grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, pretty=pretty)
+            run_solve(
+                grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, pretty=pretty, blocked=blocked
+            )
 
 
 # -- the front ends ----------------------------------------------------------------------
@@ -127,11 +144,12 @@ def run_solve(
     show_totals: bool = False,
     quiet: bool = False,
     pretty: bool = False,
+    blocked: frozenset[str] = frozenset(),
 ) -> None:
     """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end.
 
     JSON is one line (what programs read, and a page of a terminal for 70 words) unless
-    ``pretty``: indented by two spaces."""
+    ``pretty``: indented by two spaces. ``blocked``: words left out (``--clean``)."""
     if jobs != 1:
         raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
     from boggle_dafsa.output.render import format_totals, render_lines
@@ -139,7 +157,7 @@ def run_solve(
 
     grid = read_grid(grid_text, dictionary, options)
     out = sys.stdout
-    if rendering.summary:
+    if rendering.summary and not blocked:
         from boggle_dafsa.solver import score_only
 
         count, points = score_only(
@@ -148,8 +166,12 @@ def run_solve(
         out.write(f"{grid}\t{count}\t{points}\n")
         out.flush()
         return
-    hits = options.solve(grid, dictionary)
+    hits = [hit for hit in options.solve(grid, dictionary) if hit.word not in blocked]
     count, points = totals(hits)
+    if rendering.summary:
+        out.write(f"{grid}\t{count}\t{points}\n")
+        out.flush()
+        return
     if rendering.json:
         from boggle_dafsa.output.jsonable import dumps, result_json
 

@@ -8,7 +8,7 @@ The ``render_*`` functions turn results into text; the ``*_json`` ones into JSON
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -31,6 +31,8 @@ class Reason(str, Enum):
     NOT_ON_GRID = "not on the grid"
     TOO_SHORT = "too short"
     ALREADY_FOUND = "already found"
+    #: A word of the family-friendly blocklist, in a clean game (:mod:`boggle_dafsa.game.clean`).
+    BLOCKED = "not allowed in a clean game"
 
 
 @dataclass(frozen=True)
@@ -52,14 +54,24 @@ class Verdict:
 
 
 class Judge:
-    """Checks words against one grid: a word, on the grid, long enough.
+    """Checks words against one grid: a word, on the grid, long enough, not blocked.
 
     Built once per grid: it solves the grid, so every check is a dictionary lookup.
     """
 
-    def __init__(self, grid: Grid, dictionary: Dictionary, scoring: Scoring = CLASSIC, min_length: int | None = None) -> None:
+    def __init__(
+        self,
+        grid: Grid,
+        dictionary: Dictionary,
+        scoring: Scoring = CLASSIC,
+        min_length: int | None = None,
+        *,
+        blocked: Collection[str] = frozenset(),
+    ) -> None:
         """Solve ``grid`` with ``dictionary``; words shorter than ``min_length`` (default:
-        the scoring's minimum) are refused."""
+        the scoring's minimum) are refused. ``blocked`` (a clean game's blocklist,
+        :func:`boggle_dafsa.game.clean.blocked_words`): words left out of the grid's words,
+        as if the grid did not hold them, and refused when typed."""
         from boggle_dafsa.board.dice import normalized_grid
         from boggle_dafsa.solver import solve
 
@@ -67,8 +79,13 @@ class Judge:
         self.dictionary = dictionary
         self.scoring = scoring
         self.min_length = scoring.min_length if min_length is None else min_length
-        #: Every word of the grid, sorted as ``solve`` sorts them.
-        self.hits: list[Hit] = solve(self.grid, dictionary, min_length=self.min_length, scoring=scoring)
+        self.blocked: frozenset[str] = frozenset(blocked)
+        #: Every word of the grid, sorted as ``solve`` sorts them (blocked words left out).
+        self.hits: list[Hit] = [
+            hit
+            for hit in solve(self.grid, dictionary, min_length=self.min_length, scoring=scoring)
+            if hit.word not in self.blocked
+        ]
         self.hits_by_word: dict[str, Hit] = {hit.word: hit for hit in self.hits}
 
     def check(self, raw: str) -> Verdict:
@@ -79,6 +96,8 @@ class Judge:
             return Verdict(raw, None, reason=Reason.NOT_A_WORD)
         if len(word) < self.min_length:
             return Verdict(raw, word, reason=Reason.TOO_SHORT)
+        if word in self.blocked:
+            return Verdict(raw, word, reason=Reason.BLOCKED)
         hit = self.hits_by_word.get(word)
         if hit is not None:
             return Verdict(raw, word, points=hit.points)
@@ -143,10 +162,11 @@ class Game:
         dice: str | None = None,
         seed: int | None = None,
         dictionary_spec: str | None = None,
+        blocked: Collection[str] = frozenset(),
     ) -> None:
         """Solve ``grid``; ``dice``, ``seed`` and ``dictionary_spec`` are only recorded for
-        the report, which tells how to replay the grid."""
-        self.judge = Judge(grid, dictionary, scoring, min_length)
+        the report, which tells how to replay the grid. ``blocked``: see :class:`Judge`."""
+        self.judge = Judge(grid, dictionary, scoring, min_length, blocked=blocked)
         self.dice = dice
         self.seed = seed
         self.dictionary_spec = dictionary_spec
@@ -164,6 +184,7 @@ class Game:
         *,
         dice: str | None = None,
         dictionary_spec: str | None = None,
+        blocked: Collection[str] = frozenset(),
     ) -> Game:
         """A game on the first grid that ``seed`` rolls from ``dice_set``, with its rules.
 
@@ -181,6 +202,7 @@ class Game:
             dice=dice_set.name if dice is None else dice,
             seed=seed,
             dictionary_spec=dictionary_spec,
+            blocked=blocked,
         )
 
     @property

@@ -170,6 +170,7 @@ class PlayRequest(BaseModel):
     )
     end: bool = Field(False, description="True when the game is over: the answer adds the report and the solution.")
     time: float | None = Field(None, ge=0, le=86400, description="The time limit played, for the report.")
+    clean: bool = Field(True, description="Leave the family-friendly blocklist out of the grid's words (docs/game.md).")
 
 
 class RoomRequest(BaseModel):
@@ -182,6 +183,7 @@ class RoomRequest(BaseModel):
     seconds: int = Field(180, description="Length of the game (bounded by the server's limits).")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="The grid's seed (default: a random one).")
     hints: bool = Field(False, description="Let players ask for hints (off by default: a room is a contest).")
+    clean: bool = Field(True, description="Leave the family-friendly blocklist out of the grid's words (docs/game.md).")
 
 
 def create_app(
@@ -349,6 +351,7 @@ def create_app(
         min_length: Annotated[int | None, Query(ge=1, le=64)] = None,
         adjacency: Annotated[str, Query(max_length=32, description="king or orthogonal.")] = "king",
         qu: Annotated[bool, Query(description="Read a lone Q as the QU face.")] = False,
+        clean: Annotated[bool, Query(description="Leave out the family-friendly blocklist (as a clean game does).")] = False,
     ) -> JSONResponse:
         from boggle_dafsa.batch import SolveOptions
 
@@ -359,9 +362,9 @@ def create_app(
         # (a second) and big grids (up to 0.1 s) go to a worker thread, so that rooms' clocks
         # and other requests are not held up.
         if catalog.is_open(dict):
-            _name, words = catalog.get(dict)
+            name, words = catalog.get(dict)
         else:
-            _name, words = await run_in_threadpool(catalog.get, dict)
+            name, words = await run_in_threadpool(catalog.get, dict)
         options = SolveOptions.from_arguments(min_length, scoring, adjacency, None, qu, dice)
         parsed = options.parse(grid, words)
         if len(parsed) > limits.cells:
@@ -373,6 +376,11 @@ def create_app(
                 hits = bounded(limits.solve_seconds, lambda: options.solve(parsed, words))
             else:
                 hits = await run_in_threadpool(bounded, limits.solve_seconds, lambda: options.solve(parsed, words))
+        if clean:
+            from boggle_dafsa.game.clean import blocked_words
+
+            blocked = blocked_words(name, dice_set(dice).language if dice is not None else None)
+            hits = [hit for hit in hits if hit.word not in blocked]
         return JSONResponse(solution_payload(parsed, hits))
 
     @app.post("/api/play", summary="Judge the words of a solo game; with end, the report and the solution")
@@ -385,7 +393,10 @@ def create_app(
 
         chosen = dice_set(request.dice)
         name, words = catalog.for_language(request.dictionary, chosen.language)
-        game = Game.from_dice(chosen, request.seed, words, dice=chosen.name, dictionary_spec=name)
+        from boggle_dafsa.game.clean import blocked_words
+
+        blocked = blocked_words(name, chosen.language) if request.clean else frozenset()
+        game = Game.from_dice(chosen, request.seed, words, dice=chosen.name, dictionary_spec=name, blocked=blocked)
         verdicts = [verdict_payload(game, game.submit(word)) for word in request.words]
         answer: dict[str, Any] = {
             "dice": chosen.name,
@@ -416,7 +427,7 @@ def create_app(
         chosen = dice_set(request.dice)
         name, words = catalog.for_language(request.dictionary, chosen.language)
         seed = random_seed() if request.seed is None else request.seed
-        options = {"hints": request.hints}
+        options = {"hints": request.hints, "clean": request.clean}
         room = registry.make_room(
             lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options), owner=address
         )

@@ -244,12 +244,15 @@ def add_daily_routes(
         return hmac.new(secret, f"address {address}".encode(), hashlib.sha256).hexdigest()[:24]
 
     def played(dice: str, day: dt.date, words: list[str]) -> tuple[dict[str, Any], Game]:
+        from boggle_dafsa.game.clean import blocked_words
         from boggle_dafsa.game.rounds import Game
 
         answer = puzzle(dice, day)
         chosen = dice_set(answer["dice"])
         name, dictionary = catalog.for_language(None, chosen.language)
-        game = Game.from_dice(chosen, answer["seed"], dictionary, dice=chosen.name, dictionary_spec=name)
+        # Always clean: the same puzzle for everybody, family-friendly (docs/game.md).
+        blocked = blocked_words(name, chosen.language)
+        game = Game.from_dice(chosen, answer["seed"], dictionary, dice=chosen.name, dictionary_spec=name, blocked=blocked)
         for word in words:
             game.submit(word)
         return answer, game

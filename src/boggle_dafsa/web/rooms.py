@@ -83,8 +83,8 @@ class Room:
         options: dict[str, Any] | None = None,
     ) -> None:
         """A waiting room on the grid ``seed`` rolls from ``dice_set``, played for ``seconds``
-        (``options``: the room's switches, e.g. hints)."""
-        from boggle_dafsa.game.rounds import Judge
+        (``options``: the room's switches, e.g. hints; ``clean``, on unless False, leaves the
+        family-friendly blocklist out of the grid's words: :mod:`boggle_dafsa.game.clean`)."""
 
         self.id = room_id
         self.dice_set = dice_set
@@ -94,9 +94,9 @@ class Room:
         self.seconds = seconds
         self.limits = limits
         self.clock = clock
-        from boggle_dafsa.board.dice import SplitMix64, roll_grid
-
-        self.judge: Judge = Judge(roll_grid(dice_set, SplitMix64(seed)), dictionary, dice_set.scoring, dice_set.min_length)
+        #: The room's switches (hints, clean...), chosen when it is created.
+        self.options: dict[str, Any] = dict(options or {})
+        self.judge: Judge = self.new_judge(seed)
         self.status = WAITING
         self.ends_at: float | None = None
         self.players: dict[str, RoomPlayer] = {}
@@ -105,8 +105,6 @@ class Room:
         self.result: dict[str, Any] | None = None
         #: The task that ends the game (kept so that it is not garbage-collected).
         self.timer: Any = None
-        #: The room's switches (hints...), chosen when it is created.
-        self.options: dict[str, Any] = dict(options or {})
         #: Rounds played in this room (a next round keeps the players).
         self.round = 1
         #: Called with the room after every change worth keeping (the server's store).
@@ -115,6 +113,28 @@ class Room:
         #: WebSockets open on it, joined or not (a room with one is never closed to make room).
         self.owner: str | None = None
         self.sockets = 0
+
+    def new_judge(self, seed: int) -> Judge:
+        """The judge of the grid ``seed`` rolls, clean unless the room's ``clean`` option is False."""
+        from boggle_dafsa.board.dice import SplitMix64, roll_grid
+        from boggle_dafsa.game.clean import blocked_words
+        from boggle_dafsa.game.rounds import Judge
+
+        blocked = blocked_words(self.dictionary_name, self.dice_set.language) if self.clean else frozenset()
+        grid = roll_grid(self.dice_set, SplitMix64(seed))
+        return Judge(grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length, blocked=blocked)
+
+    @property
+    def clean(self) -> bool:
+        """True when the family-friendly filter is on (the default; rooms saved before it existed too)."""
+        return self.options.get("clean", True) is not False
+
+    def new_game(self) -> Game:
+        """A player's game on the room's grid, with the room's rules and blocklist."""
+        from boggle_dafsa.game.rounds import Game
+
+        judge = self.judge
+        return Game(judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length, blocked=judge.blocked)
 
     def changed(self) -> None:
         """Tell the store (if any) that the room changed; raises :class:`NotSaved` (one line)
@@ -135,7 +155,6 @@ class Room:
         Raises :class:`RoomError` for a bad or taken name, a full room, or a newcomer
         once the game is over.
         """
-        from boggle_dafsa.game.rounds import Game
         from boggle_dafsa.web.guard import name_key, player_name
 
         try:
@@ -157,8 +176,7 @@ class Room:
             raise RoomError("this game is over: create a new room to play")
         if len(self.players) >= self.limits.players_per_room:
             raise RoomError(f"this room is full ({self.limits.players_per_room} players)")
-        game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
-        player = RoomPlayer(name, secrets.token_urlsafe(16), game)
+        player = RoomPlayer(name, secrets.token_urlsafe(16), self.new_game())
         self.players[name] = player
         try:
             self.changed()
@@ -239,20 +257,15 @@ class Room:
 
     def next_round(self, seed: int) -> None:
         """After a game: a new grid (rolled with ``seed``) for the same players, waiting to start."""
-        from boggle_dafsa.board.dice import SplitMix64, roll_grid
-        from boggle_dafsa.game.rounds import Game, Judge
-
         self.touch()
         if self.status != OVER:
             raise RoomError("a next round comes once this game is over")
         before = (self.seed, self.judge, self.round, self.status, self.ends_at, self.result, self.timer)
         games = {name: (player.game, player.submitted) for name, player in self.players.items()}
         self.seed = seed
-        self.judge = Judge(
-            roll_grid(self.dice_set, SplitMix64(seed)), self.dictionary, self.dice_set.scoring, self.dice_set.min_length
-        )
+        self.judge = self.new_judge(seed)
         for player in self.players.values():
-            player.game = Game(self.judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length)
+            player.game = self.new_game()
             player.submitted = []
         self.round += 1
         self.status = WAITING
@@ -294,6 +307,7 @@ class Room:
             "seconds": self.seconds,
             "round": self.round,
             "hints": bool(self.options.get("hints")),
+            "clean": self.clean,
             "remaining": self.remaining(),
             "shape": list(grid.shape),
             "grid": str(grid) if self.status != WAITING else None,

@@ -386,7 +386,6 @@ def restore_rooms(
     """Put every stored room back in ``registry``; the ids of those that could not be
     (their dice set or dictionary is no longer offered: they stay in the file)."""
     from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
-    from boggle_dafsa.game.rounds import Game
     from boggle_dafsa.web.rooms import OVER, PLAYING, RoomPlayer
 
     skipped = []
@@ -405,11 +404,10 @@ def restore_rooms(
         room.round = row["round"]
         room.saved = store.save_room
         for player_row in players:
-            game = Game(room.judge.grid, room.dictionary, dice_set.scoring, dice_set.min_length)
-            player = RoomPlayer(player_row["name"], player_row["token"], game)
+            player = RoomPlayer(player_row["name"], player_row["token"], room.new_game())
             for word in json.loads(player_row["submitted"]):
                 player.submitted.append(word)
-                game.submit(word)  # the same verdicts as before the restart
+                player.game.submit(word)  # the same verdicts as before the restart
             room.players[player.name] = player
         room.status = row["status"]
         if room.status == PLAYING:

@@ -215,7 +215,8 @@ async function load() {
   }
   const roll = await api(`/api/roll?dice=${encodeURIComponent(dice)}&seed=${encodeURIComponent(seed)}`);
   const words = dict || roll.dictionary;
-  const solution = await api(`/api/solve?grid=${encodeURIComponent(roll.grid)}&dict=${encodeURIComponent(words)}&dice=${encodeURIComponent(dice)}`);
+  // clean=true: the grid's words as a clean game counts them (POST /api/play is clean too).
+  const solution = await api(`/api/solve?grid=${encodeURIComponent(roll.grid)}&dict=${encodeURIComponent(words)}&dice=${encodeURIComponent(dice)}&clean=true`);
   loaded = { key, roll, solution };
   return loaded;
 }
