@@ -44,6 +44,7 @@ VERBS: dict[str, str] = {
     "range": "query",
     "prefixes": "query",
     "hooks": "query",
+    "search": "study",
     "union": "query",
     "intersect": "query",
     "diff": "query",

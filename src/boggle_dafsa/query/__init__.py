@@ -25,7 +25,7 @@ from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
 from boggle_dafsa.query.parse import Regex, parse_pattern
 from boggle_dafsa.query.walk import fuzzy_native, native_layout, search_states
-from boggle_dafsa.query.walk import search as _walk
+from boggle_dafsa.query.walk import search as _walk_search
 
 #: Largest ``fuzzy`` distance, and longest ``fuzzy`` word (the rows of its automaton).
 MAX_DISTANCE = 10
@@ -42,7 +42,7 @@ def search(
     ``takes_suffix="S"``... see :func:`.conditions.search_words`), in byte order unless
     ``sort``, at most ``limit``; streamed, in one walk of the automaton where it can."""
     if automaton is not None and not conditions:
-        return _walk(dictionary, automaton, limit, kernel)
+        return _walk_search(dictionary, automaton, limit, kernel)
     from boggle_dafsa.query.conditions import search_words
 
     return search_words(dictionary, automaton, limit, kernel, **conditions)

@@ -60,10 +60,10 @@ def parse_range(text: str, what: str) -> tuple[int, int | None]:
         hi = (int(high) if high.strip() else None) if dash else lo
     except ValueError:
         raise QueryError(f"bad {what} range {text!r}: MIN-MAX, MIN-, -MAX or N (whole numbers)") from None
-    return _bounds((lo, hi), what)
+    return _bounds((lo, hi), what, text)
 
 
-def _bounds(value: Any, what: str) -> tuple[int, int | None]:
+def _bounds(value: Any, what: str, shown: str | None = None) -> tuple[int, int | None]:
     if isinstance(value, str):
         return parse_range(value, what)
     if isinstance(value, int) and not isinstance(value, bool):
@@ -73,11 +73,12 @@ def _bounds(value: Any, what: str) -> tuple[int, int | None]:
     except (TypeError, ValueError):
         raise QueryError(f"bad {what} range {value!r}: a (min, max) pair") from None
     low = 0 if low is None else low
+    shown = repr(value) if shown is None else repr(shown)
     for bound in (low, high):
         if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < 0):
-            raise QueryError(f"bad {what} range {value!r}: bounds are whole numbers, 0 or more")
+            raise QueryError(f"bad {what} range {shown}: bounds are whole numbers, 0 or more")
     if high is not None and low > high:
-        raise QueryError(f"bad {what} range {value!r}: the minimum is above the maximum")
+        raise QueryError(f"bad {what} range {shown}: the minimum is above the maximum")
     return low, high
 
 
