@@ -361,6 +361,39 @@ def test_bad_queries_say_what_and_where(kind: str, text: str, message: str, tmp_
     assert str(error.value) == f"bad {kind} {text!r}: {message}"
 
 
+@pytest.mark.parametrize(
+    "regex",
+    ["(^RE|UN)DO$", "^(RE|UN)DO$", "RE(DO$|DID)", "(?:^A|B)C", "A|^B$", "(^A)?B", "((^R)E|U)N?D(O$)", "^$", "(A$)$"],
+)
+def test_anchors_where_they_always_hold_are_accepted_and_change_nothing(regex: str) -> None:
+    # docs/queries.md: what grep -E would match on whole words (re.fullmatch), on every format.
+    words = sorted({"A", "AC", "AB", "B", "BC", "REDO", "UNDO", "REDID", "REUNDO", "REND", "UNO", "RENDO", "REDOS"})
+    expected = [word for word in words if re.fullmatch(regex, word)]
+    with every_format(words) as dictionaries:
+        for d in dictionaries:
+            assert list(query.grep(d, regex)) == expected, (regex, d)
+
+
+@pytest.mark.parametrize(
+    ("regex", "message"),
+    [
+        ("A^B", "^ only at the start at column 2"),
+        ("A(^B)", "^ only at the start at column 3"),
+        ("(A)(^B)", "^ only at the start at column 5"),
+        ("(^A)+", "^ only at the start at column 2"),
+        ("(A$)B", "$ only at the end at column 3"),
+        ("(A$|B)C", "$ only at the end at column 3"),
+        ("(A$)*", "$ only at the end at column 3"),
+        ("A$$", "$ only at the end at column 2"),
+    ],
+)
+def test_anchors_that_could_never_hold_are_refused_at_their_column(regex: str, message: str) -> None:
+    with every_format(["AB"]) as (d, *_):
+        with pytest.raises(QueryError) as error:
+            list(query.grep(d, regex))
+    assert str(error.value) == f"bad regex {regex!r}: {message}"
+
+
 def test_pathological_queries_finish(tmp_path: Path) -> None:
     words = sorted({"A" * n for n in range(1, 30)} | {"AB" * n for n in range(1, 15)})
     with every_format(words) as dictionaries:

@@ -168,36 +168,57 @@ Node = tuple
 
 
 class _RegexParser(_Reader):
+    """The regex syntax, into the tree above.
+
+    Anchors: words are matched whole, so ``^`` holds wherever nothing can come before it and
+    ``$`` wherever nothing can come after it, and there they change nothing. ``^`` is taken
+    at the start of the regex and at the start of every branch of a group that stands first
+    (``(^RE|UN)DO``); ``$`` at the end of the regex and at the end of every branch of a group
+    that nothing follows (``RE(DO$|DID)``). Anywhere else an anchor could never hold (``A^B``,
+    ``(A$)B``, ``(^A)+``): an error at its column, not a regex that silently matches nothing.
+    """
+
     def parse(self) -> Node:
-        if self.peek() == "^":
-            self.pos += 1  # words are matched whole: anchors change nothing
-        node = self.alternation()
+        #: The positions of the anchors read so far (``^`` and ``$``), each a claim that
+        #: nothing comes before (after) it, checked against what follows its group.
+        self.carets: list[int] = []
+        self.dollars: list[int] = []
+        node = self.alternation(at_start=True)
         if self.peek() == ")":
             raise self.error("unbalanced parenthesis )")
         if self.peek() is not None:  # pragma: no cover - alternation stops only at ) or the end
             raise self.error(f"unexpected {self.peek()!r}")
         return node
 
-    def alternation(self) -> Node:
-        branches = [self.concatenation()]
+    def alternation(self, at_start: bool) -> Node:
+        branches = [self.concatenation(at_start)]
         while self.peek() == "|":
             self.pos += 1
-            branches.append(self.concatenation())
+            branches.append(self.concatenation(at_start))
         return branches[0] if len(branches) == 1 else ("alt", branches)
 
-    def concatenation(self) -> Node:
+    def concatenation(self, at_start: bool) -> Node:
         items: list[Node] = []
+        if at_start and self.peek() == "^":
+            self.carets.append(self.pos)
+            self.pos += 1
         while (char := self.peek()) is not None and char not in "|)":
             if char == "$":
-                if self.pos + 1 != len(self.text):
+                if self.text[self.pos + 1 : self.pos + 2] not in ("", "|", ")"):
                     raise self.error("$ only at the end")
+                self.dollars.append(self.pos)
                 self.pos += 1
                 continue
-            items.append(self.repetition())
+            dollars = len(self.dollars)
+            items.append(self.repetition(at_start and not items))
+            following = self.peek()
+            if len(self.dollars) > dollars and following is not None and following not in "|)$":
+                raise self.error("$ only at the end", self.dollars[dollars])
         return items[0] if len(items) == 1 else ("cat", items)
 
-    def repetition(self) -> Node:
-        node = self.atom()
+    def repetition(self, at_start: bool = False) -> Node:
+        carets, dollars = len(self.carets), len(self.dollars)
+        node = self.atom(at_start)
         while (char := self.peek()) is not None and char in "*+?{":
             start = self.pos
             self.pos += 1
@@ -210,6 +231,11 @@ class _RegexParser(_Reader):
             else:
                 low, high = self.bounds(start)
                 node = ("rep", node, low, high)
+            if node[3] != 1:  # a second time round, what the anchor claims no longer holds
+                if len(self.carets) > carets:
+                    raise self.error("^ only at the start", self.carets[carets])
+                if len(self.dollars) > dollars:
+                    raise self.error("$ only at the end", self.dollars[dollars])
         return node
 
     def bounds(self, start: int) -> tuple[int, int | None]:
@@ -229,7 +255,7 @@ class _RegexParser(_Reader):
         self.pos = close + 1
         return low, high
 
-    def atom(self) -> Node:
+    def atom(self, at_start: bool = False) -> Node:
         start = self.pos
         char = self.text[start]
         self.pos += 1
@@ -238,7 +264,7 @@ class _RegexParser(_Reader):
                 self.pos += 2
             elif self.peek() == "?":
                 raise self.error("unsupported group (?", start)
-            node = self.alternation()
+            node = self.alternation(at_start)
             if self.peek() != ")":
                 raise self.error("unbalanced parenthesis (", start)
             self.pos += 1
