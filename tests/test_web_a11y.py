@@ -55,7 +55,7 @@ def serious_findings(page: Page) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("theme", ["normal", "contrast"])
-@pytest.mark.parametrize("path", ["", "play?dice=fr&seed=42", "rooms", "daily?dice=fr"])
+@pytest.mark.parametrize("path", ["", "play?dice=fr&seed=42", "rooms", "daily?dice=fr", "words"])
 def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
@@ -72,6 +72,11 @@ def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme:
         page.fill("#word", "halte")
         page.press("#word", "Enter")
         page.wait_for_selector("#verdicts li")
+    elif path == "words":
+        page.select_option("#verb", "fuzzy")
+        page.fill("#text", "maison")
+        page.press("#text", "Enter")
+        page.wait_for_selector("#results li")
     assert serious_findings(page) == []
     assert errors == []
 

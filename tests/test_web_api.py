@@ -218,6 +218,7 @@ def test_overlong_query_strings_and_unknown_paths_are_refused(client: TestClient
         ("/daily", "play", "/play"),
         ("/rooms", "rooms", "/rooms"),
         ("/rooms/abc", "rooms", "/rooms"),
+        ("/words", "words", "/words"),
     ],
 )
 def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
@@ -232,6 +233,9 @@ def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
     assert page.count('<link rel="manifest"') == 1 and page.count("<main>") == 1 and page.rstrip().endswith("</html>")
     # The Daily page is the Play page (its script marks the Daily link once it reads its path).
     assert re.findall(r'<a href="([^"]+)" aria-current="page">', page) == [current]
+    # Every page's header leads to every page and to the API's.
+    links = re.findall(r'<a href="([^"]+)"', page.split("<nav>", 1)[1].split("</nav>", 1)[0])
+    assert links == ["/", "/play", "/daily", "/rooms", "/words", "/api/docs"]
 
 
 def test_static_files_stay_in_their_folder(client: TestClient) -> None:

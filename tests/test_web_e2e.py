@@ -94,6 +94,43 @@ def test_solve_page_highlights_exactly_the_path_of_the_word_pointed_at(server: s
 
 
 @pytest.mark.slow
+def test_words_page_lists_what_the_api_answers(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "words")
+    page.wait_for_selector("body[data-ready=true]")
+    # Keyboard first: the query's field has the focus; type a pattern, Enter.
+    assert page.evaluate("document.activeElement.id") == "text"
+    page.select_option("#dict", "enable2k")
+    page.focus("#text")
+    page.keyboard.type("C?A*S")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#results li")
+    expected = get_json(server + "api/match?" + urllib.parse.urlencode({"pattern": "C?A*S", "d": "enable2k"}))
+    shown = page.eval_on_selector_all("#results li", "items => items.map(i => i.dataset.word)")
+    assert shown == expected and len(expected) > 20
+    assert page.inner_text("#summary") == f"{len(expected)} words."
+    assert "verb=match" in page.url and "q=C%3FA*S" in page.url and "d=enable2k" in page.url
+    # Another verb and its options: fuzzy, two edits, nearest first.
+    page.select_option("#verb", "fuzzy")
+    assert page.inner_text("#text-label") == "Word" and page.is_visible("#distance") and not page.is_visible("#min-length")
+    page.fill("#text", "bogle")
+    page.fill("#distance", "2")
+    page.click("#find")
+    page.wait_for_function("document.body.dataset.searched === '2'")
+    expected = get_json(server + "api/fuzzy?" + urllib.parse.urlencode({"word": "bogle", "distance": 2, "d": "enable2k"}))
+    shown = page.eval_on_selector_all("#results li", "items => items.map(i => i.dataset.word)")
+    assert shown == [entry["word"] for entry in expected][: len(shown)] and len(shown) == min(len(expected), 1000)
+    # A bad query is an error line, not a broken page.
+    page.select_option("#verb", "grep")
+    page.fill("#text", "CH(A|T")
+    page.press("#text", "Enter")
+    page.wait_for_function("document.getElementById('error').textContent.includes('unbalanced parenthesis')")
+    assert page.locator("#results li").count() == 0
+    assert errors == []
+
+
+@pytest.mark.slow
 def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
     seed = 42
     solution = get_json(server + "api/solve?grid=IEFA/AEFE/MHAL/ETTE&dict=fr")

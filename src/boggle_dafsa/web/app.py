@@ -263,9 +263,13 @@ def create_app(
 
         return serve_page
 
-    pages = {name: render_page(name, path) for name, path in (("solve", "/"), ("play", "/play"), ("rooms", "/rooms"))}
+    pages = {
+        name: render_page(name, path)
+        for name, path in (("solve", "/"), ("play", "/play"), ("rooms", "/rooms"), ("words", "/words"))
+    }
     app.get("/", include_in_schema=False)(page(pages["solve"]))
     app.get("/play", include_in_schema=False)(page(pages["play"]))
+    app.get("/words", include_in_schema=False)(page(pages["words"]))
     app.get("/rooms", include_in_schema=False)(page(pages["rooms"]))
     app.get("/rooms/{room_id}", include_in_schema=False)(page(pages["rooms"]))
 
@@ -382,6 +386,11 @@ def create_app(
             blocked = blocked_words(name, dice_set(dice).language if dice is not None else None)
             hits = [hit for hit in hits if hit.word not in blocked]
         return JSONResponse(solution_payload(parsed, hits))
+
+    from boggle_dafsa.web.words import add_word_routes
+
+    # /api/match, /api/anagram, /api/grep, /api/fuzzy, /api/hooks, /api/complete: the query commands' --json.
+    add_word_routes(app, catalog, limits, guard)
 
     @app.post("/api/play", summary="Judge the words of a solo game; with end, the report and the solution")
     def play(request: Annotated[PlayRequest, Body()]) -> JSONResponse:
