@@ -444,3 +444,59 @@ def test_probability_counts_draws_on_a_few_cases() -> None:
     bag = TileBag("tiny", {"A": 3, "B": 1, "C": 2}, dict.fromkeys("ABC", 1), 2)
     for word, blanks in [("AB", 0), ("AAB", 1), ("BB", 2), ("ABCD", 2), ("CCC", 1)]:
         assert bag.combinations(word, blanks) == brute_draws(bag, word, blanks), (word, blanks)
+
+
+# -- the columns ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@given(word_lists)
+@settings(max_examples=25)
+def test_columns_are_a_scan_of_the_list(words: list[str]) -> None:
+    from boggle_dafsa.output.columns import WordColumns
+
+    vocabulary = set(words)
+    bag = BAGS["en"]
+    ranks = brute_ranks(words, bag, 2)
+    alphagrams = Counter("".join(sorted(word)) for word in words)
+    with tempfile.TemporaryDirectory() as folder:
+        d = dictionary_from_words(words, folder)
+        try:
+            shown = WordColumns(d, ("hooks", "probability", "anagrams", "points"), "en")
+            for word in words:
+                assert shown.fields(word) == {
+                    "word": word,
+                    "front_hooks": "".join(sorted({w[0] for w in vocabulary if w[1:] == word})),
+                    "back_hooks": "".join(sorted({w[-1] for w in vocabulary if w[:-1] == word})),
+                    "inner_hooks": [len(word) > 1 and word[1:] in vocabulary, len(word) > 1 and word[:-1] in vocabulary],
+                    "probability": ranks[word],
+                    "anagrams": alphagrams["".join(sorted(word))],
+                    "points": bag.points(word),
+                }
+        finally:
+            d.close()
+
+
+def test_column_lines(small: Any) -> None:
+    from boggle_dafsa.output.columns import WordColumns, parse_columns
+
+    shown = WordColumns(small, parse_columns("hooks,anagrams,points"), "en")
+    assert shown.line("ARE") == "BC\tAS\t3\t3\tARE"
+    assert shown.line("CARES") == "-·\t·-\t3\t7\tCARES"  # ARES and CARE: inner hooks; RACES, SCARE
+    assert shown.line("ERA", "ErA") == "-\tS\t3\t3\tErA"
+    with pytest.raises(QueryError, match="unknown column"):
+        parse_columns("hooks,value")
+
+
+@pytest.mark.slow
+def test_columns_on_the_command_line(small_file: str) -> None:
+    result = run_cli("search", "-d", small_file, "--length", "3", "--columns", "hooks,points")
+    assert result.stdout == "BC\tAS\t3\tARE\nS\tS\t3\tEAR\n-\tS\t3\tERA\n"
+    result = run_cli("search", "-d", small_file, "--anagram", "ERA", "--columns", "anagrams", "--json", "--limit", "1")
+    assert json.loads(result.stdout) == {"words": [{"word": "ARE", "anagrams": 3}]}
+    result = run_cli("match", "-d", small_file, "SC*", "--columns", "hooks,probability")
+    assert result.stdout == "-·\t-\t3\tSCARE\n"  # CARES 1, RACES 2, SCARE 3: one alphagram
+    result = run_cli("anagram", "-d", small_file, "RE?", "--columns", "points", "--json")
+    assert json.loads(result.stdout)[0] == {"word": "ARE", "points": 3, "shown": "aRE", "blanks": [0]}
+    result = run_cli("match", "-d", small_file, "SC*", "--columns", "value")
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1

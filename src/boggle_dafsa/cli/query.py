@@ -10,7 +10,7 @@ and exits 1 when nothing is found (as grep does).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -18,6 +18,23 @@ from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import emit_results as _emit
 from boggle_dafsa.cli.common import load_dictionary, print_json
 from boggle_dafsa.cli.options import CountOption, DictOption, InputsArgument, JsonOption, LimitOption, OutputOption, QuietOption
+
+ColumnsOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--columns",
+        help="Columns before each word: hooks, probability, anagrams, points (comma-separated; see `search`).",
+        show_default=False,
+    ),
+]
+
+
+def _columns(d: Any, columns: str | None) -> Any:
+    # The word-study columns asked for (output.columns), or None.
+    from boggle_dafsa.output.columns import WordColumns, parse_columns
+
+    names = parse_columns(columns)
+    return WordColumns(d, names) if names else None
 
 
 @app.command()
@@ -36,12 +53,15 @@ def match(
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
+    columns: ColumnsOption = None,
 ) -> None:
     """Print the words matching PATTERN, in byte order (quote it: the shell expands * and ?)."""
     from boggle_dafsa.query import match as run
 
     d = load_dictionary(dictionary)
-    _emit(run(d, pattern, min_length, max_length, limit), str, as_json, count)
+    shown = _columns(d, columns)
+    words = run(d, pattern, min_length, max_length, limit)
+    _emit(words, shown.line if shown else str, as_json, count, shown.fields if shown else None)
 
 
 @app.command()
@@ -52,14 +72,25 @@ def anagram(
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
+    columns: ColumnsOption = None,
 ) -> None:
     """Print the words made of exactly LETTERS; the letters blanks became are in lower case."""
     from boggle_dafsa.output.jsonable import anagram_json
     from boggle_dafsa.query import iter_anagram as run
 
     d = load_dictionary(dictionary)
+    shown = _columns(d, columns)
     hits = run(d, letters, sub=sub, limit=limit)
-    _emit(hits, lambda hit: hit.display(), as_json, count, anagram_json)
+    if shown is None:
+        _emit(hits, lambda hit: hit.display(), as_json, count, anagram_json)
+        return
+    _emit(
+        hits,
+        lambda hit: shown.line(hit.word, hit.display()),
+        as_json,
+        count,
+        lambda hit: {**shown.fields(hit.word), **anagram_json(hit)},
+    )
 
 
 @app.command()

@@ -55,11 +55,15 @@ def search(
         int, typer.Option("--probability-blanks", min=0, max=2, help="Blanks the probability counts (0, 1 or 2).")
     ] = 2,
     sort: Annotated[Text, _text("Order: alpha (default), length, points (highest first), probability.", "--sort")] = None,
+    columns: Annotated[
+        Text, _text("Columns before each word: hooks, probability, anagrams, points (comma-separated).", "--columns")
+    ] = None,
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Print the words meeting every condition given, in byte order (or --sort)."""
+    from boggle_dafsa.output.columns import WordColumns, parse_columns
     from boggle_dafsa.query.conditions import search_words
 
     conditions: dict[str, Any] = {
@@ -81,6 +85,7 @@ def search(
         "anagrams": anagrams,
         "probability": probability,
     }
+    names = parse_columns(columns)
     d = load_dictionary(dictionary)
     if in_ is not None:
         conditions["in_"] = load_dictionary(in_, announce=False)
@@ -95,10 +100,11 @@ def search(
         sort=sort,
         **{name: value for name, value in conditions.items() if value is not None},
     )
-    _emit(words, as_json, count)
+    shown = WordColumns(d, names, tiles, probability_blanks) if names else None
+    _emit(words, as_json, count, shown)
 
 
-def _emit(words: Iterable[str], as_json: bool, count: bool) -> None:
+def _emit(words: Iterable[str], as_json: bool, count: bool, shown: Any = None) -> None:
     # Lines, a count, or {"words": [...]} written a word at a time: the words stream.
     found = 0
     out = sys.stdout
@@ -109,12 +115,14 @@ def _emit(words: Iterable[str], as_json: bool, count: bool) -> None:
         from boggle_dafsa.output.jsonable import dumps
 
         for word in words:
-            out.write(('{\n  "words": [\n    ' if not found else ",\n    ") + dumps({"word": word}))
+            item = shown.fields(word) if shown else {"word": word}
+            out.write(('{\n  "words": [\n    ' if not found else ",\n    ") + dumps(item))
             found += 1
         out.write("\n  ]\n}\n" if found else '{\n  "words": []\n}\n')
     else:
+        line = shown.line if shown else str
         for word in words:
-            out.write(word + "\n")
+            out.write(line(word) + "\n")
             found += 1
     out.flush()
     if not found:

@@ -281,11 +281,12 @@ class _Index:
     alphagram counts, and probability ranks per bag and number of blanks. It holds no
     reference to its dictionary, so that the cache lets the dictionary go."""
 
-    __slots__ = ("alphagrams", "ranks")
+    __slots__ = ("alphagrams", "ranks", "hooks")
 
     def __init__(self) -> None:
         self.alphagrams: dict[int, dict[str, int]] = {}
         self.ranks: dict[tuple[Any, ...], dict[str, int]] = {}
+        self.hooks: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
 
 _INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
@@ -360,6 +361,33 @@ def probability_ranks(dictionary: Any, bag: TileBag, blanks: int, length: int) -
         first[letters] += 1
     index.ranks[key] = ranks
     return ranks
+
+
+def hook_letters(dictionary: Any, length: int) -> tuple[dict[str, str], dict[str, str]]:
+    """(front, back) for the words of ``length`` letters: each maps a word (any string of
+    that length, in fact) to the letters that make a word in front of it, after it. Built
+    once per dictionary and length from the words one letter longer, in one walk."""
+    index = _index(dictionary)
+    found = index.hooks.get(length)
+    if found is None:
+        front: dict[str, str] = {}
+        back: dict[str, str] = {}
+        for word in _words_of_length(dictionary, length + 1):  # byte order: letters in order
+            tail, head = word[1:], word[:-1]
+            front[tail] = front.get(tail, "") + word[0]
+            back[head] = back.get(head, "") + word[-1]
+        found = index.hooks[length] = (front, back)
+    return found
+
+
+def front_hooks(dictionary: Any, word: str) -> str:
+    """The letters that make a word in front of ``word``, in byte order."""
+    return hook_letters(dictionary, len(word))[0].get(word, "")
+
+
+def back_hooks(dictionary: Any, word: str) -> str:
+    """The letters that make a word after ``word``, in byte order."""
+    return hook_letters(dictionary, len(word))[1].get(word, "")
 
 
 def probability_rank(dictionary: Any, word: str, bag: TileBag, blanks: int = 2) -> int:
@@ -565,9 +593,9 @@ def search_words(
     if hooks is not None:
         for kind in _hook_kinds(hooks):
             if kind == "front":
-                checks.append(lambda word: has_front_hook(d, word))
+                checks.append(lambda word: bool(front_hooks(d, word)))
             elif kind == "back":
-                checks.append(lambda word: has_back_hook(d, word))
+                checks.append(lambda word: bool(back_hooks(d, word)))
             else:
                 checks.append(lambda word: any(inner_hooks(d, word)))
     if anagrams is not None:
@@ -626,6 +654,9 @@ __all__ = [
     "alphagram",
     "alphagram_counts",
     "anagram_count",
+    "back_hooks",
+    "front_hooks",
+    "hook_letters",
     "has_back_hook",
     "has_front_hook",
     "inner_hooks",

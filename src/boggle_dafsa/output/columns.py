@@ -1,0 +1,86 @@
+"""The word-study columns of a word list (``--columns hooks,probability,anagrams,points``):
+each column's JSON fields and text fields, defined once for every listing that takes them.
+
+- ``hooks``: JSON ``"front_hooks"`` and ``"back_hooks"`` (the letters, in byte order) and
+  ``"inner_hooks"`` (``[front, back]``: the word without its first letter is a word,
+  without its last); text, two fields: the front hooks then the back hooks (``-`` for
+  none), a ``·`` after the front ones for a front inner hook and before the back ones for a
+  back inner hook, as Zyzzyva marks them (``BC·`` and ``·AS``).
+- ``probability``: the word's probability rank within its length (JSON ``"probability"``).
+- ``anagrams``: how many words have its letters, itself included (``"anagrams"``).
+- ``points``: its tiles' value (``"points"``, the one name of a word's value everywhere).
+
+In text the columns come first, in the order asked, tab-separated, and the word last.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boggle_dafsa.errors import QueryError
+
+#: The columns a listing takes, in the order ``--help`` gives them.
+COLUMNS = ("hooks", "probability", "anagrams", "points")
+#: Zyzzyva's mark of an inner hook.
+INNER_MARK = "·"
+
+
+def parse_columns(text: str | None) -> tuple[str, ...]:
+    """``hooks,points`` as ("hooks", "points"); an unknown name is one line."""
+    if not text:
+        return ()
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in names:
+        if name not in COLUMNS:
+            raise QueryError(f"unknown column {name!r}: {', '.join(COLUMNS)}")
+    return tuple(dict.fromkeys(names))
+
+
+class WordColumns:
+    """The columns ``names`` of the words of ``dictionary`` (``tiles`` and ``blanks``: the
+    bag and blanks of ``points`` and ``probability``)."""
+
+    def __init__(self, dictionary: Any, names: tuple[str, ...], tiles: Any = None, blanks: int = 2) -> None:
+        from boggle_dafsa.query.tiles import bag_for
+
+        self.dictionary = dictionary
+        self.names = names
+        self.bag = bag_for(tiles, dictionary) if {"points", "probability"} & set(names) or tiles is not None else None
+        self.blanks = blanks
+
+    def fields(self, word: str) -> dict[str, Any]:
+        """The JSON fields of ``word``'s columns (``"word"`` first)."""
+        from boggle_dafsa.query import conditions
+
+        d = self.dictionary
+        found: dict[str, Any] = {"word": word}
+        for name in self.names:
+            if name == "hooks":
+                found["front_hooks"] = conditions.front_hooks(d, word)
+                found["back_hooks"] = conditions.back_hooks(d, word)
+                found["inner_hooks"] = list(conditions.inner_hooks(d, word))
+            elif name == "probability":
+                assert self.bag is not None
+                found["probability"] = conditions.probability_rank(d, word, self.bag, self.blanks)
+            elif name == "anagrams":
+                found["anagrams"] = conditions.anagram_count(d, word)
+            else:
+                found["points"] = self.bag.points(word)  # type: ignore[union-attr]
+        return found
+
+    def line(self, word: str, shown: str | None = None) -> str:
+        """The text line of ``word``: its columns, tab-separated, then ``shown`` (default the word)."""
+        fields = self.fields(word)
+        parts: list[str] = []
+        for name in self.names:
+            if name == "hooks":
+                front_inner, back_inner = fields["inner_hooks"]
+                parts.append((fields["front_hooks"] or "-") + (INNER_MARK if front_inner else ""))
+                parts.append((INNER_MARK if back_inner else "") + (fields["back_hooks"] or "-"))
+            else:
+                parts.append(str(fields[name]))
+        parts.append(word if shown is None else shown)
+        return "\t".join(parts)
+
+
+__all__ = ["COLUMNS", "INNER_MARK", "WordColumns", "parse_columns"]
