@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import ast
+import doctest
+import importlib
+import pydoc
 import re
 from pathlib import Path
+
+import pytest
 
 import boggle_dafsa
 
@@ -59,3 +64,54 @@ def test_the_map_checks_what_it_claims() -> None:
     folders = {module.parent.as_posix() + "/" for module in _modules() if module.parent != Path(".")}
     assert folders and folders <= set(_package_map())
     assert len(_modules()) > 90
+
+
+# -- what help() shows --------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", ["boggle_dafsa", "boggle_dafsa.query"])
+def test_the_examples_of_the_module_docstrings_run(module: str) -> None:
+    # help(boggle_dafsa) and help(boggle_dafsa.query) open on an example: run as doctests,
+    # so that a changed result (or a renamed call) fails here, not in a reader's hands.
+    tests = doctest.DocTestFinder(recurse=False).find(importlib.import_module(module))
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 4 and results.failed == 0
+
+
+def test_help_lists_every_public_name() -> None:
+    shown = pydoc.render_doc(boggle_dafsa, renderer=pydoc.plaintext)  # type: ignore[attr-defined]
+    docstring = boggle_dafsa.__doc__ or ""
+    for name in boggle_dafsa.__all__:
+        assert f"``{name}" in docstring, name  # the docstring says what each one is for
+        if name != "__version__":
+            assert re.search(rf"^    (class )?{name}\(", shown, re.MULTILINE), name  # and help() shows it
+    assert set(boggle_dafsa.__all__) <= set(dir(boggle_dafsa))
+
+
+# -- counts the docs state ----------------------------------------------------------------
+
+
+def test_contributing_writes_down_no_test_count() -> None:
+    # A count of tests is false after the next change: CONTRIBUTING.md gives the command.
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert not re.search(r"\b\d[\d,]* (tests|deselected)\b|\b\d[\d,]* \(\d[\d,]* deselected\)", text)
+
+
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def test_the_web_pages_are_those_docs_web_lists() -> None:
+    # Every page the server has (web/pages/*.html but the shared head) has its entry in
+    # docs/web.md, and a count of pages, where the page states one, is theirs.
+    text = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    pages = sorted(path.stem for path in (PACKAGE / "web" / "pages").glob("*.html") if path.stem != "page")
+    assert pages
+    for page in pages:
+        assert re.search(rf"^- \*\*{page.capitalize()}\*\* \(`/", text, re.MULTILINE), page
+    for word in re.findall(r"\b(\w+) pages\b", text, re.IGNORECASE):
+        if word.lower() in NUMBERS:
+            assert NUMBERS[word.lower()] == len(pages), f"docs/web.md says {word} pages; there are {len(pages)}"

@@ -1,11 +1,39 @@
 """boggle-dafsa: minimal memory-mapped automata for word lists, and a Boggle solver on top.
 
-The names below are imported on first use, so that ``import boggle_dafsa`` (and the
-command line) stays fast::
+The public names, each imported on its first use so that ``import boggle_dafsa`` (and the
+command line) stays fast; ``help(boggle_dafsa)`` shows each one's signature below.
 
-    from boggle_dafsa import open_dictionary
-    d = open_dictionary("fr")          # or a path to a .dafsa, marisa or dawg file
-    "arbre" in d, d.has_prefix("arb"), list(d.complete("arbr", limit=5))  # normalized as -d fr does
+Dictionaries:
+
+* ``open_dictionary(spec)``: an embedded list (``fr``, ``en``, ``enable2k``) or a file
+  (native ``.dafsa``, marisa or dawg), opened behind one interface;
+* ``Dictionary``: that interface (``in``, ``has_prefix``, ``complete``, the cursor
+  ``root``/``step``/``is_word``);
+* ``NativeDictionary``: the memory-mapped reader of the native format;
+* ``build_dictionary(source, output)``: a word list file into a native dictionary (what
+  ``boggle-dafsa build`` runs); ``compile_words(sorted_words)``: the file's bytes;
+  ``build_automaton(words)``: the minimal DAFSA of sorted words, in memory.
+
+Words: ``read_wordlist(path)`` (decoded, split and normalized), ``normalize(word, policy)``
+and ``Policy`` (how words are folded or kept).
+
+Boards: ``Grid`` (a grid of faces in any number of dimensions, ``Grid.parse``),
+``solve(grid, dictionary)`` (every word on it, best first) and ``find(grid, word)`` (one
+path tracing a word).
+
+Errors: ``BoggleError``, the base of every error caused by the user's input. And
+``__version__``.
+
+Further, by module: :mod:`boggle_dafsa.query` (``match``, ``anagram``, ``fuzzy``,
+``grep``...), :mod:`boggle_dafsa.solver` (``PreparedSolver``, ``time_limit``),
+:mod:`boggle_dafsa.board` (dice sets, scoring), :mod:`boggle_dafsa.formats`.
+
+>>> from boggle_dafsa import open_dictionary
+>>> d = open_dictionary("fr")
+>>> "arbre" in d, d.has_prefix("arb")  # normalized as -d fr does
+(True, True)
+>>> list(d.complete("arbr", limit=3))
+['ARBRE', 'ARBRES', 'ARBRISSEAU']
 """
 
 from __future__ import annotations
@@ -62,6 +90,11 @@ __all__ = [
     "read_wordlist",
     "solve",
 ]
+
+
+def __dir__() -> list[str]:
+    # The lazy names too, so that help() and editors list them (dir() imports nothing).
+    return sorted({*globals(), *_LAZY})
 
 
 def __getattr__(name: str) -> Any:

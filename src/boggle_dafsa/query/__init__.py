@@ -5,12 +5,17 @@ one search (:func:`search`), so each works on every format (native, marisa, dawg
 the same results on all three. Queries are normalized like the dictionary's words: on a
 folded dictionary ``élève`` is ``ELEVE``.
 
-    from boggle_dafsa import open_dictionary
-    from boggle_dafsa import query
-    d = open_dictionary("enable2k")
-    list(query.match(d, "C?A*S", limit=3))           # ['CHABAZITES', 'CHACHAS', 'CHACMAS']
-    [h.display() for h in query.anagram(d, "RETAINS")]  # ['ANESTRI', 'ANTSIER', ...]
-    query.fuzzy(d, "BOGLE", 1)                         # [(1, 'BOGIE'), (1, 'BOGLE')...]
+>>> from boggle_dafsa import open_dictionary
+>>> from boggle_dafsa import query
+>>> d = open_dictionary("enable2k")
+>>> list(query.match(d, "C?A*S", limit=3))  # in byte order
+['CEANOTHUS', 'CEANOTHUSES', 'CEASEFIRES']
+>>> [hit.display() for hit in query.anagram(d, "RETAINS")]
+['ANESTRI', 'ANTSIER', 'NASTIER', 'RATINES', 'RETAINS', 'RETINAS', 'RETSINA', 'STAINER', 'STEARIN']
+>>> query.fuzzy(d, "BOGLE", 1)[:3]  # nearest first
+[(0, 'BOGLE'), (1, 'BOGGLE'), (1, 'BOGIE')]
+>>> list(query.grep(d, "(^RE|UN)DO$"))
+['REDO', 'UNDO']
 
 Set algebra (:func:`union`, :func:`intersect`, :func:`difference`) lives in :mod:`.setops`.
 """
