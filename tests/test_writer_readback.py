@@ -247,3 +247,30 @@ def test_a_foreign_writer_whose_bytes_are_wrong_leaves_no_file(
     with pytest.raises(DictionaryError, match="does not read back"):
         write_dictionary(words[:100], target, format)
     assert sorted((entry.name, entry.read_bytes()) for entry in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_listing_every_word_through_the_compiled_walk_is_the_cursors_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    import threading
+
+    from boggle_dafsa.dictionary import DictionaryBase
+
+    if compiled.built("builder") is None:
+        pytest.skip("the C extension is not built here")
+    # Past the compiled query walk's listing (version 2) and always for version 1: the
+    # words are listed by words_blocks in a thread of its own.
+    monkeypatch.setattr(NativeDictionary, "COMPILED_LISTING_WORDS", 10)
+    keys = random_keys(3000, 7, seed=6)
+    path = tmp_path / "d.dafsa"
+    path.write_bytes(compile_words(keys, Policy.EXACT, version=version))
+    dictionary = NativeDictionary(path)
+    threads = threading.active_count()
+    assert list(dictionary) == keys == list(DictionaryBase._complete_key(dictionary, "", None))
+    assert list(dictionary.complete("", limit=7)) == keys[:7]
+    # A consumer that stops early stops the walk (no thread left behind).
+    words = iter(dictionary)
+    assert [next(words) for _ in range(3)] == keys[:3]
+    words.close()  # type: ignore[attr-defined]
+    assert threading.active_count() == threads
