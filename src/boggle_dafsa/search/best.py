@@ -1215,14 +1215,17 @@ def search(
 _PROGRESS_QUEUE: Any = None
 
 
-def _pool_init(queue: Any) -> None:
+def _pool_init(queue: Any, parent: int) -> None:
     global _PROGRESS_QUEUE
     _PROGRESS_QUEUE = queue
     # Ctrl-C reaches the whole process group: the parent stops the workers itself (see
     # _pool_runs), so that one press stops everything without a traceback per worker.
     import signal
 
+    from boggle_dafsa.lifeline import follow_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    follow_parent(parent)  # a run ends with its parent, however it dies (kill -9 too)
 
 
 def _pool_report(run: int, scored: int, best: int) -> None:
@@ -1257,7 +1260,9 @@ def _pool_runs(
         relay = threading.Thread(target=pass_on, daemon=True)
         relay.start()
     try:
-        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context, initializer=_pool_init, initargs=(queue,)) as executor:
+        with ProcessPoolExecutor(
+            min(jobs, len(todo)), mp_context=context, initializer=_pool_init, initargs=(queue, os.getpid())
+        ) as executor:
             try:
                 # A few runs queued per process, not all of them: memory stays flat whatever --runs.
                 waiting = iter(todo)

@@ -1342,12 +1342,17 @@ def _pool_task(spec: ProofSpec, indices: list[int], kernel: str) -> list[ClassRe
 
 
 def _pool_init(parent: int) -> None:
-    # The parent alone answers Ctrl-C: a worker ignores SIGINT and is ended by it.
+    # The parent alone answers Ctrl-C: a worker ignores SIGINT and is ended by it. A
+    # worker dies with its parent, however the parent dies (kill -9 too), even inside a
+    # class: see lifeline.
     import signal
+
+    from boggle_dafsa.lifeline import follow_parent
 
     global _PARENT
     _PARENT = parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    follow_parent(parent)
 
 
 def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Generator[ClassResult, None, None]:
