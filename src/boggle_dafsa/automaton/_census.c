@@ -1,8 +1,11 @@
-/* The census of a native dictionary: what its cells hold, checked against its header.
+/* The census of a native dictionary: what its cells hold, checked against its header;
+ * and the lookups (`in`, has_prefix, step) that the census makes safe.
  *
- * Its Python twin is DictionaryBase._check_below (src/boggle_dafsa/dictionary.py), which
- * NativeDictionary.checked() (automaton/reader.py) calls when this part is not used. A
- * part of its own, so that opening a dictionary for `solve` imports nothing of the queries.
+ * The census's Python twin is DictionaryBase._check_below (src/boggle_dafsa/dictionary.py),
+ * which NativeDictionary.checked() (automaton/reader.py) calls when this part is not used;
+ * the lookups' twin is the layouts' step (automaton/fileformat.py: NativeLayout,
+ * CompactLayout), which automaton/lookup.py calls then. A part of its own, so that opening
+ * a dictionary for `solve` or a lookup imports nothing of the queries.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -110,11 +113,294 @@ done:
     return result;
 }
 
+/* ---- lookups ------------------------------------------------------------------------------
+ *
+ * Lookup(body, version, root, alphabet, header_cells, longest_word, policy): the walks of
+ * `in`, has_prefix and step over a native body in place (version 1 cells, version 2 compact
+ * edges), for automaton/lookup.py, which builds one per dictionary once the census has
+ * proved its automaton acyclic and as large as its header says. Their Python twin is the
+ * layouts' step (NativeLayout, CompactLayout in automaton/fileformat.py): the same states
+ * (a cell index; a version 2 handle, offset << 1 | final), the same answers, the same reads
+ * (an error is raised where the twin raises one: IndexError for a version 1 cell outside
+ * the body, ValueError("damaged: ...") for a version 2 edge no writer writes).
+ *
+ * Bounded whatever the file: a key longer than the longest word is answered at once
+ * (none, before any read), so a walk visits at most `longest_word` states; in each, a
+ * version 2 walk reads at most one edge per letter of the alphabet (labels strictly
+ * increase), a version 1 walk at most `header_cells` cells and one child. Every index is
+ * checked against the body. It holds the body's buffer until release() (the dictionary's
+ * close() calls it, before it unmaps the file).
+ */
+
+enum { POLICY_FOLD = 0, POLICY_EXACT = 1, POLICY_RAW = 2 };
+enum { WANT_WORD = 0, WANT_PREFIX = 1 };
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer view;
+    int held;               /* the buffer is held (until release()) */
+    int version;            /* 1: cells; 2: compact edges */
+    int policy;             /* POLICY_FOLD, POLICY_EXACT or POLICY_RAW */
+    uint64_t size;          /* cells (version 1) or bytes (version 2) of the body */
+    uint64_t root;          /* the root's state: a cell index, or a handle */
+    uint32_t letters;       /* the alphabet's size */
+    uint64_t header_cells;  /* cells per state header (version 1) */
+    Py_ssize_t longest;     /* the longest word's letters */
+    int32_t ascii[128];     /* each ASCII character's label, -1 if not a letter of the alphabet */
+    Py_UCS4 *points;        /* the alphabet's code points, strictly increasing */
+} Lookup;
+
+static int lookup_closed(Lookup *l) {
+    if (l->held) return 0;
+    PyErr_SetString(PyExc_ValueError, "the dictionary is closed");
+    return 1;
+}
+
+/* The label of code point `c`, or -1 when it is not a letter of the alphabet. */
+static int64_t lookup_label(const Lookup *l, Py_UCS4 c) {
+    if (c < 128) return l->ascii[c];
+    uint32_t lo = 0, hi = l->letters;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (l->points[mid] < c) lo = mid + 1; else hi = mid;
+    }
+    return lo < l->letters && l->points[lo] == c ? (int64_t)lo : -1;
+}
+
+/* The child of *state by `label` into *state: 1, or 0 when there is none, -1 with an error set. */
+static int lookup_child(const Lookup *l, uint64_t *state, uint32_t label) {
+    if (l->version >= 2) {
+        const uint8_t *body = (const uint8_t *)l->view.buf;
+        uint64_t start = *state >> 1, pos = start;
+        if (start >= l->size) return 0; /* the leaf */
+        int64_t previous = -1;
+        for (;;) { /* at most l->letters rounds: labels strictly increase below it */
+            Edge2 e;
+            if (format2_edge(body, l->size, start, previous, l->letters, &pos, &e) < 0) {
+                damaged("a bad edge");
+                return -1;
+            }
+            if (e.label >= label) {
+                if (e.label != label) return 0;
+                *state = e.target << 1 | (uint64_t)(e.final != 0);
+                return 1;
+            }
+            if (e.last) return 0;
+            previous = (int64_t)e.label;
+        }
+    }
+    const uint32_t *cells = (const uint32_t *)l->view.buf;
+    uint64_t s = *state, width = l->header_cells;
+    if (s >= l->size || l->size - s < width) goto outside;
+    uint32_t cell = label / 32, bit = label % 32;
+    if (!(cells[s + cell] >> bit & 1u)) return 0;
+    uint64_t slot = s + width + popcount32(cells[s + cell] & ((1u << bit) - 1u));
+    for (uint32_t i = 0; i < cell; i++) slot += popcount32(cells[s + i]);
+    if (slot >= l->size) goto outside;
+    *state = cells[slot];
+    return 1;
+outside:
+    PyErr_SetString(PyExc_IndexError, "a transition points outside the file");
+    return -1;
+}
+
+/* Whether the prefix that leads to `state` is a word: 1 or 0, -1 with an error set. */
+static int lookup_final(const Lookup *l, uint64_t state) {
+    if (l->version >= 2) return (int)(state & 1u);
+    const uint32_t *cells = (const uint32_t *)l->view.buf;
+    if (state >= l->size || l->size - state < l->header_cells) {
+        PyErr_SetString(PyExc_IndexError, "a transition points outside the file");
+        return -1;
+    }
+    return (cells[state + l->header_cells - 1] & FINAL_FLAG) != 0;
+}
+
+/* Follow each character of `key` from *state (folding ASCII lower case when `fold`): 1,
+ * reached (into *state); 0, no word continues so; -1 with an error set. */
+static int lookup_walk(const Lookup *l, uint64_t *state, PyObject *key, int fold) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+    if (length > l->longest) return 0; /* before any read */
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (fold && c >= 'a' && c <= 'z') c -= 'a' - 'A';
+        int64_t label = lookup_label(l, c);
+        if (label < 0) return 0;
+        int found = lookup_child(l, state, (uint32_t)label);
+        if (found <= 0) return found;
+    }
+    return 1;
+}
+
+/* Whether `text` (as a user types it) is a word or a prefix, for the texts whose key the
+ * policy makes without Python: Py_True, Py_False, or None (ask Python: normalize it). */
+static PyObject *lookup_text(Lookup *l, PyObject *text, int want) {
+    if (lookup_closed(l)) return NULL;
+    if (!PyUnicode_Check(text)) Py_RETURN_FALSE;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (length == 0) {
+        if (want == WANT_PREFIX) Py_RETURN_NONE; /* any word at all: Python answers */
+        Py_RETURN_FALSE;
+    }
+    int fold = 0;
+    if (l->policy == POLICY_RAW) {
+        /* The key is the text itself, unless it holds a line break (no key does). */
+        if (PyUnicode_FindChar(text, '\n', 0, length, 1) != -1 || PyUnicode_FindChar(text, '\r', 0, length, 1) != -1)
+            Py_RETURN_NONE;
+    } else {
+        /* ASCII letters only: their key is themselves, upper-cased when folding. */
+        if (!PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
+        const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
+        for (Py_ssize_t i = 0; i < length; i++) {
+            Py_UCS1 c = chars[i];
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) Py_RETURN_NONE;
+        }
+        fold = l->policy == POLICY_FOLD;
+    }
+    uint64_t state = l->root;
+    int reached = lookup_walk(l, &state, text, fold);
+    if (reached < 0) return NULL;
+    if (reached && want == WANT_WORD) reached = lookup_final(l, state);
+    if (reached < 0) return NULL;
+    return PyBool_FromLong(reached);
+}
+
+static PyObject *lookup_word(PyObject *self, PyObject *text) { return lookup_text((Lookup *)self, text, WANT_WORD); }
+
+static PyObject *lookup_prefix(PyObject *self, PyObject *text) { return lookup_text((Lookup *)self, text, WANT_PREFIX); }
+
+/* has_key(key) -> bool: whether the normalized `key` is a word. */
+static PyObject *lookup_has_key(PyObject *self, PyObject *key) {
+    Lookup *l = (Lookup *)self;
+    if (lookup_closed(l)) return NULL;
+    if (!PyUnicode_Check(key)) { PyErr_SetString(PyExc_TypeError, "a key is a str"); return NULL; }
+    uint64_t state = l->root;
+    int reached = lookup_walk(l, &state, key, 0);
+    if (reached > 0) reached = lookup_final(l, state);
+    if (reached < 0) return NULL;
+    return PyBool_FromLong(reached);
+}
+
+/* step(state, letters) -> state or None: the twin of the layouts' step, from any state. */
+static PyObject *lookup_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Lookup *l = (Lookup *)self;
+    if (lookup_closed(l)) return NULL;
+    if (nargs != 2 || !PyUnicode_Check(args[1])) { PyErr_SetString(PyExc_TypeError, "step(state, letters)"); return NULL; }
+    int overflow = 0;
+    long long signed_state = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+    if (signed_state == -1 && PyErr_Occurred()) return NULL;
+    if (overflow || signed_state < 0) {
+        PyErr_SetString(PyExc_IndexError, "a state outside the file");
+        return NULL;
+    }
+    uint64_t state = (uint64_t)signed_state;
+    if (PyUnicode_GET_LENGTH(args[1]) == 0) return Py_NewRef(args[0]);
+    int reached = lookup_walk(l, &state, args[1], 0);
+    if (reached < 0) return NULL;
+    if (!reached) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(state);
+}
+
+/* release(): let go of the body (every lookup after it raises ValueError). */
+static PyObject *lookup_release(PyObject *self, PyObject *unused) {
+    Lookup *l = (Lookup *)self;
+    if (l->held) {
+        PyBuffer_Release(&l->view);
+        l->held = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static void lookup_dealloc(PyObject *self) {
+    Lookup *l = (Lookup *)self;
+    if (l->held) PyBuffer_Release(&l->view);
+    PyMem_Free(l->points);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *lookup_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *body, *alphabet;
+    int version, policy;
+    unsigned long long root, header_cells;
+    Py_ssize_t longest;
+    static char *names[] = {"body", "version", "root", "alphabet", "header_cells", "longest_word", "policy", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiKUKni", names, &body, &version, &root, &alphabet, &header_cells,
+                                     &longest, &policy))
+        return NULL;
+    if (version < 1 || version > FORMAT2_VERSION || policy < POLICY_FOLD || policy > POLICY_RAW || longest < 0) {
+        PyErr_SetString(PyExc_ValueError, "Lookup: a version, policy or longest word out of range");
+        return NULL;
+    }
+    Py_ssize_t letters = PyUnicode_GET_LENGTH(alphabet);
+    if (letters > 0xFFFFFFFFll || (version == 1 && header_cells != format_header_cells((uint64_t)letters))) {
+        PyErr_SetString(PyExc_ValueError, "Lookup: an alphabet that does not fit the header's cells");
+        return NULL;
+    }
+    Lookup *l = (Lookup *)type->tp_alloc(type, 0);
+    if (l == NULL) return NULL;
+    l->points = PyMem_Malloc((size_t)(letters ? letters : 1) * sizeof(Py_UCS4));
+    if (l->points == NULL) { Py_DECREF(l); return PyErr_NoMemory(); }
+    for (int i = 0; i < 128; i++) l->ascii[i] = -1;
+    for (Py_ssize_t i = 0; i < letters; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(alphabet, i);
+        if (i > 0 && c <= l->points[i - 1]) {
+            Py_DECREF(l);
+            PyErr_SetString(PyExc_ValueError, "Lookup: an alphabet not in strictly increasing order");
+            return NULL;
+        }
+        l->points[i] = c;
+        if (c < 128) l->ascii[c] = (int32_t)i;
+    }
+    if (PyObject_GetBuffer(body, &l->view, PyBUF_SIMPLE) < 0) { Py_DECREF(l); return NULL; }
+    l->held = 1;
+    l->version = version;
+    l->policy = policy;
+    l->letters = (uint32_t)letters;
+    l->header_cells = header_cells;
+    l->size = version >= 2 ? (uint64_t)l->view.len : (uint64_t)l->view.len / 4;
+    l->root = root;
+    l->longest = longest;
+    return (PyObject *)l;
+}
+
+static PyMethodDef lookup_methods[] = {
+    {"word", lookup_word, METH_O, "word(text) -> True, False, or None (the key needs Python's normalization)"},
+    {"prefix", lookup_prefix, METH_O, "prefix(text) -> True, False, or None (as word(), for has_prefix)"},
+    {"has_key", lookup_has_key, METH_O, "has_key(key) -> whether the normalized key is a word"},
+    {"step", (PyCFunction)(void (*)(void))lookup_step, METH_FASTCALL, "step(state, letters) -> state or None"},
+    {"release", lookup_release, METH_NOARGS, "release(): let go of the body"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject LookupType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "boggle_dafsa.automaton._census.Lookup",
+    .tp_basicsize = sizeof(Lookup),
+    .tp_dealloc = lookup_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The compiled lookups (in, has_prefix, step) over a native body in place.",
+    .tp_methods = lookup_methods,
+    .tp_new = lookup_new,
+};
+
 static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS, "census(cells, root, width, max_depth, max_words) -> (words, longest_word, states)"},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_census", "The census of a native dictionary's cells.", -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_census", "The census of a native dictionary's cells, and the lookups it makes safe.", -1, methods};
 
-PyMODINIT_FUNC PyInit__census(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__census(void) {
+    if (PyType_Ready(&LookupType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&LookupType);
+    if (PyModule_AddObject(m, "Lookup", (PyObject *)&LookupType) < 0) {
+        Py_DECREF(&LookupType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -26,14 +26,14 @@ from boggle_dafsa.automaton.fileformat import (
     layout_of,
     project,
 )
-from boggle_dafsa.dictionary import DictionaryBase
+from boggle_dafsa.automaton.lookup import Lookups
 from boggle_dafsa.errors import DictionaryError, opening
 from boggle_dafsa.words.normalize import Policy
 
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
 
 
-class NativeDictionary(DictionaryBase[int]):
+class NativeDictionary(Lookups):
     """A dictionary in the native DAFSA format, mapped from its file.
 
     A state is the index of its first cell; see ``docs/format.md``.
@@ -226,15 +226,6 @@ class NativeDictionary(DictionaryBase[int]):
         """The state of the empty prefix."""
         return self.states.root
 
-    def step(self, state: int, letters: str) -> int | None:
-        """Follow each character of ``letters`` from ``state``; None if no word continues so."""
-        try:  # free in CPython 3.11 unless raised
-            return self.states.step(state, letters)
-        except IndexError:
-            raise self._outside() from None
-        except ValueError as error:
-            raise self._walk_error(error) from None
-
     def is_word(self, state: int) -> bool:
         """True if the prefix that led to ``state`` is a word."""
         try:
@@ -411,6 +402,7 @@ class NativeDictionary(DictionaryBase[int]):
 
     def close(self) -> None:
         """Release the mapping (the dictionary is unusable afterwards)."""
+        self._release_lookup()
         if isinstance(self.cells, memoryview):
             self.cells.release()
         if isinstance(self.states, CompactLayout) and isinstance(self.states.body, memoryview):

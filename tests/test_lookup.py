@@ -1,0 +1,295 @@
+"""Lookups (``in``, ``has_prefix``, ``step``; the ``lookup``, ``find`` and ``prefixes`` verbs).
+
+- Bounded (issue 31): a key longer than the longest word is "no" before any read; the first
+  lookup runs the census, so a crafted file (one state, 65,536 edges to itself) is refused
+  as "damaged" after one reading of its edges, instead of 65,536 edge reads per letter.
+- Compiled (issue 33): the census part's ``Lookup`` walks the body in place; it agrees with
+  its Python twin (the layouts' ``step``) on any word list and any key, in both formats and
+  every policy, and with a Python set of the words; on damaged bodies too (the same answer
+  or the same error), with no census to protect it.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa import compiled, query
+from boggle_dafsa.automaton.fileformat import (
+    EDGE_FINAL,
+    EDGE_KIND_SHIFT,
+    EDGE_LAST,
+    KIND_RELATIVE,
+    LABEL_ESCAPE,
+    CompactLayout,
+    Header,
+    NativeLayout,
+    pack_header,
+    varint,
+    zigzag,
+)
+from boggle_dafsa.automaton.lookup import POLICY_CODES
+from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.build import compile_words
+from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.testing import normalized_words
+from boggle_dafsa.words.normalize import Policy, normalize
+
+KERNELS = compiled.available("census")
+#: The letters of the crafted files: code points from U+10000, each the label of one edge.
+WIDE = "".join(chr(0x10000 + i) for i in range(65_536))
+
+
+@contextmanager
+def kernel(name: str) -> Iterator[None]:
+    """Lookups armed inside run on kernel ``name`` (the choice is made at a dictionary's first lookup)."""
+    old = os.environ.get(compiled.PURE_VARIABLE)
+    os.environ[compiled.PURE_VARIABLE] = "1" if name == compiled.PYTHON else "0"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[compiled.PURE_VARIABLE]
+        else:
+            os.environ[compiled.PURE_VARIABLE] = old
+
+
+def opened(path: Path, name: str) -> NativeDictionary:
+    """``path`` opened, its lookups armed on kernel ``name``."""
+    d = NativeDictionary(path)
+    with kernel(name):
+        d.step(d.root, "")  # the first lookup: the census, then the kernel
+    assert (type(d._lookup).__name__ == "Lookup") == (name == compiled.C)
+    return d
+
+
+# -- issue 31: a crafted file ---------------------------------------------------------------
+
+
+def self_loop_file(edges: int) -> bytes:
+    """A version 2 file of one state with ``edges`` edges to itself (labels 0 to edges - 1,
+    each a word's end), the header claiming one word of 10,000 letters: its checksums
+    hold, its header's fields agree with each other. Before the census ran for lookups, with
+    65,536 edges (issue 31), each letter of a key cost up to 65,536 edge reads (0.1 CPU-s),
+    and any key of the last letter was a word, whatever its length."""
+    body = bytearray()
+    for label in range(edges):
+        last = EDGE_LAST if label == edges - 1 else 0
+        body.append(EDGE_FINAL | last | KIND_RELATIVE << EDGE_KIND_SHIFT | min(label, LABEL_ESCAPE))
+        if label >= LABEL_ESCAPE:
+            body += varint(label - LABEL_ESCAPE)
+        body += varint(zigzag(0))  # to itself
+    alphabet, longest = WIDE[:edges], 10_000
+    header = Header(Policy.RAW, alphabet, 1, longest, edges, 1, longest, 0, len(body), zlib.crc32(body), "00" * 32, version=2)
+    return pack_header(header) + bytes(body)
+
+
+@pytest.fixture(scope="module", params=[4096, pytest.param(65_536, marks=pytest.mark.slow)])
+def self_loop(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The crafted file: 65,536 edges, as issue 31 has it (slow: 0.3 CPU-s a census), or 4,096."""
+    path = tmp_path_factory.mktemp("lookup") / f"self-loop-{request.param}.dafsa"
+    path.write_bytes(self_loop_file(request.param))
+    return path
+
+
+@pytest.fixture
+def edge_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts every version 2 edge the Python side decodes (the census's reads, the twin's walks)."""
+    reads = [0]
+    real = CompactLayout.edges
+
+    def counted(self: CompactLayout, state: int) -> Iterator[tuple[int, int]]:
+        for edge in real(self, state):
+            reads[0] += 1
+            yield edge
+
+    monkeypatch.setattr(CompactLayout, "edges", counted)
+    return reads
+
+
+def test_the_crafted_file_opens_and_holds_together(self_loop: Path) -> None:
+    d = NativeDictionary(self_loop)
+    assert d.body_intact() and d.version == 2 and d.header.longest_word == 10_000
+    assert len(d.alphabet) == d.header.transition_count in (4096, 65_536)
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_a_key_longer_than_the_longest_word_reads_nothing(self_loop: Path, edge_reads: list[int], name: str) -> None:
+    key = NativeDictionary(self_loop).alphabet[-1] * 10_001
+    with kernel(name):
+        d = NativeDictionary(self_loop)
+        assert key not in d
+        assert not d.has_prefix(key)
+        assert d.step(d.root, key) is None
+    assert edge_reads[0] == 0
+
+
+@pytest.mark.parametrize("name", KERNELS)
+@pytest.mark.parametrize(
+    "ask",
+    [
+        lambda d, key: key in d,
+        lambda d, key: d.has_prefix(key),
+        lambda d, key: d.step(d.root, key),
+        lambda d, key: list(d.complete(key, limit=1)),
+        lambda d, key: query.prefixes(d, key),
+    ],
+    ids=["in", "has_prefix", "step", "complete", "prefixes"],
+)
+def test_every_lookup_of_the_crafted_file_is_refused_after_one_reading_of_its_edges(
+    self_loop: Path, edge_reads: list[int], name: str, ask: Any
+) -> None:
+    with kernel(name):
+        d = NativeDictionary(self_loop)
+        edges = len(d.alphabet)
+        key = d.alphabet[-1] * 1000  # before, with 65,536 edges: 65.5 million edge reads, 100 CPU-s, and "yes"
+        for _ in range(2):  # every time: a damaged verdict is not kept
+            edge_reads[0] = 0
+            with pytest.raises(DictionaryError, match="damaged dictionary .*cycle"):
+                ask(d, key)
+            # The census reads the root's edges, then those of the root reached as a word's
+            # end (the same offset, final: another state to it), and meets the cycle.
+            assert 0 < edge_reads[0] <= 2 * edges
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verb", ["lookup", "prefixes"])
+def test_the_verbs_refuse_the_crafted_file_in_one_line(self_loop: Path, verb: str) -> None:
+    result = run_cli(verb, "-d", str(self_loop), NativeDictionary(self_loop).alphabet[-1] * 1000)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "damaged dictionary" in result.stderr and "cycle" in result.stderr
+
+
+# -- issue 33: the compiled lookup and its twin ----------------------------------------------------
+
+WORD_LETTERS = "abcdeéAB"
+words_lists = st.lists(st.text(WORD_LETTERS + " ", min_size=1, max_size=6), min_size=1, max_size=30)
+keys = st.lists(st.text(WORD_LETTERS + "EÉ z1\n\r", max_size=8), min_size=1, max_size=12)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=words_lists, asked=keys, policy=st.sampled_from(list(Policy)), version=st.sampled_from([1, 2]))
+def test_lookups_agree_with_a_set_of_the_words_on_every_kernel(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], asked: list[str], policy: Policy, version: int
+) -> None:
+    stored = normalized_words(words, policy)
+    path = tmp_path_factory.mktemp("agree") / "words.dafsa"
+    path.write_bytes(compile_words(stored, policy, version=version))
+    stored_set = set(stored)
+    answers = []
+    for name in KERNELS:
+        d = opened(path, name)
+        got = []
+        for text in [*asked, *stored[:3], *(w.lower() for w in stored[:3])]:
+            key = normalize(text, policy) if text else ""
+            expected_in = key is not None and key in stored_set
+            expected_prefix = bool(stored) if not text else key is not None and any(w.startswith(key) for w in stored)
+            assert (text in d) is expected_in, (name, text)
+            assert d.has_prefix(text) is expected_prefix, (name, text)
+            state = d.step(d.root, key) if key is not None else None
+            assert (state is not None) == (key is not None and any(w.startswith(key) for w in stored) or key == "")
+            got.append((text in d, d.has_prefix(text), state, None if state is None else d.is_word(state)))
+        answers.append(got)
+        d.close()  # the compiled lookup lets go of the mapped body first
+    assert all(other == answers[0] for other in answers)
+
+
+def test_a_closed_dictionary_refuses_lookups_on_every_kernel(tmp_path: Path) -> None:
+    path = tmp_path / "w.dafsa"
+    path.write_bytes(compile_words(["CAT", "DOG"]))
+    for name in KERNELS:
+        d = opened(path, name)
+        assert "CAT" in d and "cat" in d and "COW" not in d
+        d.close()
+        with pytest.raises((DictionaryError, ValueError)):
+            "CAT" in d  # noqa: B015
+
+
+# -- the compiled lookup against its twin on damaged bodies (no census to protect it) ------------
+
+
+def twin_step(layout: Any, state: int, key: str, longest: int) -> tuple[str, Any]:
+    if len(key) > longest:
+        return ("value", None)
+    try:
+        return ("value", layout.step(state, key))
+    except (IndexError, ValueError) as error:
+        return (type(error).__name__, None)
+
+
+def compiled_step(lookup: Any, state: int, key: str) -> tuple[str, Any]:
+    try:
+        return ("value", lookup.step(state, key))
+    except (IndexError, ValueError) as error:
+        return (type(error).__name__, None)
+
+
+needs_c = pytest.mark.skipif(compiled.built("census") is None, reason="the compiled census part is not built")
+ALPHABETS = st.sampled_from(["AB", "ABCDEFGHIJKLMNOPQRSTU", "".join(chr(0x41 + i) for i in range(40))])
+
+
+@needs_c
+@settings(max_examples=40, deadline=None)
+@given(
+    body=st.binary(max_size=80),
+    root=st.integers(0, 90),
+    alphabet=ALPHABETS,
+    asked=st.lists(st.text("ABCDEFGHTUVW", max_size=6), min_size=1, max_size=6),
+    longest=st.integers(0, 7),
+)
+def test_the_compiled_version_2_walk_is_its_twin_on_any_bytes(
+    body: bytes, root: int, alphabet: str, asked: list[str], longest: int
+) -> None:
+    module = compiled.built("census")
+    assert module is not None
+    layout = CompactLayout(body, root, alphabet, longest, "fuzz")
+    lookup = module.Lookup(body, 2, layout.root, alphabet, 0, longest, POLICY_CODES[Policy.EXACT])
+    for key in asked:
+        expected = twin_step(layout, layout.root, key, longest)
+        assert compiled_step(lookup, layout.root, key) == expected, key
+        if expected[0] == "value" and expected[1] is not None and key:
+            assert lookup.has_key(key) is layout.is_final(expected[1])
+            assert lookup.word(key) is layout.is_final(expected[1])
+
+
+@needs_c
+@settings(max_examples=40, deadline=None)
+@given(
+    cells=st.lists(st.integers(0, 2**32 - 1) | st.integers(0, 40), max_size=30),
+    root=st.integers(0, 35),
+    alphabet=ALPHABETS,
+    asked=st.lists(st.text("ABCDEFGHTUVW", max_size=6), min_size=1, max_size=6),
+    longest=st.integers(0, 7),
+)
+def test_the_compiled_version_1_walk_is_its_twin_on_any_cells(
+    cells: list[int], root: int, alphabet: str, asked: list[str], longest: int
+) -> None:
+    from array import array
+
+    module = compiled.built("census")
+    assert module is not None
+    body = array("I", cells)
+    layout = NativeLayout.of(body, root, alphabet, longest, "fuzz")
+    lookup = module.Lookup(body, 1, root, alphabet, layout.header_cells, longest, POLICY_CODES[Policy.EXACT])
+    for key in asked:
+        expected = twin_step(layout, root, key, longest)
+        assert compiled_step(lookup, root, key) == expected, key
+        if expected[0] == "value" and expected[1] is not None and key:
+            try:
+                final: Any = layout.is_final(expected[1])
+            except IndexError:
+                final = IndexError
+            if final is IndexError:
+                with pytest.raises(IndexError):
+                    lookup.has_key(key)
+            else:
+                assert lookup.has_key(key) is final
