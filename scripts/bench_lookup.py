@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""In-process lookups: ``word in d`` on the embedded lists, ours against marisa-trie and dawg2.
+
+For each list (``enable2k``, ``fr``, ``en`` by default) it opens the embedded dictionary
+(format version 2, the default) and writes a version 1 file of the same words; builds a
+marisa-trie ``Trie`` and a dawg2 ``DAWG`` of the same words (the stored, normalized ones);
+picks ``--keys`` words with a fixed seed (the hits) and as many misses (each a picked word
+with one letter changed so that it is no word); then times ``key in d`` over all of them,
+``--repeat`` times, every side taking turns, and prints the median time per lookup in
+microseconds (the loop's own cost included, the same for every side). Ours run on each
+kernel of the lookups (compiled: the census part's ``Lookup``; Python: the layouts' step,
+as ``BOGGLE_DAFSA_PURE=1``), the Python twin on a tenth of the keys. "hit, lower case"
+asks our dictionaries the hits in lower case (folded on the way, as a user types them).
+Every answer is checked first: each side finds every hit and no miss. The load average is
+printed before and after.
+
+    python scripts/bench_lookup.py                      # every list, 20,000 keys, 7 repeats
+    python scripts/bench_lookup.py enable2k --keys 2000 --repeat 3
+
+Needs marisa-trie and dawg2 (``pip install marisa-trie dawg2``; neither is a dependency).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from boggle_dafsa import compiled, open_dictionary
+from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.build import compile_words
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+@contextmanager
+def kernel(name: str) -> Any:
+    old = os.environ.get(compiled.PURE_VARIABLE)
+    os.environ[compiled.PURE_VARIABLE] = "1" if name == compiled.PYTHON else "0"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[compiled.PURE_VARIABLE]
+        else:
+            os.environ[compiled.PURE_VARIABLE] = old
+
+
+def armed(path: str | Path, name: str) -> NativeDictionary:
+    """``path`` opened, its lookups on kernel ``name`` (chosen at the first lookup)."""
+    d = NativeDictionary(path)
+    with kernel(name):
+        d.step(d.root, "")
+    return d
+
+
+def misses_of(hits: Sequence[str], stored: set[str], alphabet: str, rng: random.Random) -> list[str]:
+    """Each hit with one letter changed so that it is no word (or, when every such change
+    is a word, as for one-letter words, with letters added)."""
+    out = []
+    for word in hits:
+        for _ in range(100):
+            at = rng.randrange(len(word))
+            miss = word[:at] + rng.choice(alphabet) + word[at + 1 :]
+            if miss not in stored:
+                break
+        while miss in stored:
+            miss += rng.choice(alphabet)
+        out.append(miss)
+    return out
+
+
+def per_lookup(contains: Callable[[str], bool], keys: Sequence[str]) -> float:
+    """Seconds per lookup of one pass over ``keys``."""
+    started = time.perf_counter()
+    for key in keys:
+        contains(key)
+    return (time.perf_counter() - started) / len(keys)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lists", nargs="*", default=["enable2k", "fr", "en"])
+    parser.add_argument("--keys", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=33)
+    args = parser.parse_args()
+    import dawg
+    import marisa_trie
+
+    print(f"load average at start: {load()}")
+    print(f"kernels of the lookups: {', '.join(compiled.available('census'))}")
+    rows = []
+    scratch = tempfile.TemporaryDirectory(prefix="bench-lookup-")
+    for name in args.lists:
+        v2 = open_dictionary(name)
+        assert isinstance(v2, NativeDictionary) and v2.version == 2, v2
+        words = list(v2)
+        stored = set(words)
+        rng = random.Random(args.seed)
+        hits = rng.sample(words, min(args.keys, len(words)))
+        misses = misses_of(hits, stored, v2.alphabet, rng)
+        v1_path = Path(scratch.name) / f"{name}-v1.dafsa"
+        v1_path.write_bytes(compile_words(words, v2.policy, version=1))
+        sides: dict[str, tuple[Callable[[str], bool], int]] = {}
+        for version, path in ((2, v2.path), (1, str(v1_path))):
+            for kind in compiled.available("census"):
+                d = armed(path, kind)
+                share = len(hits) if kind == compiled.C else max(1, len(hits) // 10)
+                sides[f"ours v{version}, {kind}"] = (d.__contains__, share)
+        sides["marisa-trie"] = (marisa_trie.Trie(words).__contains__, len(hits))
+        sides["dawg2"] = (dawg.DAWG(words).__contains__, len(hits))
+        # Every side finds every hit and no miss.
+        for label, (contains, share) in sides.items():
+            assert all(contains(key) for key in hits[:share]), label
+            assert not any(contains(key) for key in misses[:share]), label
+        lower = [key.lower() for key in hits]
+        timings: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.repeat):
+            for label, (contains, share) in sides.items():
+                asked = [("hit", hits[:share]), ("miss", misses[:share])]
+                if label.startswith("ours"):
+                    asked.append(("hit, lower case", lower[:share]))
+                for what, keys in asked:
+                    timings.setdefault((label, what), []).append(per_lookup(contains, keys))
+        for label, (_, share) in sides.items():
+            hit = statistics.median(timings[(label, "hit")]) * 1e6
+            miss = statistics.median(timings[(label, "miss")]) * 1e6
+            folded = timings.get((label, "hit, lower case"))
+            lowered = f"{statistics.median(folded) * 1e6:.2f}" if folded else ""
+            rows.append((name, len(words), label, share, hit, miss, lowered))
+        print(f"{name}: done, load average {load()}", flush=True)
+    print()
+    print("| list | words | lookup | keys | hit µs | miss µs | hit, lower case µs |")
+    print("|---|--:|---|--:|--:|--:|--:|")
+    for name, count, label, share, hit, miss, lowered in rows:
+        print(f"| {name} | {count:,} | {label} | {share:,} | {hit:.2f} | {miss:.2f} | {lowered} |")
+    print(f"\nload average at end: {load()}")
+    scratch.cleanup()
+
+
+if __name__ == "__main__":
+    main()
