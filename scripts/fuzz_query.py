@@ -1,5 +1,10 @@
 """Fuzz the compiled query walks (``src/boggle_dafsa/query/_walk.c``) with damaged native dictionaries.
 
+Every round also runs the compiled lookups (``Lookup`` of the census part,
+``automaton/_census.c``: ``step``, ``has_key``, ``word``) against their Python twin (the
+layouts' ``step``) on the damaged body, with no census to protect them, from the root and
+from any state: the same state or answer, or the same error (IndexError, ValueError).
+
 A third of the rounds damage a version 2 file (compact edges): its cursor walk must end in
 words or one DictionaryError, the compiled expansion into cells (``_builder.expand``) must agree
 with its Python twin, and the queries go through the compiled walks of the cells it expands
@@ -18,7 +23,7 @@ an error.
     python scripts/fuzz_query.py --rounds 200    # a short run (CI)
     python scripts/fuzz_query.py --asan          # the same run on an AddressSanitizer build
 
-``--asan`` compiles ``_walk.c`` with ``-fsanitize=address`` into a temporary folder and runs
+``--asan`` compiles ``_walk.c`` (and the census part, with the lookups) with ``-fsanitize=address`` into a temporary folder and runs
 the fuzz in a child interpreter with the sanitizer's runtime preloaded (PYTHONMALLOC=malloc,
 and every other round the cells are copied to the heap, where bytes past the end are watched):
 any out-of-bounds read or write aborts with a report. Exit status 0 if every round passed.
@@ -216,12 +221,65 @@ def compact_round(opened: NativeDictionary, round_number: int, seed: int) -> int
     return 0
 
 
+def lookup_outcome(run: Any) -> tuple[Any, ...]:
+    try:
+        return ("ok", run())
+    except (IndexError, ValueError) as error:
+        return (type(error).__name__,)
+
+
+def lookup_round(opened: NativeDictionary, rng: random.Random, round_number: int, heap: bool) -> int:
+    """The compiled lookups against their twin on a damaged body (no census first): random
+    keys (some longer than the longest word, some in lower case) from the root and from
+    random states. With ``heap``, over a copy of the body on the heap (the sanitizer watches
+    past its end). Returns 1 (and says so) if they disagree, else 0."""
+    from boggle_dafsa import compiled
+    from boggle_dafsa.automaton.fileformat import CompactLayout
+    from boggle_dafsa.automaton.lookup import POLICY_CODES
+
+    module = compiled.built("census")
+    if module is None:
+        return 0
+    layout = opened.states
+    twin: Any
+    if isinstance(layout, CompactLayout):
+        body: Any = bytes(layout.body) if heap else layout.body
+        twin = CompactLayout(body, layout.root >> 1, layout.alphabet, layout.longest_word, opened.path)
+        width, size = 0, len(body)
+    else:
+        body = array("I", layout.cells) if heap else layout.cells
+        twin = NativeLayout.of(body, layout.root, layout.alphabet, layout.longest_word, opened.path)
+        width, size = twin.header_cells, len(body)
+    longest = twin.longest_word
+    lookup = module.Lookup(body, opened.version, twin.root, twin.alphabet, width, longest, POLICY_CODES[opened.policy])
+    try:
+        for _ in range(6):
+            key = "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, longest + 2)))
+            for state in (twin.root, rng.randrange(size + 4)):
+                expected = ("ok", None) if len(key) > longest else lookup_outcome(lambda: twin.step(state, key))
+                if lookup_outcome(lambda: lookup.step(state, key)) != expected:
+                    print(f"round {round_number}: step({state}, {key!r}) disagrees over {opened.path}", file=sys.stderr)
+                    return 1
+            reached = ("ok", None) if len(key) > longest else lookup_outcome(lambda: twin.step(twin.root, key))
+            final = reached if reached[0] != "ok" or reached[1] is None else lookup_outcome(lambda: twin.is_final(reached[1]))
+            expected = ("ok", bool(final[1])) if final[0] == "ok" else final
+            text = "".join(letter.lower() if rng.random() < 0.3 else letter for letter in key)
+            for name, run in (("has_key", lambda: lookup.has_key(key)), ("word", lambda: lookup.word(text))):
+                got = lookup_outcome(run)
+                if key and got != expected and got != ("ok", None):
+                    print(f"round {round_number}: {name}({key!r}) disagrees over {opened.path}", file=sys.stderr)
+                    return 1
+    finally:
+        lookup.release()  # before the file is unmapped
+    return 0
+
+
 def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -> int:
     load_census()
     load_compiled(module)
     load_codec(codec)
     rng = random.Random(seed)
-    reached = errors = compacts = 0
+    reached = errors = compacts = lookups = 0
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
             version = 2 if round_number % 3 == 2 else 1
@@ -229,6 +287,9 @@ def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -
             if opened is None:
                 continue  # refused at open: nothing reaches the walk
             path = opened.path
+            if lookup_round(opened, rng, round_number, heap=round_number % 2 == 1) != 0:
+                return 1
+            lookups += 1
             if version == 2:
                 # The version 2 body walked in place by the cursor, and expanded to cells by C and by Python.
                 if compact_round(opened, round_number, seed) != 0:
@@ -258,7 +319,8 @@ def fuzz(rounds: int, seed: int, module: str | None, codec: str | None = None) -
         print(f"huge languages: {verdicts}")
     print(
         f"{rounds:,} damaged files ({compacts:,} of version 2 opened), {reached:,} queries reached the kernels: "
-        f"{errors:,} raised DictionaryError, {reached - errors:,} gave results; both kernels agreed every time, no crash"
+        f"{errors:,} raised DictionaryError, {reached - errors:,} gave results; lookups on {lookups:,} bodies; "
+        "both kernels agreed every time, no crash"
     )
     return 0
 
