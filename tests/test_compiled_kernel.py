@@ -216,6 +216,7 @@ def test_the_totals_search_counts_what_the_twin_finds(
 
 
 @needs_c
+@pytest.mark.slow
 def test_any_order_of_the_neighbour_table_gives_the_twins_paths(tmp_path: Path) -> None:
     # The first path of a word follows the table's order of neighbours, whatever it is
     # (the kernels' own tables are in increasing order; here each row reversed or
@@ -471,6 +472,7 @@ def test_the_compiled_solver_refuses_bad_arguments(tmp_path: Path) -> None:
     assert solver.solve(bytes([0, 1, 2, 31]), 0) == (1, 1)  # ABC, one point
 
 
+@pytest.mark.slow
 def test_the_environment_forces_the_python_kernel(tmp_path: Path) -> None:
     dictionary = dictionary_from_words(["abc"], tmp_path)
     code = (

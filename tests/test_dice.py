@@ -240,6 +240,7 @@ def test_below_rejects_the_outputs_that_would_bias_it() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=(1 << 64) - 1), bound=st.integers(min_value=1, max_value=1 << 64))
+@pytest.mark.slow
 def test_below_stays_in_range(seed: int, bound: int) -> None:
     rng = SplitMix64(seed)
     assert all(0 <= rng.below(bound) < bound for _ in range(5))

@@ -44,6 +44,7 @@ def test_build_prints_a_summary(tmp_path: Path, wordlist: Path) -> None:
     assert "states" in result.output and "bytes/word" in result.output
 
 
+@pytest.mark.slow
 def test_dump_verify_lookup_complete(built: Path, wordlist: Path) -> None:
     dump = runner.invoke(app, ["dump", "-d", str(built)])
     assert dump.output.split() == ["CHAT", "CHIEN", "ELEVE", "NICHE", "NICHER", "ZOO"]
@@ -81,6 +82,7 @@ def test_inspect_json(built: Path) -> None:
     assert len(info["source_sha256"]) == 64
 
 
+@pytest.mark.slow
 def test_exact_policy_keeps_accents(tmp_path: Path, wordlist: Path) -> None:
     out = tmp_path / "exact.dafsa"
     assert runner.invoke(app, ["build", str(wordlist), "-o", str(out), "--exact"]).exit_code == 0
@@ -138,6 +140,7 @@ def test_a_word_list_given_as_the_dictionary(tmp_path: Path) -> None:
     assert len(list(cache.glob("list-*.dafsa"))) == 1
 
 
+@pytest.mark.slow
 def test_failed_build_keeps_the_existing_dictionary(tmp_path: Path, built: Path) -> None:
     before = built.read_bytes()
     empty = tmp_path / "empty.txt"
@@ -205,6 +208,7 @@ def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
     assert message in result.stderr and "--help" in result.stderr
 
 
+@pytest.mark.slow
 def test_embedded_names_win_over_same_named_folders(tmp_path: Path) -> None:
     (tmp_path / "fr").mkdir()
     result = run_cli("lookup", "ARBRE", "-d", "fr", cwd=tmp_path)

@@ -421,6 +421,7 @@ def test_an_empty_dawg_file_has_no_prefix(tmp_path: Path) -> None:
 
 
 @given(st.lists(st.binary(min_size=1, max_size=6).filter(lambda key: b"\0" not in key and b"\n" not in key), max_size=60))
+@pytest.mark.slow
 def test_dawg_builder_kernels_give_the_same_lists(keys: list[bytes]) -> None:
     from boggle_dafsa.automaton.stream import kernels
     from boggle_dafsa.formats.dawgdic import build_dawg

@@ -97,6 +97,7 @@ def test_the_report_splits_the_grid_into_found_and_missed(game: Game) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(submissions=st.lists(st.sampled_from(WORDS + ["Fatma", "HALTE ", "qqq", "l'eau", "ÂIE"]), max_size=25))
+@pytest.mark.slow
 def test_score_is_the_sum_of_distinct_accepted_words(dictionary, submissions: list[str]) -> None:  # type: ignore[no-untyped-def]
     game = Game(Grid.parse(GRID), dictionary)
     verdicts = [game.submit(raw) for raw in submissions]

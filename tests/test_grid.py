@@ -215,6 +215,7 @@ def grids(draw: st.DrawFn) -> Grid:
 
 
 @given(grids())
+@pytest.mark.slow
 def test_printing_a_grid_gives_back_the_same_grid(grid: Grid) -> None:
     # The one thing the syntax cannot say: a row made of a single multi-letter face.
     assume(grid.shape[-1] > 1 or all(len(face) == 1 for face in grid.faces))
@@ -223,6 +224,7 @@ def test_printing_a_grid_gives_back_the_same_grid(grid: Grid) -> None:
 
 
 @given(grids(), st.data())
+@pytest.mark.slow
 def test_coordinates_and_index_are_inverse(grid: Grid, data: st.DataObject) -> None:
     cell = data.draw(st.integers(0, len(grid) - 1))
     coordinates = grid.coordinates(cell)
@@ -232,6 +234,7 @@ def test_coordinates_and_index_are_inverse(grid: Grid, data: st.DataObject) -> N
 
 
 @given(shapes, st.sampled_from(["king", "orthogonal"]))
+@pytest.mark.slow
 def test_neighbours_follow_the_definition(shape: tuple[int, ...], adjacency: str) -> None:
     table = neighbours(shape, adjacency)
     grid = Grid(shape, ("A",) * math.prod(shape))
@@ -258,6 +261,7 @@ def test_neighbour_counts_of_a_4x4_and_a_cube() -> None:
     st.lists(st.integers(0, 3), min_size=1, max_size=MAX_DIMENSIONS - 1),
     st.sampled_from(["king", "orthogonal"]),
 )
+@pytest.mark.slow
 def test_axes_of_length_1_change_no_neighbour(sizes: list[int], positions: list[int], adjacency: str) -> None:
     # Axes of length 1 inserted anywhere: the same cells, the same neighbours. The table
     # is built along the longer axes only (3**16 offsets would take minutes).
@@ -274,6 +278,7 @@ def test_a_thin_grid_of_16_dimensions() -> None:
 
 
 @given(shapes, st.sampled_from(["king", "orthogonal"]))
+@pytest.mark.slow
 def test_adjacency_count_is_the_size_of_the_table(shape: tuple[int, ...], adjacency: str) -> None:
     assert adjacency_count(shape, adjacency) == sum(map(len, neighbours(shape, adjacency)))
 

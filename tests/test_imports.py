@@ -106,6 +106,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.slow
 def test_the_graph_sees_imports_inside_functions() -> None:
     graph = import_graph()
     # rules imports dice inside resolve_rules only.
@@ -113,10 +114,12 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     assert "boggle_dafsa.formats" in graph["boggle_dafsa.build"]
 
 
+@pytest.mark.slow
 def test_the_package_has_no_import_cycle() -> None:
     assert cycles(import_graph()) == []
 
 
+@pytest.mark.slow
 def test_the_layers() -> None:
     graph = import_graph()
     # Formats never import the build; scoring and dice never import the rules above them.
@@ -250,6 +253,7 @@ def test_the_import_check_sees_a_forbidden_module() -> None:
     assert "tempfile" in [m for m in modules if m.startswith(NOT_FOR_SOLVE)]
 
 
+@pytest.mark.slow
 def test_the_command_line_freezes_its_imports_and_still_collects_new_cycles(tmp_path: Path) -> None:
     # main() moves what typer's import made out of the collector's sight (start-up time);
     # importing the app does not; the collector stays on, and a later cycle is still collected.

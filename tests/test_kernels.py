@@ -179,6 +179,7 @@ def test_a_path_deeper_than_the_python_recursion_goes_to_another_kernel(tmp_path
     assert select(narrow, "auto", cells=600).name != "python"
 
 
+@pytest.mark.slow
 def test_pure_makes_auto_choose_python(tmp_path: Path) -> None:
     dictionary = dictionary_from_words(["abc"], tmp_path)
     code = (

@@ -62,6 +62,7 @@ def test_the_issue_examples() -> None:
 
 
 @given(st.data())
+@pytest.mark.slow
 def test_find_normalizes_the_word_as_the_faces_are(data: st.DataObject) -> None:
     faces = data.draw(st.lists(st.sampled_from("AEINTUC"), min_size=16, max_size=16))
     grid = Grid((4, 4), faces)
@@ -88,6 +89,7 @@ def test_find_on_a_grid_kept_exact_compares_exactly() -> None:
 
 
 @given(st.lists(RAW, min_size=1, max_size=20))
+@pytest.mark.slow
 def test_compile_words_refuses_words_queries_would_not_reach(words: list[str]) -> None:
     keys = normalized_words(words)
     if keys != sorted(set(words)):
@@ -113,6 +115,7 @@ def test_compile_words_exact_policy_keeps_case(tmp_path: Path) -> None:
         compile_words(["e\u0301"], Policy.EXACT)  # decomposed: stored composed (NFC) or not at all
 
 
+@pytest.mark.slow
 def test_a_wrong_name_lists_the_embedded_ones() -> None:
     with pytest.raises(DictionaryError, match=r"nor an embedded dictionary \(fr, en, enable2k\)"):
         open_dictionary("frr")

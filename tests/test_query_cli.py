@@ -117,6 +117,7 @@ def test_set_algebra_commands(files: dict[str, Path], tmp_path: Path) -> None:
     assert list(open_path(out)) == ["ZEBRE"]
 
 
+@pytest.mark.slow
 def test_set_algebra_refuses_mixed_policies(files: dict[str, Path], tmp_path: Path) -> None:
     exact = tmp_path / "exact.dafsa"
     write_dictionary(["élève"], exact, "native", {"policy": Policy.EXACT})

@@ -148,6 +148,7 @@ def test_the_readme_and_docs_show_python_examples() -> None:
 
 
 @pytest.mark.parametrize("page", [README, ROOT / "docs" / "game.md"], ids=page_id)
+@pytest.mark.slow
 def test_the_score_example_prints_what_the_page_shows(page: Path, tmp_path: Path) -> None:
     text = page.read_text("utf-8")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -210,6 +211,7 @@ def app_command_names() -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_every_command_has_a_row_in_the_command_reference() -> None:
     """The quick half (one process, in the fast subset): a new command without its row fails here."""
     assert sorted(documented_commands()) == sorted(app_command_names()), (

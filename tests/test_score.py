@@ -249,6 +249,7 @@ def test_a_player_file_and_the_dice_file_can_come_from_standard_input(dictionary
         assert refused.exit_code == 2 and "standard input" in refused.stderr and len(refused.stderr.splitlines()) == 1, args
 
 
+@pytest.mark.slow
 def test_a_windows_1252_player_file_gets_a_note_and_encoding_reads_it(dictionary, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dave = tmp_path / "dave.txt"
     dave.write_bytes("vert\nnul\ncœur\n".encode("cp1252"))  # œ is 0x9C: a control character in ISO-8859-15

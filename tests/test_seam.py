@@ -66,6 +66,7 @@ def _version(value: str | None) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("value", ["1", "true", "yes"])
+@pytest.mark.slow
 def test_version_names_every_part_on_python_when_pure(value: str) -> None:
     shown = _version(value).stdout
     for name in compiled.PARTS:
@@ -73,6 +74,7 @@ def test_version_names_every_part_on_python_when_pure(value: str) -> None:
 
 
 @pytest.mark.parametrize("value", [None, "0", "false"])
+@pytest.mark.slow
 def test_version_names_every_part_on_its_compiled_kernel_where_built(value: str | None) -> None:
     shown = _version(value).stdout
     for name in compiled.PARTS:

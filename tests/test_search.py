@@ -56,6 +56,7 @@ square_boards = st.integers(2, 5).flatmap(
 
 
 @given(square_boards)
+@pytest.mark.slow
 def test_the_eight_symmetries_of_a_square_board_share_one_key(sided: tuple[int, tuple[str, ...]]) -> None:
     side, board = sided
     grid = [board[row * side : (row + 1) * side] for row in range(side)]
@@ -106,6 +107,7 @@ def _is_roll(dice_set: DiceSet, state: S.Roll) -> bool:
 
 @given(st.integers(0, 2**64 - 1))
 @settings(max_examples=30)
+@pytest.mark.slow
 def test_dice_moves_keep_a_roll_of_the_set(seed: int) -> None:
     dice_set = load_dice("fr")
     space = S.DiceBoards(dice_set)
@@ -123,6 +125,7 @@ def test_dice_moves_keep_a_roll_of_the_set(seed: int) -> None:
 
 @given(st.lists(st.sampled_from("ABCD"), min_size=3, max_size=3), st.data())
 @settings(max_examples=80)
+@pytest.mark.slow
 def test_rollable_agrees_with_brute_force(board: list[str], data: st.DataObject) -> None:
     dice = tuple(tuple(data.draw(st.lists(st.sampled_from("ABCD"), min_size=2, max_size=2))) for _ in range(3))
     dice_set = DiceSet("t", "t", dice, (1, 3), CLASSIC, None, "test")
@@ -171,6 +174,7 @@ def test_common_letters_are_those_in_enough_words(words: list[str]) -> None:
 
 
 @pytest.mark.parametrize("quick", [False, True])
+@pytest.mark.slow
 def test_the_climb_ends_on_a_local_optimum_over_every_letter(tmp_path: Path, quick: bool) -> None:
     # Z is in 3 words of 39, too few to be common: the climb starts without it, yet the
     # best boards hold a Z (its words are the longest), and the climb must end on one.

@@ -29,6 +29,7 @@ def solve(dictionary: str, *args: str, input: str | None = None):  # type: ignor
     return runner.invoke(app, ["solve", *args, "-d", dictionary], input=input)
 
 
+@pytest.mark.slow
 def test_words_one_a_line_best_first_totals_on_stderr(dictionary: str) -> None:
     result = solve(dictionary, "TAS/ESE")
     assert result.exit_code == 0, result.output
@@ -41,6 +42,7 @@ def test_words_one_a_line_best_first_totals_on_stderr(dictionary: str) -> None:
     assert with_totals.stderr == ""
 
 
+@pytest.mark.slow
 def test_scores_and_paths(dictionary: str) -> None:
     result = solve(dictionary, "TAS/ESE", "--scores", "--paths")
     lines = result.stdout.splitlines()
@@ -337,6 +339,7 @@ def test_the_french_grid_of_the_issue() -> None:
     assert found.returncode == 0 and found.stdout.startswith("UNITE: on the grid: (")
 
 
+@pytest.mark.slow
 def test_enable2k_board_from_the_command_line() -> None:
     result = run_cli("solve", "perslatgsineters", "-d", "enable2k", "--totals", "-q")
     assert result.returncode == 0, result.stderr

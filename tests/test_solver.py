@@ -440,6 +440,7 @@ def mostly_a(draw: st.DrawFn) -> Grid:
 
 @settings(max_examples=100, deadline=None)
 @given(mostly_a(), st.lists(st.sampled_from(["A", "A", "B", "QU", "U"]), min_size=1, max_size=7).map("".join))
+@pytest.mark.slow
 def test_find_agrees_with_brute_force_when_one_end_is_rare(grid: Grid, word: str) -> None:
     # Grids of mostly A: the ends of a word are often unequally common, so both directions run.
     path = find(grid, word)

@@ -359,6 +359,7 @@ def test_a_build_from_bytes_already_read(tmp_path: Path) -> None:
         build_dictionary("<stdin>", tmp_path / "e.dafsa", data=b"")
 
 
+@pytest.mark.slow
 def test_version_names_the_builder_kernel() -> None:
     from conftest import COMMAND
 
@@ -388,6 +389,7 @@ def _outcome(kernel: str, data: bytes, max_states: int) -> tuple:
 
 
 @given(words=mixed_words, max_states=st.integers(min_value=1, max_value=40))
+@pytest.mark.slow
 def test_every_kernel_stops_at_the_same_state_with_the_same_error(words: list[str], max_states: int) -> None:
     data = block(sorted(set(words), key=lambda word: word.encode("utf-8")))
     outcomes = {kernel: _outcome(kernel, data, max_states) for kernel in KERNELS}

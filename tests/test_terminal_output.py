@@ -45,6 +45,7 @@ def test_solve_json_is_one_line_and_pretty_indents(small_dict: str) -> None:
 
 
 @given(to_do=st.integers(1, 50), boards=st.integers(1, 10**6), rate=st.floats(1, 1e6), data=st.data())
+@pytest.mark.slow
 def test_the_eta_of_runs_of_equal_work_is_exact(to_do: int, boards: int, rate: float, data: st.DataObject) -> None:
     finished = data.draw(st.integers(0, to_do))
     under_way = data.draw(st.integers(0, boards * max(to_do - finished - 1, 0)))

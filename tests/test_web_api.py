@@ -471,6 +471,7 @@ def test_a_player_comes_back_after_a_reload() -> None:
         ('{"type": "join", "name": "' + "n" * 100 + '"}', "at most"),
     ],
 )
+@pytest.mark.slow
 def test_room_sockets_survive_garbage(message: str | bytes, expected: str) -> None:
     client = fast_client()
     room = client.post("/api/rooms", json={}).json()

@@ -90,6 +90,7 @@ def test_hints_are_off_by_default_and_given_when_the_room_allows_them() -> None:
 
 @settings(max_examples=30)
 @given(st.data())
+@pytest.mark.slow
 def test_hints_against_a_scan_of_the_words(data: st.DataObject) -> None:
     grid = Grid.parse("IEFA/AEFE/MHAL/ETTE")
     game = Game(grid, open_dictionary("fr"))
