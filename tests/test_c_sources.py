@@ -73,11 +73,6 @@ def test_the_guard_finds_what_it_should() -> None:
     assert _unguarded_posix_includes("#if defined(__unix__)\n#  include <sys/mman.h>\n#endif\n") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="automaton/_builder.c includes <unistd.h> unguarded (issue 32): its owner guards it "
-    "(#ifndef _WIN32; on POSIX nothing needs it: getline and ssize_t come with <stdio.h>), then removes this mark",
-)
 def test_no_c_source_includes_a_posix_only_header_unguarded() -> None:
     found = {
         path.relative_to(PACKAGE).as_posix(): unguarded

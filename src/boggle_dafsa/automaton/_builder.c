@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MAX_CODE_POINT 0x10FFFF
 /* The format's constants and bit helpers (FINAL_FLAG, format_header_cells...). */
