@@ -74,9 +74,15 @@ def test_the_guard_finds_what_it_should() -> None:
 
 
 def test_no_c_source_includes_a_posix_only_header_unguarded() -> None:
+    # The clone's sources (a wheel need not hold the .c files), else the installed package's.
+    tree = Path(__file__).resolve().parent.parent / "src" / "boggle_dafsa"
+    sources = tree if tree.is_dir() else PACKAGE
+    paths = sorted([*sources.rglob("*.c"), *sources.rglob("*.h")])
+    if not any(path.suffix == ".c" for path in paths):
+        pytest.skip("no C source here")
     found = {
-        path.relative_to(PACKAGE).as_posix(): unguarded
-        for path in sorted([*PACKAGE.rglob("*.c"), *PACKAGE.rglob("*.h")])
+        path.relative_to(sources).as_posix(): unguarded
+        for path in paths
         if (unguarded := _unguarded_posix_includes(path.read_text(encoding="utf-8")))
     }
     assert found == {}
