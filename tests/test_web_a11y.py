@@ -194,6 +194,38 @@ def test_the_api_docs_load_with_no_request_leaving_the_machine(server: str, brow
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("theme", ["normal", "contrast"])
+def test_the_api_docs_have_no_serious_issue_and_lead_back_to_the_game(server: str, browser: Any, theme: str) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "api/docs")
+    page.wait_for_selector(".swagger-ui .opblock")
+    if theme == "contrast":
+        page.click("#theme")
+        assert page.evaluate("document.documentElement.dataset.theme") == "contrast"
+    # Open what a reader opens: a query tried out and sent, a body to send (the schemas are open).
+    match = "#operations-default-match_api_match_get"
+    page.click(f"{match} .opblock-summary-control")
+    page.click(f"{match} .try-out__btn")
+    page.fill(f"{match} tr[data-param-name=pattern] input", "C?A*S")
+    page.fill(f"{match} tr[data-param-name=limit] input", "3")  # a short answer: axe-core's time grows with the page
+    page.click(f"{match} .execute")
+    page.wait_for_selector(f"{match} .live-responses-table .response")
+    play = "#operations-default-play_api_play_post"
+    page.click(f"{play} .opblock-summary-control")
+    page.click(f"{play} .try-out__btn")
+    page.wait_for_selector(f"{play} textarea")
+    assert page.locator(".json-schema-2020-12-expand-deep-button").count() > 0
+    assert serious_findings(page) == []
+    # The site's header: every page's links, the way back to the game first.
+    assert page.eval_on_selector_all("header nav a", "links => links.map(a => a.getAttribute('href'))")[0] == "/"
+    page.click("header nav a[href='/']")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.title() == "Solve — boggle-dafsa"
+    assert errors == []
+
+
+@pytest.mark.slow
 def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> None:
     from boggle_dafsa.board.dice import load_dice
     from boggle_dafsa.game.rounds import Game

@@ -50,8 +50,29 @@ def add_docs_routes(app: FastAPI, openapi_url: str) -> None:
             swagger_js_url=f"{ASSETS}/swagger-ui-bundle.js",
             swagger_css_url=f"{ASSETS}/swagger-ui.css",
             swagger_favicon_url=f"{ASSETS}/favicon-32x32.png",
-            swagger_ui_parameters={"validatorUrl": None},
+            # No deep links: each is a link inside the operation's button (nested
+            # controls, which screen readers cannot reach: axe-core's nested-interactive).
+            swagger_ui_parameters={"validatorUrl": None, "deepLinking": False},
         )
-        # Swagger UI's page has no language: screen readers need one.
-        body = bytes(page.body).replace(b"<html>", b'<html lang="en">', 1)
-        return HTMLResponse(body)
+        return HTMLResponse(in_site_shell(bytes(page.body).decode("utf-8")))
+
+
+def in_site_shell(html: str) -> str:
+    """Swagger UI's page in the site's: a language, the header of every page (its links back
+    to the game, the high-contrast button of ``theme.js``), Swagger UI in a ``<main>``, and
+    ``apidocs.css`` (the header, and Swagger UI's colours darkened to a contrast of 4.5:1)."""
+    from boggle_dafsa.web.app import PAGES
+
+    shell = (PAGES / "page.html").read_text(encoding="utf-8")
+    header = shell[shell.index("<header>") : shell.index("</header>") + len("</header>")]
+    header = header.replace('<a href="/api/docs">', '<a href="/api/docs" aria-current="page">', 1)
+    html = html.replace("<html>", '<html lang="en">', 1)
+    html = html.replace(
+        "</head>",
+        '<link rel="stylesheet" href="/static/apidocs.css">\n'
+        '    <script type="module" src="/static/js/theme.js"></script>\n'
+        '    <script type="module" src="/static/js/apidocs.js"></script>\n    </head>',
+        1,
+    )
+    html = html.replace('<div id="swagger-ui">\n    </div>', f'{header}\n    <main id="swagger-ui"></main>', 1)
+    return html
