@@ -313,6 +313,7 @@ def test_probability_is_a_count_of_draws_from_the_bag(bag: TileBag, word: str, b
     assert bag.combinations(word, blanks) == brute_draws(bag, word, blanks)
 
 
+@pytest.mark.slow
 def test_probability_ranks_of_enable2k() -> None:
     # The seven-letter words, most probable first: ADEINOR (4 Ds and 4 Ls in the English bag:
     # a tie with AEILNOR, broken by alphagram), then AEILNOR's two anagrams in byte order.
@@ -500,3 +501,17 @@ def test_columns_on_the_command_line(small_file: str) -> None:
     assert json.loads(result.stdout)[0] == {"word": "ARE", "points": 3, "shown": "aRE", "blanks": [0]}
     result = run_cli("match", "-d", small_file, "SC*", "--columns", "value")
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_the_walks_time_budget_bounds_a_search_and_its_indexes() -> None:
+    import time
+
+    from boggle_dafsa.solver import time_limit
+
+    for keywords in ({"length": (1, None), "vowels": (0, 30)}, {"anagrams": (2, None)}, {"probability": (1, 5)}):
+        d = open_dictionary("enable2k")  # a fresh one: no index kept from another test
+        with time_limit(0.0001):
+            time.sleep(0.001)
+            with pytest.raises(TimeoutError):
+                list(query.search(d, **keywords))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from boggle_dafsa.errors import QueryError
+from boggle_dafsa.query import conditions
 
 #: The columns a listing takes, in the order ``--help`` gives them.
 COLUMNS = ("hooks", "probability", "anagrams", "points")
@@ -47,25 +48,37 @@ class WordColumns:
         self.names = names
         self.bag = bag_for(tiles, dictionary) if {"points", "probability"} & set(names) or tiles is not None else None
         self.blanks = blanks
+        self._held: dict[tuple[str, int], Any] = {}
 
     def fields(self, word: str) -> dict[str, Any]:
         """The JSON fields of ``word``'s columns (``"word"`` first)."""
-        from boggle_dafsa.query import conditions
-
         d = self.dictionary
+        length = len(word)
         found: dict[str, Any] = {"word": word}
         for name in self.names:
             if name == "hooks":
-                found["front_hooks"] = conditions.front_hooks(d, word)
-                found["back_hooks"] = conditions.back_hooks(d, word)
+                front, back = self._by_length("hooks", length, lambda: conditions.hook_letters(d, length))
+                found["front_hooks"] = front.get(word, "")
+                found["back_hooks"] = back.get(word, "")
                 found["inner_hooks"] = list(conditions.inner_hooks(d, word))
             elif name == "probability":
-                assert self.bag is not None
-                found["probability"] = conditions.probability_rank(d, word, self.bag, self.blanks)
+                bag, blanks = self.bag, self.blanks
+                assert bag is not None
+                ranks = self._by_length("probability", length, lambda: conditions.probability_ranks(d, bag, blanks, length))
+                found["probability"] = ranks[word]
             elif name == "anagrams":
-                found["anagrams"] = conditions.anagram_count(d, word)
+                counts = self._by_length("anagrams", length, lambda: conditions.alphagram_counts(d, length))
+                found["anagrams"] = counts.get(conditions.alphagram(word), 0)
             else:
                 found["points"] = self.bag.points(word)  # type: ignore[union-attr]
+        return found
+
+    def _by_length(self, name: str, length: int, make: Any) -> Any:
+        # The index of a column for one length, asked of the dictionary's cache once.
+        key = (name, length)
+        found = self._held.get(key)
+        if found is None:
+            found = self._held[key] = make()
         return found
 
     def line(self, word: str, shown: str | None = None) -> str:

@@ -337,7 +337,7 @@ def probability_ranks(dictionary: Any, bag: TileBag, blanks: int, length: int) -
     """Word → probability rank, for the words of ``length`` letters (1: the most probable;
     the order is in the module's docstring); built once per dictionary, bag, blanks and length."""
     index = _index(dictionary)
-    key = (tuple(sorted(bag.counts.items())), bag.blanks, blanks, length)
+    key = (bag.key, blanks, length)
     ranks = index.ranks.get(key)
     if ranks is not None:
         return ranks
@@ -544,28 +544,37 @@ def search_words(
     # goes into the walk where a bound prunes (a maximum below the longest length, the
     # included letters when the longest length is known); every count is checked again on
     # the word (one pass over its letters), so a minimum, which prunes only at the end of a
-    # path, costs no automaton states.
+    # path, costs no automaton states. A rack (anagram, subanagram) bounds the walk
+    # already, more tightly than any count: with one, every count is checked on the word.
     room = counted["length"][1] if counted["length"] else None
+    racked = anagram is not None or subanagram is not None
     walked: dict[str, tuple[int, int | None] | None] = {}
     for name in ("vowels", "distinct", "points"):
         bounds = counted[name]
         high = None if bounds is None else bounds[1]
         useful = high is not None and (name == "points" or room is None or high < room)
-        walked[name] = (0, high) if useful else None
-    walked_include = include if room is not None else None
-    if counted["length"] or exclude or walked_include or any(walked.values()):
+        walked[name] = (0, high) if useful and not racked else None
+    walked_include = include if room is not None and not racked else None
+    walked_exclude = None if racked else exclude
+    walked_length = None if racked else counted["length"]
+    if walked_length or walked_exclude or walked_include or any(walked.values()):
         automata.append(
             Counters(
-                counted["length"],
+                walked_length,
                 walked["vowels"],
                 walked["distinct"],
                 walked_include,
-                exclude,
+                walked_exclude,
                 walked["points"],
                 bag.values if bag is not None else None,
             )
         )
     checks: list[Callable[[str], bool]] = []
+    if counted["length"] is not None and walked_length is None:
+        length_bounds = counted["length"]
+        checks.append(lambda word: _within(len(word), length_bounds))
+    if exclude and walked_exclude is None:
+        checks.append(lambda word: all(word.count(letter) < times for letter, times in exclude.items()))
     if counted["vowels"] is not None:
         vowel_bounds = counted["vowels"]
         checks.append(lambda word: _within(count_vowels(word), vowel_bounds))

@@ -31,7 +31,7 @@ MAX_PROBABILITY_BLANKS = 2
 class TileBag:
     """A game's tiles: ``counts`` and ``values`` by letter, and ``blanks`` (worth 0)."""
 
-    __slots__ = ("name", "counts", "values", "blanks", "top_value", "_ways")
+    __slots__ = ("name", "counts", "values", "blanks", "top_value", "key", "_ways")
 
     def __init__(self, name: str, counts: dict[str, int], values: dict[str, int], blanks: int = 2) -> None:
         self.name = name
@@ -39,6 +39,8 @@ class TileBag:
         self.values = dict(values)
         self.blanks = blanks
         self.top_value = max(self.values.values(), default=0)
+        #: What probabilities depend on: the counts and the blanks (the name does not).
+        self.key = (tuple(sorted(self.counts.items())), blanks)
         self._ways: dict[tuple[str, int], tuple[int, int, int]] = {}
 
     def points(self, word: str) -> int:
