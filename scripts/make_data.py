@@ -10,7 +10,8 @@ made from SCOWL's categories (words, proper names, capitalized words, abbreviati
 contractions, roman numerals, hacker jargon) and writes proper nouns and most acronyms
 with capitals: an English entry is kept when it is all lower case and SCOWL (same
 version) files it under "words" in some spelling variety (up to size 80), or ENABLE2K has it, so YODA,
-TUDOR, USDA, STDIO and XIV go and TREE, STAT and INTRO stay. wfrench has no capitalized
+TUDOR, USDA, STDIO and XIV go and TREE, STAT and INTRO stay; then, as a second and independent
+source must agree, only the words ENABLE2K has too (ANALYTICALALLY, NEGLIG and SMURF go). wfrench has no capitalized
 entry (its entries are common nouns: LONDRES is the cigar `londrès`, PIERRE a stone),
 so French keeps every entry.
 
@@ -227,7 +228,15 @@ def game_words(name: str) -> WordList:
         f"en: {len(entries)} entries; {len(entries) - len(lower)} with a capital dropped; {elsewhere} lower-case "
         f"entries SCOWL does not file as words: {len(lower) - len(kept)} dropped, {elsewhere - len(lower) + len(kept)} kept by ENABLE2K"
     )
-    return parse_words("\n".join(kept) + "\n", source=str(SOURCES[name]))
+    # A second, independent source must agree (issue 36): SCOWL's large sizes hold misspellings
+    # and odd derivations (ANALYTICALALLY, NEGLIG, INTERNESHIP, LOONEYIES, DEMAGOGRY, SHUCKSES)
+    # and trademarks (SMURF) that players would dispute. ENABLE2K, compiled apart from SCOWL
+    # for word games, is that source: a word is kept when ENABLE2K has it too.
+    ordinary_words = set(parse_words("\n".join(kept) + "\n").words)
+    # ENABLE2K has no word of one letter (by design): English's two, A and I, stay.
+    agreed = sorted(ordinary_words & (players | {"A", "I"}))
+    print(f"en: {len(ordinary_words)} words; {len(ordinary_words) - len(agreed)} that ENABLE2K lacks dropped: {len(agreed)} kept")
+    return parse_words("\n".join(agreed) + "\n", source=str(SOURCES[name]))
 
 
 def scowl_words() -> set[str]:

@@ -28,7 +28,7 @@ def test_embedded_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert embedded_path("en") == first
     assert first.stat().st_mtime_ns == stamp  # not rebuilt
     d = open_dictionary("en")
-    assert "ZOO" in d and len(d) == 63_727
+    assert "ZOO" in d and len(d) == 62_803
     assert d.info()["source_sha256"] == embedded_digest("en")
 
 
@@ -103,7 +103,7 @@ def test_a_cached_file_of_other_words_is_compiled_again(tmp_path: Path, monkeypa
     monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(tmp_path))
     compiled = embedded_path("en")
     compiled.write_bytes(compile_words(["CHAT", "ZOO"]))  # a valid dictionary, but not this list
-    assert len(open_dictionary("en")) == 63_727
+    assert len(open_dictionary("en")) == 62_803
 
 
 # -- word lists given as dictionaries -----------------------------------------------------
@@ -221,7 +221,7 @@ def test_fixtures_that_open_dictionaries_at_collection_never_touch_the_user_cach
         "def english():\n"
         "    return open_dictionary('en')\n"
         "def test_probe(english):\n"
-        "    assert AT_IMPORT == len(english) == 63_727\n"
+        "    assert AT_IMPORT == len(english) == 62_803\n"
     )
     home = tmp_path / "home"
     env = {key: value for key, value in os.environ.items() if key not in ("BOGGLE_DAFSA_CACHE", "BOGGLE_DAFSA_DICT")}
