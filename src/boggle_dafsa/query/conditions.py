@@ -9,14 +9,15 @@ files), so a branch no answer lies on is never entered:
   :class:`Counters` automaton, whose state is the counts along the path, each capped where
   it stops mattering (so the lazily built DFA stays small) and pruned where a bound allows:
   a maximum passed, an excluded letter met, or (with a longest length) too few letters
-  left to reach a minimum or to place the included letters;
+  left to place the included letters. Only the counts whose bound prunes hard are walked
+  (see :func:`search_words`): every count is also checked on each word the walk yields;
 - ``takes_prefix`` (``PREFIX+word`` is a word) and ``in_`` (a word of another
   dictionary): that dictionary itself as an automaton (:class:`Follow`), started at
   ``PREFIX``'s state or at the root.
 
 The conditions that need the whole word are checked on each word the walk yields:
 ``takes_suffix``, ``not_takes_prefix``, ``not_takes_suffix`` and ``not_in`` (one lookup
-each), ``hooks`` (lookups), ``anagrams`` (an alphagram index: sorted letters to the
+each), ``hooks`` (an index of the words one letter longer), ``anagrams`` (an alphagram index: sorted letters to the
 number of words, built once per dictionary and kept in memory) and ``probability`` (each
 word's rank, built once per dictionary, bag and number of blanks).
 
@@ -437,8 +438,14 @@ def _hook_kinds(hooks: Any) -> tuple[str, ...]:
     return kinds
 
 
+_VOWEL_LETTERS = "".join(sorted(VOWELS))
+
+
 def count_vowels(word: str) -> int:
     """The vowels of ``word``: its letters whose folded form is one of AEIOUY (as ``@``)."""
+    if word.isascii():  # folding an ASCII letter is upper-casing it
+        upper = word.upper()
+        return sum(map(upper.count, _VOWEL_LETTERS))
     return sum(fold(letter) in VOWELS for letter in word)
 
 
@@ -540,20 +547,26 @@ def search_words(
     if in_ is not None:
         other = _other(d, in_, "in")
         automata.append(Follow(other, other.root))
-    # The counters last: the parts before them prune more and have fewer states. A count
-    # goes into the walk where a bound prunes (a maximum below the longest length, the
-    # included letters when the longest length is known); every count is checked again on
-    # the word (one pass over its letters), so a minimum, which prunes only at the end of a
-    # path, costs no automaton states. A rack (anagram, subanagram) bounds the walk
-    # already, more tightly than any count: with one, every count is checked on the word.
+    # The counters last: the parts before them prune more and have fewer states. Each
+    # count the walk keeps multiplies the states of the query, and so the (dictionary
+    # state, query state) pairs the walk visits: a count goes into the walk only where its
+    # bound prunes hard (a maximum of vowels or distinct letters of at most a third of the
+    # longest length, or 2 without one; of points, at most twice the longest length, or 8;
+    # the included letters when the longest length is known). Every count is checked on
+    # the word as well (one pass over its letters), so a minimum, which prunes only at the
+    # end of a path, costs no state. A rack (anagram, subanagram) bounds the walk more
+    # tightly than any count: with one, every count is checked on the word.
     room = counted["length"][1] if counted["length"] else None
     racked = anagram is not None or subanagram is not None
     walked: dict[str, tuple[int, int | None] | None] = {}
     for name in ("vowels", "distinct", "points"):
         bounds = counted[name]
         high = None if bounds is None else bounds[1]
-        useful = high is not None and (name == "points" or room is None or high < room)
-        walked[name] = (0, high) if useful and not racked else None
+        if name == "points":
+            tight = high is not None and high <= (8 if room is None else 2 * room)
+        else:
+            tight = high is not None and high <= (2 if room is None else room // 3)
+        walked[name] = (0, high) if tight and not racked else None
     walked_include = include if room is not None and not racked else None
     walked_exclude = None if racked else exclude
     walked_length = None if racked else counted["length"]
@@ -623,11 +636,24 @@ def search_words(
         query = Product(*automata)
     walk_limit = limit if not checks and sort in (None, "alpha") else None
     words = walk_search(d, query, walk_limit, kernel)
-    if checks:
-        words = (word for word in words if all(check(word) for check in checks))
+    if len(checks) == 1:
+        words = filter(checks[0], words)
+    elif checks:
+        words = filter(_every(checks), words)
     if sort in (None, "alpha"):
         return words if walk_limit is not None or limit is None else islice(words, limit)
     return _sorted(d, words, sort, bag, probability_blanks, limit)  # type: ignore[arg-type]
+
+
+def _every(checks: list[Callable[[str], bool]]) -> Callable[[str], bool]:
+    # One function for the checks, cheapest first, stopping at the first that fails.
+    def every(word: str) -> bool:
+        for check in checks:
+            if not check(word):
+                return False
+        return True
+
+    return every
 
 
 def _rank_check(d: Any, bag: TileBag, blanks: int, bounds: tuple[int, int | None]) -> Callable[[str], bool]:

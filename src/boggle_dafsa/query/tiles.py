@@ -18,7 +18,7 @@ worth 0 points and can only be drawn as a blank.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from math import comb
 from pathlib import Path
 
@@ -31,7 +31,7 @@ MAX_PROBABILITY_BLANKS = 2
 class TileBag:
     """A game's tiles: ``counts`` and ``values`` by letter, and ``blanks`` (worth 0)."""
 
-    __slots__ = ("name", "counts", "values", "blanks", "top_value", "key", "_ways")
+    __slots__ = ("name", "counts", "values", "blanks", "top_value", "key", "_ways", "_value_of")
 
     def __init__(self, name: str, counts: dict[str, int], values: dict[str, int], blanks: int = 2) -> None:
         self.name = name
@@ -42,11 +42,11 @@ class TileBag:
         #: What probabilities depend on: the counts and the blanks (the name does not).
         self.key = (tuple(sorted(self.counts.items())), blanks)
         self._ways: dict[tuple[str, int], tuple[int, int, int]] = {}
+        self._value_of: defaultdict[str, int] = defaultdict(int, self.values)
 
     def points(self, word: str) -> int:
         """The word's face value: the sum of its tiles' values (0 for a letter the bag lacks)."""
-        values = self.values
-        return sum(values.get(letter, 0) for letter in word)
+        return sum(map(self._value_of.__getitem__, word))
 
     def combinations(self, word: str, blanks: int = 2) -> int:
         """Zyzzyva's probability of ``word``: the number of distinct sets of ``len(word)`` tiles
