@@ -10,7 +10,8 @@ to the process that started it:
   was killed with SIGKILL;
 * everywhere, a watchdog thread that looks at the parent's id every quarter of a second
   and ends the worker once it has changed (the worker was re-parented): the fallback
-  where ``prctl`` is missing. It runs whenever the worker's code lets go of the GIL.
+  where ``prctl`` is missing. It runs whenever the worker's code lets go of the GIL (the
+  compiled prover does while it proves).
 
 The death signal follows the *thread* that forked the worker: pools are made and fed from
 the thread that calls them, which lives as long as the pool.

@@ -12,7 +12,10 @@
  * C99, no dependency beyond Python's headers. Loops are bounded: the word instances and
  * the tree by the node budget, paths by the cells, the branching by the tree (each level
  * consumes one cell).
- * Ctrl-C is heard every few thousand steps (the GIL is held: a class is short).
+ * The GIL is let go while a class is walked, sorted, made into a tree and branched on (no
+ * Python object is touched then: the arguments are read before, the result built after), so
+ * that the progress bar's thread, a worker's watchdog and other threads run meanwhile; it is
+ * taken back every SIGNAL_EVERY steps to hear Ctrl-C (PyErr_CheckSignals), then let go again.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -100,6 +103,10 @@ typedef struct {
     int force_depth;
     size_t merge_limit;
     int over_limit;
+    /* the sizes to start from (copies of node_hint and record_hint, read with the GIL) */
+    size_t node_hint, record_hint;
+    /* this thread's state while the GIL is let go (NULL while it is held) */
+    PyThreadState *released;
 } Work;
 
 static void lexicon_free(PyObject *capsule) {
@@ -159,7 +166,8 @@ done:
 }
 
 /* The sizes the previous class reached: the next starts there, rather than doubling its way
- * up (copies and page faults). Read and written with the GIL held. */
+ * up (copies and page faults). Read and written with the GIL held only (a class copies them
+ * into its Work before letting the GIL go). */
 static size_t node_hint = 4096, record_hint = 4096;
 
 static int32_t new_node(Work *work, uint8_t label) {
@@ -168,7 +176,7 @@ static int32_t new_node(Work *work, uint8_t label) {
         return -1;
     }
     if (work->count == work->capacity) {
-        size_t capacity = work->capacity ? work->capacity * 2 : node_hint;
+        size_t capacity = work->capacity ? work->capacity * 2 : work->node_hint;
         Node *grown = (Node *)realloc(work->nodes, capacity * sizeof(Node));
         if (grown == NULL) {
             work->failed = 1;
@@ -201,7 +209,7 @@ static int32_t attach(Work *work, int32_t parent, uint8_t label) {
  * pass, each node appended once, as a trie is made from sorted keys. */
 static void add_word(Work *work, int32_t word) {
     if (work->record_count == work->record_capacity) {
-        size_t capacity = work->record_capacity ? work->record_capacity * 2 : record_hint;
+        size_t capacity = work->record_capacity ? work->record_capacity * 2 : work->record_hint;
         uint8_t *grown = (uint8_t *)realloc(work->records, capacity * work->stride);
         if (grown == NULL) {
             work->failed = 1;
@@ -385,11 +393,46 @@ static int build_tree(Work *work) {
 
 static int stopped(Work *work) {
     if (work->over_budget || work->failed) return 1;
-    if (++work->ticks % SIGNAL_EVERY == 0 && PyErr_CheckSignals() < 0) {
-        work->failed = 2;
-        return 1;
+    if (++work->ticks % SIGNAL_EVERY == 0) {
+        /* the GIL taken back a moment: signal handlers run with it only */
+        if (work->released != NULL) PyEval_RestoreThread(work->released);
+        int interrupted = PyErr_CheckSignals() < 0;
+        if (work->released != NULL) work->released = PyEval_SaveThread();
+        if (interrupted) {
+            work->failed = 2;
+            return 1;
+        }
     }
     return 0;
+}
+
+static void visit(Work *work, int cell, int32_t trie);
+static void explore(Work *work, int32_t tree, int position);
+
+/* The class itself, from its first node to its candidates: pure C, run with the GIL let
+ * go (work->released set). Sets failed (1: out of memory, 2: interrupted), over_budget or
+ * too_many, or leaves the bound, tree size, branches and candidates in work. */
+static void prove_work(Work *work, int64_t *bound, size_t *tree_nodes) {
+    *bound = 0;
+    *tree_nodes = 0;
+    if (new_node(work, 0) < 0) return;
+    for (int start = 0; start < work->cells && !work->over_budget && !work->failed; start++) visit(work, start, 0);
+    if (work->failed || work->over_budget) return;
+    if (sort_records(work) < 0 || build_tree(work) < 0) {
+        work->failed = 1;
+        return;
+    }
+    if (work->over_budget) return;
+    *bound = work->nodes[0].bound;
+    /* the records are done with: their memory goes to the merged trees */
+    if (work->record_capacity >= 4096) work->record_hint = work->record_capacity;
+    free(work->records);
+    work->records = NULL;
+    work->record_capacity = 0;
+    *tree_nodes = work->count;
+    /* as prove.py's MERGED_NODES: the tree and its merged nodes, 9/5 of the budget in all */
+    work->merge_limit = (size_t)work->node_budget * 9 / 5;
+    if (*bound >= work->minimum) explore(work, 0, 0);
 }
 
 /* popcount32 in a few instructions inline: without -mpopcnt (the build targets any x86-64),
@@ -764,27 +807,22 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
     }
     /* rank[order[r]] = r: the loop above stored the inverse the other way round */
     for (int position = 0; position < work->cells; position++) work->rank[work->order[position]] = position;
-    if (new_node(work, 0) < 0) goto nomemory;
-    for (int start = 0; start < work->cells && !work->over_budget && !work->failed; start++) visit(work, start, 0);
+    int64_t bound;
+    size_t tree_nodes;
+    work->node_hint = node_hint;
+    work->record_hint = record_hint;
+    /* The capsule's trie stays alive: the caller holds the capsule until the call returns. */
+    work->released = PyEval_SaveThread();
+    prove_work(work, &bound, &tree_nodes);
+    PyEval_RestoreThread(work->released);
+    work->released = NULL;
+    record_hint = work->record_hint;
     if (work->failed == 2) goto done; /* interrupted: the exception is set */
     if (work->failed) goto nomemory;
-    if (!work->over_budget && (sort_records(work) < 0 || build_tree(work) < 0)) goto nomemory;
     if (work->over_budget) {
         result = Py_BuildValue("(LnLy#i)", 0LL, (Py_ssize_t)0, 0LL, "", (Py_ssize_t)0, 0);
         goto done;
     }
-    int64_t bound = work->nodes[0].bound;
-    /* the records are done with: their memory goes to the merged trees */
-    if (work->record_capacity >= 4096) record_hint = work->record_capacity;
-    free(work->records);
-    work->records = NULL;
-    work->record_capacity = 0;
-    size_t tree_nodes = work->count;
-    /* as prove.py's MERGED_NODES: the tree and its merged nodes, 9/5 of the budget in all */
-    work->merge_limit = (size_t)node_budget * 9 / 5;
-    if (bound >= work->minimum) explore(work, 0, 0);
-    if (work->failed == 2) goto done;
-    if (work->failed) goto nomemory;
     if (work->too_many) {
         result = Py_None;
         Py_INCREF(result);

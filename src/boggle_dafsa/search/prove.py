@@ -1259,7 +1259,7 @@ def prove(
     wanted = list(range(len(classes))) if only is None else list(only)
     done = done or {}
     result = ProofResult(spec, len(wanted), {index: done[index] for index in wanted if index in done})
-    todo = [index for index in wanted if index not in done]
+    todo = proof_order([index for index in wanted if index not in done])
     if dask:
         finished: Generator[ClassResult, None, None] = _on_dask(spec, todo, dask, kernel)
     elif jobs == 1 or len(todo) <= 1:
@@ -1276,6 +1276,26 @@ def prove(
         # tasks are stopped now, not when the generator is collected.
         finished.close()
     return result
+
+
+#: The seed of the order classes are proven in (see :func:`proof_order`).
+PROOF_ORDER_SEED = 35
+
+
+def proof_order(todo: Iterable[int]) -> list[int]:
+    """The classes ``todo`` in the order a proof takes them: shuffled, with a fixed seed.
+
+    The classes are numbered in the order of their buckets, the cheapest last (rare
+    consonants on the first cells: a third of the cost of the first third, on ENABLE2K 3x3);
+    proven in that order, the classes done are no sample of those left, and the time left
+    that the bar tells was overstated (2.4 times at half of an ENABLE2K 3x3 proof). Shuffled,
+    the classes done at any moment are a random sample of the whole, and the mean time of
+    those done, times the classes left, is an honest estimate (:class:`~boggle_dafsa.cli.progress.TimeLeft`).
+    The result does not depend on the order; the same classes give the same order.
+    """
+    order = sorted(todo)
+    random.Random(PROOF_ORDER_SEED).shuffle(order)
+    return order
 
 
 def _on_dask(spec: ProofSpec, todo: list[int], address: str, kernel: str) -> Generator[ClassResult, None, None]:
@@ -1361,8 +1381,9 @@ def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Generator
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    # Tasks of a few classes (an interleaved share, so each holds cheap and dear ones
-    # alike), a few tasks per process at a time: the log and the bar move steadily.
+    # Tasks of a few classes (consecutive in the shuffled order of proof_order, so each
+    # holds cheap and dear ones alike), a few tasks per process at a time: the log and the
+    # bar move steadily.
     size = max(1, min(16, len(todo) // (jobs * 8)))
     chunks = [todo[start : start + size] for start in range(0, len(todo), size)]
     executor = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context, initializer=_pool_init, initargs=(os.getpid(),))
