@@ -448,6 +448,7 @@ def test_every_command_refuses_a_lying_file_in_one_line(folder: Path, name: str)
         ["fuzzy", "A", "-k", "1", "--prefix"],
         ["anagram", "A" * 16 + "B" * 15, "--sub"],
         ["range", "--count"],
+        ["search", "--pattern", "A*", "--vowels", "10-", "--excludes", "C", "--json"],
     ],
 )
 @pytest.mark.parametrize("file", ["honest.dafsa", "honest-v2.dafsa"])
