@@ -99,6 +99,7 @@ def build_dictionary(
     kernel: Any = None,
     data: bytes | None = None,
     format_version: int | None = None,
+    index: bool = True,
 ) -> BuildReport:
     """Read the word list ``source`` and write its dictionary to ``output`` atomically.
 
@@ -109,7 +110,8 @@ def build_dictionary(
     when it does not fit in one. ``progress``, if given, is called now and then with a
     :class:`BuildProgress`. ``kernel`` chooses the builder (see ``automaton.stream``).
     ``data``, if given, is the list's bytes already read (standard input), named ``source``.
-    ``format_version``: of a native file, 1 or 2 (default: the newest, 2).
+    ``format_version``: of a native file, 1 or 2 (default: the newest, 2). ``index``: of
+    a native file, write its word-number section (``d.index``, ``d.word``; docs/format.md).
     """
     if format not in FORMATS:
         raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
@@ -201,7 +203,7 @@ def build_dictionary(
         raise WordListError(f"{source}: a word of {longest:,} characters: at most {MAX_WORD_CHARS:,} (words are never split)")
     tell("writing")
     try:
-        written = writer.write(output, policy, version=format_version or DEFAULT_VERSION)
+        written = writer.write(output, policy, version=format_version or DEFAULT_VERSION, index=index)
     except (StateLimitError, FormatLimitError) as error:
         raise WordListError(f"{source}: {error}") from None
     return BuildReport(

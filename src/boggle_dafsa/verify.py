@@ -32,6 +32,10 @@ def check_integrity(dictionary: Dictionary) -> None:
     body_intact = getattr(dictionary, "body_intact", None)
     if body_intact is not None and not body_intact():
         raise DictionaryError(f"{getattr(dictionary, 'path', 'dictionary')}: damaged (checksum of the cells does not match)")
+    # A native file's word-number section, if any: every stored count against the automaton's.
+    check_word_numbers = getattr(dictionary, "check_word_numbers", None)
+    if check_word_numbers is not None:
+        check_word_numbers()
 
 
 def verify(

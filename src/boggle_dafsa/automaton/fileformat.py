@@ -40,7 +40,7 @@ DEFAULT_VERSION = 2
 #: Every version this code writes.
 VERSIONS = (1, 2)
 #: The fixed part of the header; the alphabet (UTF-8) follows, padded to a multiple of 8.
-_FIXED = struct.Struct("<8sHHI B3x I I I I I I I I I 32s I I")
+_FIXED = struct.Struct("<8sHHI B B 2x I I I I I I I I I 32s I I")
 FIXED_SIZE = _FIXED.size  # 96
 _HEADER_CRC_OFFSET = FIXED_SIZE - 4
 _POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1, Policy.RAW: 2}
@@ -108,6 +108,8 @@ class Header:
         "cell_count",
         "body_crc32",
         "source_digest",
+        "flags",
+        "index_bytes",
     )
 
     def __init__(
@@ -126,6 +128,8 @@ class Header:
         version: int = 1,
         header_cells: int | None = None,
         header_size: int | None = None,
+        flags: int = 0,
+        index_bytes: int = 0,
     ) -> None:
         self.version = version
         # As a file says (decode_header checks them), else as a writer lays the file out.
@@ -144,6 +148,10 @@ class Header:
         self.cell_count = cell_count
         self.body_crc32 = body_crc32
         self.source_digest = source_digest
+        #: The header's flags byte (offset 17): :data:`FLAG_WORD_NUMBERS` or 0.
+        self.flags = flags
+        #: Bytes of the word-number section after the body (0: none).
+        self.index_bytes = index_bytes
 
     @property
     def body_size(self) -> int:
@@ -152,8 +160,13 @@ class Header:
 
     @property
     def file_size(self) -> int:
-        """The exact size in bytes of a file with this header."""
-        return self.header_size + self.body_size
+        """The exact size in bytes of a file with this header (its word-number section included)."""
+        return self.header_size + self.body_size + self.index_bytes
+
+    @property
+    def has_word_numbers(self) -> bool:
+        """True if a word-number section follows the body (:data:`FLAG_WORD_NUMBERS`)."""
+        return bool(self.flags & FLAG_WORD_NUMBERS)
 
 
 class _Layout:
@@ -274,6 +287,19 @@ class NativeLayout(_Layout):
             return None
         return int(self.cells[state + self.header_cells + (head & ((1 << bit) - 1)).bit_count()])
 
+    @property
+    def units(self) -> int:
+        """How many units address a state: cells (version 1); the word-number section's bitmap has a bit each."""
+        return len(self.cells)
+
+    def unit(self, state: int) -> int:
+        """Where ``state`` starts, in :attr:`units` (a version 1 state is its first cell's index)."""
+        return state
+
+    def has_edges(self, state: int) -> bool:
+        """True if some letter follows ``state`` (False: a word ends there and nothing continues it)."""
+        return bool(self.letters(state))
+
     def children(self, state: int) -> Iterator[tuple[int, int]]:
         """The (letter bit, child) pairs of ``state``, in letter order."""
         letters = self.letters(state)
@@ -375,6 +401,19 @@ class CompactLayout(_Layout):
     def is_final(self, state: int) -> bool:
         """True if the prefix that leads to ``state`` (a handle) is a word."""
         return bool(state & 1)
+
+    @property
+    def units(self) -> int:
+        """How many units address a state: the body's bytes (the word-number section's bitmap has a bit each)."""
+        return self.size
+
+    def unit(self, state: int) -> int:
+        """Where ``state`` (a handle) starts: its byte offset (:attr:`size` for the leaf)."""
+        return state >> 1
+
+    def has_edges(self, state: int) -> bool:
+        """True if some letter follows ``state`` (every state but the leaf)."""
+        return state >> 1 < self.size
 
     def edges(self, state: int) -> Iterator[tuple[int, int]]:
         """The (letter index, child handle) of each edge of ``state``, in letter order."""
@@ -742,6 +781,199 @@ def project_cells(states: NativeLayout | CompactLayout, keep: bytes) -> tuple[ar
     return cells, 0
 
 
+# -- the word-number section (optional, after the body; docs/format.md) -------------------
+
+#: Bit 0 of the header's flags byte (offset 17): a word-number section follows the body.
+FLAG_WORD_NUMBERS = 0x01
+#: Every flag this code knows: a file with another is refused ("upgrade").
+KNOWN_FLAGS = FLAG_WORD_NUMBERS
+INDEX_MAGIC = b"WNUM"
+#: The section's fixed part: magic, the section's bytes, CRC-32 of the bytes after this
+#: field, units (bits of the bitmap), counted states, escaped counts.
+_INDEX_FIXED = struct.Struct("<4sIIIII")
+INDEX_FIXED_SIZE = _INDEX_FIXED.size  # 24
+_INDEX_CRC_FROM = 12
+#: Bits of the state bitmap that one rank directory entry covers.
+RANK_BLOCK_BITS = 512
+#: A count byte that says "in the escape table" (a count of 255 or more).
+COUNT_ESCAPE = 255
+_ESCAPE = struct.Struct("<II")
+
+
+def index_parts(units: int, counted: int, escapes: int) -> tuple[int, int, int, int, int]:
+    """Where the word-number section's parts start (bitmap, rank directory, counts, escape
+    table) and its size in bytes, for ``units`` bits, ``counted`` states, ``escapes`` escapes."""
+    bitmap = INDEX_FIXED_SIZE
+    directory = bitmap + (units + 7) // 8
+    counts = directory + 4 * ((units + RANK_BLOCK_BITS - 1) // RANK_BLOCK_BITS)
+    table = counts + counted
+    return bitmap, directory, counts, table, table + _ESCAPE.size * escapes
+
+
+def index_section_bytes(data: Buffer, header: Header, source: str, file_size: int) -> int:
+    """The size of the word-number section of a file whose header says it has one (its
+    fixed part checked against the header); raises :class:`DictionaryError` otherwise."""
+    start = header.header_size + header.body_size
+    if file_size < start + INDEX_FIXED_SIZE or len(data) < start + INDEX_FIXED_SIZE:
+        raise DictionaryError(f"{source}: truncated ({file_size} bytes, its word-number section starts at {start})")
+    magic, size, _, units, counted, escapes = _INDEX_FIXED.unpack_from(data, start)
+    if (
+        magic != INDEX_MAGIC
+        or units != header.cell_count
+        or counted > header.state_count
+        or escapes > counted
+        or size != index_parts(units, counted, escapes)[4]
+    ):
+        raise DictionaryError(f"{source}: damaged dictionary (its word-number section's fields are inconsistent)")
+    return int(size)
+
+
+def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[int, int], list[int]]:
+    """The words at or below each state (by :meth:`unit`), and the units whose count the
+    word-number section stores, in increasing order: every state with edges that is the
+    target of an edge other than its state's last (a walk never needs the count of a
+    last child: it is what the others leave). One walk, depth first; ValueError
+    ("damaged: ...") on a cycle or more than ``most`` words below a state."""
+    counts: dict[int, int] = {}
+    stored: set[int] = set()
+    root = states.root
+    on_path = {states.unit(root)}
+    # Frames: [state, its children, the next child to visit].
+    stack: list[list[Any]] = [[root, list(states.children(root)), 0]]
+    while stack:
+        frame = stack[-1]
+        state, edges, place = frame
+        while place < len(edges):
+            child = edges[place][1]
+            unit = states.unit(child)
+            if unit in counts:
+                place += 1
+                continue
+            if unit in on_path:
+                raise ValueError("damaged: its automaton has a cycle")
+            break
+        frame[2] = place
+        if place < len(edges):
+            child = edges[place][1]
+            on_path.add(states.unit(child))
+            stack.append([child, list(states.children(child)), 0])
+            continue
+        stack.pop()
+        unit = states.unit(state)
+        on_path.discard(unit)
+        total = int(states.is_final(state)) + sum(counts[states.unit(child)] for _, child in edges)
+        if total > most:
+            raise ValueError("damaged: more words below a state than its header says")
+        counts[unit] = total
+        for _, child in edges[:-1]:
+            if states.has_edges(child):
+                stored.add(states.unit(child))
+    return counts, sorted(stored)
+
+
+def encode_word_numbers(states: NativeLayout | CompactLayout, word_count: int) -> bytes:
+    """The word-number section of the body ``states`` (docs/format.md): the bitmap of the
+    states whose count is stored, its rank directory, a byte per count (255: escaped), the
+    escape table. Same body, same bytes."""
+    counts, stored = word_counts(states, word_count)
+    units = states.units
+    escapes = [(ordinal, counts[unit]) for ordinal, unit in enumerate(stored) if counts[unit] >= COUNT_ESCAPE]
+    bitmap_at, directory_at, counts_at, table_at, size = index_parts(units, len(stored), len(escapes))
+    out = bytearray(size)
+    blocks = [0] * ((units + RANK_BLOCK_BITS - 1) // RANK_BLOCK_BITS)
+    for unit in stored:
+        out[bitmap_at + (unit >> 3)] |= 1 << (unit & 7)
+        if unit // RANK_BLOCK_BITS + 1 < len(blocks):
+            blocks[unit // RANK_BLOCK_BITS + 1] += 1
+    before = 0
+    for block, inside in enumerate(blocks):
+        before += inside
+        struct.pack_into("<I", out, directory_at + 4 * block, before)
+    out[counts_at:table_at] = bytes(min(counts[unit], COUNT_ESCAPE) for unit in stored)
+    for place, (ordinal, count) in enumerate(escapes):
+        _ESCAPE.pack_into(out, table_at + place * _ESCAPE.size, ordinal, count)
+    _INDEX_FIXED.pack_into(out, 0, INDEX_MAGIC, size, 0, units, len(stored), len(escapes))
+    struct.pack_into("<I", out, 8, zlib.crc32(memoryview(out)[_INDEX_CRC_FROM:]))
+    return bytes(out)
+
+
+def index_crc_holds(data: Buffer) -> bool:
+    """True if the word-number section ``data`` matches its CRC-32."""
+    if len(data) < INDEX_FIXED_SIZE:
+        return False
+    (crc,) = struct.unpack_from("<I", data, 8)
+    return zlib.crc32(data[_INDEX_CRC_FROM:]) == crc
+
+
+class WordCounts:
+    """The counts of a word-number section, checked (the one Python reader of docs/format.md).
+
+    Made from the section's bytes: its CRC-32, its parts' sizes, the rank directory, every
+    count (1 to the header's word count) and the escape table are checked here, once
+    (ValueError "damaged: ..."); the walks (:mod:`boggle_dafsa.automaton.numbering`) then
+    check that the counts add up along each path they take.
+    """
+
+    __slots__ = ("data", "units", "counted", "bitmap_at", "directory_at", "counts_at", "escapes")
+
+    def __init__(self, data: bytes, units: int, word_count: int, state_count: int) -> None:
+        if len(data) < INDEX_FIXED_SIZE:
+            raise ValueError("damaged: its word-number section is cut short")
+        magic, size, crc, stated_units, counted, escapes = _INDEX_FIXED.unpack_from(data)
+        if magic != INDEX_MAGIC or size != len(data) or stated_units != units or counted > state_count or escapes > counted:
+            raise ValueError("damaged: its word-number section's fields are inconsistent")
+        bitmap_at, directory_at, counts_at, table_at, total = index_parts(units, counted, escapes)
+        if total != size:
+            raise ValueError("damaged: its word-number section's fields are inconsistent")
+        if zlib.crc32(memoryview(data)[_INDEX_CRC_FROM:]) != crc:
+            raise ValueError("damaged: its word-number section's checksum does not match")
+        self.data, self.units, self.counted = data, units, counted
+        self.bitmap_at, self.directory_at, self.counts_at = bitmap_at, directory_at, counts_at
+        before = 0
+        for block in range((units + RANK_BLOCK_BITS - 1) // RANK_BLOCK_BITS):
+            (stated,) = struct.unpack_from("<I", data, directory_at + 4 * block)
+            if stated != before:
+                raise ValueError("damaged: its word-number section's rank directory is wrong")
+            start = bitmap_at + block * (RANK_BLOCK_BITS // 8)
+            before += int.from_bytes(data[start : min(start + RANK_BLOCK_BITS // 8, directory_at)], "little").bit_count()
+        if units % 8 and data[directory_at - 1] >> (units % 8):
+            raise ValueError("damaged: its word-number section marks a state past the body")
+        if before != counted:
+            raise ValueError("damaged: its word-number section's bitmap and counts disagree")
+        count_bytes = data[counts_at:table_at]
+        if count_bytes.count(0) or count_bytes.count(COUNT_ESCAPE) != escapes or (counted and max(count_bytes) > word_count):
+            raise ValueError("damaged: a count in its word-number section is zero or larger than its words")
+        table: dict[int, int] = {}
+        previous = -1
+        for place in range(escapes):
+            ordinal, count = _ESCAPE.unpack_from(data, table_at + place * _ESCAPE.size)
+            if (
+                not previous < ordinal < counted
+                or count_bytes[ordinal] != COUNT_ESCAPE
+                or not COUNT_ESCAPE <= count <= word_count
+            ):
+                raise ValueError("damaged: an escaped count in its word-number section is wrong")
+            table[ordinal] = count
+            previous = ordinal
+        self.escapes = table
+
+    def count(self, unit: int) -> int | None:
+        """The words at or below the state at ``unit``, or None if the section does not store it."""
+        if not 0 <= unit < self.units:
+            return None
+        data, bitmap_at = self.data, self.bitmap_at
+        byte = data[bitmap_at + (unit >> 3)]
+        if not byte >> (unit & 7) & 1:
+            return None
+        block = unit // RANK_BLOCK_BITS
+        start = bitmap_at + block * (RANK_BLOCK_BITS // 8)
+        ordinal = int.from_bytes(data[self.directory_at + 4 * block : self.directory_at + 4 * block + 4], "little")
+        ordinal += int.from_bytes(data[start : bitmap_at + (unit >> 3)], "little").bit_count()
+        ordinal += (byte & ((1 << (unit & 7)) - 1)).bit_count()
+        count = data[self.counts_at + ordinal]
+        return self.escapes[ordinal] if count == COUNT_ESCAPE else count
+
+
 def encode(automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION) -> bytes:
     """The complete file (format ``version``) for ``automaton``: header then body. Same input, same bytes."""
     check_writable(automaton.alphabet, version)
@@ -831,6 +1063,7 @@ def pack_header(header: Header) -> bytes:
         h.header_cells,
         h.header_size,
         _POLICY_CODES[h.policy],
+        h.flags,
         len(h.alphabet),
         h.word_count,
         h.state_count,
@@ -865,6 +1098,7 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         width,
         header_size,
         policy_code,
+        flags,
         alphabet_size,
         word_count,
         state_count,
@@ -889,6 +1123,10 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         raise DictionaryError(f"{source}: damaged header (checksum mismatch): rebuild the dictionary")
     if policy_code not in _POLICY_BY_CODE or width != (header_cells_for(alphabet_size) if version == 1 else 0):
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
+    if flags & ~KNOWN_FLAGS:
+        raise DictionaryError(
+            f"{source}: the header asks for features this tool does not know (flags {flags:#04x}): upgrade boggle-dafsa"
+        )
     try:
         alphabet = bytes(data[FIXED_SIZE : FIXED_SIZE + alphabet_length]).decode("utf-8")
     except UnicodeDecodeError:
@@ -908,6 +1146,7 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
         version,
         width,
         header_size,
+        flags,
     )
     # In an acyclic automaton a word visits distinct states, and each state has at least
     # a header's cells: a longer "longest word" can only be a lie (or a cycle) that walks
@@ -920,6 +1159,8 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     if len(alphabet) != alphabet_size or root_outside or not longest_word <= state_count <= most_states:
         raise DictionaryError(f"{source}: damaged header (inconsistent fields)")
     check_fields(header, source)
+    if header.has_word_numbers:
+        header.index_bytes = index_section_bytes(data, header, source, file_size)
     if file_size != header.file_size:
         what = "truncated" if file_size < header.file_size else "has trailing bytes"
         raise DictionaryError(f"{source}: {what} ({file_size} bytes, header says {header.file_size})")

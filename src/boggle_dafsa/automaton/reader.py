@@ -23,17 +23,19 @@ from boggle_dafsa.automaton.fileformat import (
     Header,
     NativeLayout,
     decode_header,
+    index_crc_holds,
     layout_of,
     project,
 )
 from boggle_dafsa.automaton.lookup import Lookups
+from boggle_dafsa.automaton.numbering import WordNumbers
 from boggle_dafsa.errors import DictionaryError, opening
 from boggle_dafsa.words.normalize import Policy
 
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
 
 
-class NativeDictionary(Lookups):
+class NativeDictionary(Lookups, WordNumbers):
     """A dictionary in the native DAFSA format, mapped from its file.
 
     A state is the index of its first cell; see ``docs/format.md``.
@@ -71,7 +73,7 @@ class NativeDictionary(Lookups):
     def _setup(self, size: int, identity: tuple[int, ...] | None) -> None:
         # What opening does once the bytes are mapped: the header, the layout, the identity.
         self.header: Header = decode_header(self._map, self.path, size)
-        body = memoryview(self._map)[self.header.header_size :]
+        body = memoryview(self._map)[self.header.header_size : self.header.header_size + self.header.body_size]
         self.policy: Policy = self.header.policy
         self.header_cells: int = self.header.header_cells
         #: The format version: 1 (cells) or 2 (compact edges).
@@ -392,13 +394,21 @@ class NativeDictionary(Lookups):
             "bytes_per_word": round(h.file_size / max(h.word_count, 1), 3),
             "source_sha256": h.source_digest,
             "body_crc32": f"{h.body_crc32:08x}",
+            "word_numbers": "stored" if h.has_word_numbers else "not stored (computed in memory on first use)",
         }
 
     # -- integrity ----------------------------------------------------------------------
 
     def body_intact(self) -> bool:
-        """True if the cells match the checksum recorded in the header."""
-        return zlib.crc32(memoryview(self._map)[self.header.header_size :]) == self.header.body_crc32
+        """True if the cells match the checksum recorded in the header (and the word-number
+        section, if any, its own: its counts are checked against the automaton's by :meth:`check_word_numbers`)."""
+        h = self.header
+        data = memoryview(self._map)
+        intact = zlib.crc32(data[h.header_size : h.header_size + h.body_size]) == h.body_crc32
+        if intact and h.has_word_numbers:
+            start = h.header_size + h.body_size
+            intact = index_crc_holds(data[start : start + h.index_bytes])
+        return intact
 
     def close(self) -> None:
         """Release the mapping (the dictionary is unusable afterwards)."""

@@ -38,12 +38,16 @@ from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, 
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     DEFAULT_VERSION,
+    FLAG_WORD_NUMBERS,
     VERSIONS,
+    CompactLayout,
     Header,
+    NativeLayout,
     atomic_file,
     body_cells,
     check_writable,
     compact_body,
+    encode_word_numbers,
     header_size_for,
     pack_header,
     words_blocks,
@@ -295,7 +299,12 @@ class NativeWriter:
         return self.builder.stats()
 
     def write(
-        self, path: str | Path, policy: Policy = Policy.FOLD, digest: str | None = None, version: int = DEFAULT_VERSION
+        self,
+        path: str | Path,
+        policy: Policy = Policy.FOLD,
+        digest: str | None = None,
+        version: int = DEFAULT_VERSION,
+        index: bool = True,
     ) -> NativeStats:
         """Finish the automaton and write the file (format ``version``) to ``path`` atomically.
 
@@ -307,7 +316,7 @@ class NativeWriter:
         self._finish()
         check_writable(self.builder.stats()["alphabet"], version)
         with atomic_file(path) as stream:
-            return self.write_to(stream, policy, digest, version)
+            return self.write_to(stream, policy, digest, version, index)
 
     def _finish(self) -> None:
         if self._finished:
@@ -320,7 +329,12 @@ class NativeWriter:
         self._finished = True
 
     def write_to(
-        self, stream: BinaryIO, policy: Policy = Policy.FOLD, digest: str | None = None, version: int = DEFAULT_VERSION
+        self,
+        stream: BinaryIO,
+        policy: Policy = Policy.FOLD,
+        digest: str | None = None,
+        version: int = DEFAULT_VERSION,
+        index: bool = True,
     ) -> NativeStats:
         """Finish the automaton and write the file to ``stream`` (seekable, at its start):
         room for the header, the body, then the header over the room.
@@ -328,6 +342,7 @@ class NativeWriter:
         ``digest`` is the list's SHA-256 for the header; by default, that of the words added.
         ``version`` 2 (compact edges): by the builder straight from its states when it can
         (the compiled one), else from the version 1 cells in memory; the same bytes either way.
+        ``index``: write the word-number section after the body (docs/format.md), the default.
         """
         if version not in VERSIONS:
             raise ValueError(f"unknown format version {version} (known: {', '.join(map(str, VERSIONS))})")
@@ -344,6 +359,14 @@ class NativeWriter:
         else:
             stream.write(room)
             crc, count, root = self.builder.write_body(stream)
+        section = b""
+        if index:
+            if version == 1:
+                stream.seek(len(room))
+                body = stream.read(4 * count)
+            section = word_numbers_of(body, version, root, stats["alphabet"], stats["longest"], stats["words"])
+            stream.seek(len(room) + len(body))
+            stream.write(section)
         header = Header(
             policy,
             stats["alphabet"],
@@ -357,6 +380,8 @@ class NativeWriter:
             crc,
             digest,
             version,
+            flags=FLAG_WORD_NUMBERS if index else 0,
+            index_bytes=len(section),
         )
         stream.seek(0)
         stream.write(pack_header(header))
@@ -374,6 +399,26 @@ class NativeWriter:
         cells_stream = io.BytesIO()
         _, _, root = self.builder.write_body(cells_stream)
         return self.kernel.compact_body(cells_stream.getbuffer(), root, alphabet_size)
+
+
+def word_numbers_of(body: bytes, version: int, root: int, alphabet: str, longest: int, words: int) -> bytes:
+    """The word-number section of a body of format ``version`` (root ``root``): counted in
+    Python over the body in place (:func:`~.fileformat.encode_word_numbers`)."""
+    states: NativeLayout | CompactLayout
+    if version == 2:
+        states = CompactLayout(body, root, alphabet, longest, "<body>")
+    else:
+        cells: Any = memoryview(body).cast("I")
+        if not _LITTLE_ENDIAN:  # pragma: no cover - big-endian hosts
+            from array import array
+
+            cells = array("I", body)
+            cells.byteswap()
+        states = NativeLayout.of(cells, root, alphabet, longest, "<body>")
+    try:
+        return encode_word_numbers(states, words)
+    except ValueError as error:
+        raise DictionaryError(f"the body just built does not count ({error}): nothing was written: please report this") from None
 
 
 #: The blocks in which a writer reads its words back (see :func:`read_back`).
@@ -404,7 +449,8 @@ def read_back(data: bytes, source: str, digest: str, words: int, kernel: Any = N
         dictionary = NativeDictionary.of_buffer(data, source)
         if not dictionary.body_intact():
             raise wrong("its body checksum")
-        dictionary.census()
+        dictionary.checked()  # a buffer: the census, run now, no verdict kept
+        dictionary.check_word_numbers()
         header = dictionary.header
         if header.word_count != words:
             raise wrong(f"{header.word_count:,} words, {words:,} were added")

@@ -33,6 +33,7 @@ def write_native(
     progress: Callable[[int], None] | None = None,
     kernel: Any = None,
     version: int | None = None,
+    index: bool = True,
 ) -> NativeStats:
     """Write the native file of ``sorted_words`` (an iterable: never held whole) atomically.
 
@@ -41,7 +42,7 @@ def write_native(
     order or repeated. ``kernel``: see ``automaton.stream.kernels``.
     """
     writer = _fed(sorted_words, progress, kernel)
-    return writer.write(path, policy, digest, version or DEFAULT_VERSION)
+    return writer.write(path, policy, digest, version or DEFAULT_VERSION, index)
 
 
 def compile_words(
@@ -51,13 +52,15 @@ def compile_words(
     *,
     normalize: bool = False,
     version: int = DEFAULT_VERSION,
+    index: bool = True,
 ) -> bytes:
     """The native dictionary file (format ``version``) of ``sorted_words``, as bytes.
 
     The words must be normalized by ``policy`` (for ``fold``: upper case, no accent,
     letters only), sorted and unique: a word that is not raises
     :class:`~boggle_dafsa.errors.WordListError` naming it, rather than writing a file
-    whose queries, which are normalized, could never reach it. With ``normalize=True``
+    whose queries, which are normalized, could never reach it. ``index``: with the
+    word-number section (``d.index``, ``d.word``), the default. With ``normalize=True``
     the words are normalized, sorted and deduplicated here instead (a word that is not
     letters still raises).
     """
@@ -74,7 +77,7 @@ def compile_words(
     # The file holds every word anyway: a list costs nothing more, and is checked by slices.
     words = sorted_words if isinstance(sorted_words, list) else list(sorted_words)
     _check(words, policy)
-    return encode_words(words, policy, None, progress, version)[0]
+    return encode_words(words, policy, None, progress, version, index)[0]
 
 
 def _check(words: list[str], policy: Policy) -> None:
@@ -114,12 +117,13 @@ def encode_words(
     digest: str | None,
     progress: Callable[[int], None] | None = None,
     version: int = DEFAULT_VERSION,
+    index: bool = True,
 ) -> tuple[bytes, int, int]:
     """(the file, its states, its transitions) for ``sorted_words`` whose list has ``digest``
     (computed from the words when None)."""
     writer = _fed(sorted_words, progress)
     stream = io.BytesIO()
-    stats = writer.write_to(stream, policy, digest, version)
+    stats = writer.write_to(stream, policy, digest, version, index)
     return stream.getvalue(), stats.states, stats.transitions
 
 
