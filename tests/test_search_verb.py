@@ -515,3 +515,21 @@ def test_the_walks_time_budget_bounds_a_search_and_its_indexes() -> None:
             time.sleep(0.001)
             with pytest.raises(TimeoutError):
                 list(query.search(d, **keywords))
+
+
+def test_sorting_and_indexing_are_bounded_in_memory(small: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conditions, "MAX_SORTED", 3)
+    with pytest.raises(QueryError, match="too many words to sort"):
+        list(query.search(small, pattern="*S", sort="length"))
+    assert list(query.search(small, pattern="*S", sort="length", length=(4, 4))) == ["ARES", "EARS", "ERAS"]
+
+
+def test_an_index_of_too_many_words_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from itertools import product
+
+    d = dictionary_from_words(["".join(letters) for letters in product("ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeat=3)], tmp_path)
+    monkeypatch.setattr(conditions, "MAX_INDEXED", 1000)  # looked at every 16,384 words
+    with pytest.raises(QueryError, match="too many words of 3 letters to index"):
+        list(query.search(d, anagrams=(2, None)))
+    monkeypatch.setattr(conditions, "MAX_INDEXED", 20_000)
+    assert len(list(query.search(d, anagrams=(6, 6)))) == 26 * 25 * 24

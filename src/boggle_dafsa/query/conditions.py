@@ -44,6 +44,10 @@ from boggle_dafsa.words.normalize import fold
 
 #: Most letters and blanks in an ``anagram`` or ``subanagram`` rack (as ``query.anagram``).
 MAX_RACK = 64
+#: Most words a sorted search holds in memory (past it: a one-line error).
+MAX_SORTED = 2_000_000
+#: Most words of one length an index (anagram counts, probability ranks, hooks) holds.
+MAX_INDEXED = 1_000_000
 #: The orders ``sort`` takes.
 SORTS = ("alpha", "length", "points", "probability")
 #: What ``hooks`` takes: a word with a front hook, a back hook, or an inner hook (the
@@ -307,6 +311,11 @@ def _words_of_length(dictionary: Any, length: int) -> Iterator[str]:
     for count, word in enumerate(walk_search(dictionary, Length(length, length)), 1):
         if not count & 0x3FFF:
             check_deadline()
+            if count > MAX_INDEXED:
+                raise QueryError(
+                    f"too many words of {length} letters to index (more than {MAX_INDEXED:,}): "
+                    "anagram counts, probability ranks and hooks need them all in memory"
+                )
         yield word
 
 
@@ -670,7 +679,9 @@ def _rank_check(d: Any, bag: TileBag, blanks: int, bounds: tuple[int, int | None
 
 
 def _sorted(d: Any, words: Iterator[str], sort: str, bag: TileBag, blanks: int, limit: int | None) -> Iterator[str]:
-    found = list(words)
+    found = list(islice(words, MAX_SORTED + 1))
+    if len(found) > MAX_SORTED:
+        raise QueryError(f"too many words to sort (more than {MAX_SORTED:,}): narrow the search, or leave out the sort")
     if sort == "length":
         found.sort(key=len)  # stable: byte order within a length
     elif sort == "points":
