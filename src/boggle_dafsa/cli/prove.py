@@ -205,9 +205,18 @@ def _proof_text(proof: "ProofResult", dice: "str | None" = None) -> str:
 
 def _estimate_text(projected: Any) -> str:
     hours = projected.projected / 3600
+    low, high = projected.interval_hours
+    relative = f" (±{projected.margin / projected.projected:.0%})" if projected.projected > 0 else ""
+    needed = projected.sample_for_25
+    enough = (
+        "a sample of one class tells no spread: --sample 2 or more for the interval"
+        if needed is None
+        else f"--sample {needed:,} for ±25%" + (" (this sample is enough)" if needed <= projected.sampled else "")
+    )
     return (
         f"sample: {projected.sampled:,} of {projected.classes:,} classes in {projected.cpu_seconds:,.1f} CPU-s\n"
         f"projected: {projected.projected:,.0f} CPU-s ± {projected.margin:,.0f} (95%), {hours:,.2f} CPU-hours for the whole proof\n"
+        f"95% interval: {low:,.2f} to {high:,.2f} CPU-hours{relative}; {enough}\n"
         f"largest tree: {projected.peak_nodes:,} nodes, about {projected.peak_bytes / (1 << 20):,.0f} MB per process\n"
         f"boards found in the sample: {projected.boards:,}"
     )

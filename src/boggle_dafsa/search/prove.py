@@ -1424,18 +1424,60 @@ class Estimate:
     peak_nodes: int
     peak_bytes: int
     boards: int
+    #: Classes a sample needs for a 95% interval within ±25% of the projection (from this
+    #: sample's spread; None from a sample of one class).
+    sample_for_25: int | None = None
+
+    @property
+    def interval_hours(self) -> tuple[float, float]:
+        """The 95% interval of the whole proof's CPU-hours (its low end at least the sample's own)."""
+        return max(self.cpu_seconds, self.projected - self.margin) / 3600, (self.projected + self.margin) / 3600
 
     def to_json(self) -> dict[str, Any]:
+        low, high = self.interval_hours
         return {
             "classes": self.classes,
             "sampled": self.sampled,
             "sample_cpu_seconds": round(self.cpu_seconds, 3),
             "projected_cpu_seconds": round(self.projected, 1),
             "margin_95": round(self.margin, 1),
+            "projected_cpu_hours": round(self.projected / 3600, 3),
+            "interval_95_cpu_hours": [round(low, 3), round(high, 3)],
+            "relative_margin_95": round(self.margin / self.projected, 4) if self.projected > 0 else None,
+            "sample_for_25_percent": self.sample_for_25,
             "peak_tree_nodes": self.peak_nodes,
             "peak_tree_bytes": self.peak_bytes,
             "boards_in_sample": self.boards,
         }
+
+
+#: The normal quantile of a two-sided 95% interval.
+Z_95 = 1.96
+
+
+def projection(times: Sequence[float], total: int) -> tuple[float, float]:
+    """The whole proof's CPU seconds projected from ``times`` (the classes of a simple
+    random sample of ``total``), and the half-width of its 95% interval: the sample's mean
+    times ``total``, and 1.96 standard errors of that (normal approximation, finite
+    population corrected: a sample of every class has no margin)."""
+    mean = statistics.fmean(times)
+    spread = statistics.stdev(times) if len(times) > 1 else 0.0
+    correction = math.sqrt(max(0.0, (total - len(times)) / max(1, total - 1)))
+    return mean * total, Z_95 * spread / math.sqrt(len(times)) * correction * total
+
+
+def sample_needed(times: Sequence[float], total: int, relative: float = 0.25) -> int | None:
+    """The smallest sample whose 95% interval is within ±``relative`` of the projection, if
+    the classes vary as ``times`` do: n0 = (1.96 s / (relative x mean))^2 for an endless
+    population, n0 / (1 + (n0 - 1) / total) for ``total`` classes. None from fewer than two
+    times (no spread), or times of no CPU."""
+    if len(times) < 2 or relative <= 0:
+        return None
+    mean = statistics.fmean(times)
+    if mean <= 0:
+        return None
+    endless = (Z_95 * statistics.stdev(times) / (relative * mean)) ** 2
+    return max(2, min(total, math.ceil(endless / (1 + (endless - 1) / total))))
 
 
 def sample_classes(total: int, sample: int, seed: int) -> list[int]:
@@ -1456,7 +1498,8 @@ def estimate(
     """Prove ``sample`` classes drawn at random (seeded) and project the whole proof's CPU time.
 
     The projection is the sample's mean time per class times the classes; its margin the
-    95% interval of that mean (normal approximation, finite population corrected).
+    95% interval of that mean (normal approximation, finite population corrected: see
+    :func:`projection`), and the sample a ±25% interval needs (:func:`sample_needed`).
     """
     if sample < 1:
         raise BoggleError(f"the sample (--sample) must hold at least 1 class, not {sample}")
@@ -1464,9 +1507,16 @@ def estimate(
     chosen = sample_classes(total, sample, seed)
     result = prove(spec, jobs=jobs, dask=dask, only=chosen, kernel=kernel, on_result=on_result)
     times = [class_result.seconds for class_result in result.results.values()]
-    mean = statistics.fmean(times)
-    spread = statistics.stdev(times) if len(times) > 1 else 0.0
-    correction = math.sqrt(max(0.0, (total - len(times)) / max(1, total - 1)))
-    margin = 1.96 * spread / math.sqrt(len(times)) * correction * total
+    projected, margin = projection(times, total)
     peak = max(class_result.nodes for class_result in result.results.values())
-    return Estimate(total, len(times), sum(times), mean * total, margin, peak, peak * NODE_BYTES, len(result.boards()))
+    return Estimate(
+        total,
+        len(times),
+        sum(times),
+        projected,
+        margin,
+        peak,
+        peak * NODE_BYTES,
+        len(result.boards()),
+        sample_needed(times, total),
+    )
