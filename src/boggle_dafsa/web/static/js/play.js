@@ -167,11 +167,13 @@ async function start() {
   $("stop").hidden = false;
   $("ask-hint").hidden = DAILY; // no hints in the daily contest
   $("hint-text").hidden = true;
+  // The playing layout first (on a phone: the clock, score and board at the top), then the
+  // focus: given to a field below the fold, it would scroll the page.
+  document.body.dataset.state = "playing";
   $("word").focus();
   deadline = Date.now() + left * 1000;
   tick();
   ticker = setInterval(tick, 250);
-  document.body.dataset.state = "playing";
 }
 
 function tick() {

@@ -93,6 +93,9 @@ function receive(message) {
 function showState(state) {
   if (round !== null && state.round !== round) newRound();
   round = state.round;
+  // The invitation folds once the game starts (the board comes up on a phone), and opens
+  // again after it; only when the status changes, so a player's own click stands.
+  if (state.status !== status) $("invite").open = state.status !== "playing";
   status = state.status;
   document.body.dataset.status = state.status;
   const what = `${state.title}, ${state.dictionary} dictionary, words of ${state.min_length}+ letters, ${state.seconds} s`;
