@@ -32,6 +32,20 @@ class DiceError(BoggleError):
     """A dice set is unknown or malformed."""
 
 
+class StorageError(BoggleError):
+    """A write to the web server's database failed (a full disk, a read-only or failing file system): HTTP 503."""
+
+    status = 503
+
+
+def write_failure(error: BaseException) -> str:
+    """The line a player reads when a write failed: ``could not save this (No space left on device)``."""
+    detail = (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
+    if isinstance(error, StorageError):
+        return str(error)
+    return "the server could not save this (" + " ".join(detail.split())[:200] + "): try again later"
+
+
 @contextmanager
 def opening(path: object, error: type[BoggleError], what: str) -> Iterator[None]:
     """Turn the OS errors of opening or reading the user's file ``path`` into one-line ``error``s.

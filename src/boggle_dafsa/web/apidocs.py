@@ -61,9 +61,8 @@ def in_site_shell(html: str) -> str:
     """Swagger UI's page in the site's: a language, the header of every page (its links back
     to the game, the high-contrast button of ``theme.js``), Swagger UI in a ``<main>``, and
     ``apidocs.css`` (the header, and Swagger UI's colours darkened to a contrast of 4.5:1)."""
-    from boggle_dafsa.web.app import PAGES
-
-    shell = (PAGES / "page.html").read_text(encoding="utf-8")
+    # The pages' folder, named here rather than imported from app (which imports this module).
+    shell = (Path(__file__).resolve().parent / "pages" / "page.html").read_text(encoding="utf-8")
     header = shell[shell.index("<header>") : shell.index("</header>") + len("</header>")]
     header = header.replace('<a href="/api/docs">', '<a href="/api/docs" aria-current="page">', 1)
     html = html.replace("<html>", '<html lang="en">', 1)

@@ -139,12 +139,14 @@ class Room:
     def changed(self) -> None:
         """Tell the store (if any) that the room changed; raises :class:`NotSaved` (one line)
         if it could not write it: the caller puts the room back as it was."""
-        from boggle_dafsa.web.store import WRITE_ERRORS, StorageError, write_failure
+        import sqlite3  # the store's errors, named here so that rooms never import the store
+
+        from boggle_dafsa.errors import StorageError, write_failure
 
         if self.saved is not None:
             try:
                 self.saved(self)
-            except (StorageError, *WRITE_ERRORS) as error:
+            except (StorageError, OSError, sqlite3.Error) as error:
                 raise NotSaved(write_failure(error)) from None
 
     # -- players -------------------------------------------------------------------------

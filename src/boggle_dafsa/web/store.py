@@ -35,7 +35,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.errors import BoggleError, StorageError, write_failure
 
 if TYPE_CHECKING:
     from boggle_dafsa.web.rooms import Room, RoomRegistry
@@ -104,20 +104,6 @@ def data_dir() -> Path:
     """The user's data folder for the server: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "boggle-dafsa"
-
-
-class StorageError(BoggleError):
-    """A write to the database failed (a full disk, a read-only or failing file system): HTTP 503."""
-
-    status = 503
-
-
-def write_failure(error: BaseException) -> str:
-    """The line a player reads when a write failed: ``could not save this (No space left on device)``."""
-    detail = (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
-    if isinstance(error, StorageError):
-        return str(error)
-    return "the server could not save this (" + " ".join(detail.split())[:200] + "): try again later"
 
 
 def private_data_folder(folder: str | Path) -> Path:
