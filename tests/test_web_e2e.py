@@ -172,6 +172,27 @@ def test_play_page_plays_a_game_to_the_end(server: str, browser: Any) -> None:
 
 
 @pytest.mark.slow
+def test_play_shows_no_empty_panels_before_start_and_a_trace_sent_with_enter_goes_out(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server + "play?dice=fr&seed=42&time=600")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_hidden("#game") and page.is_visible("#start")  # nothing but the setup before Start
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.is_visible("#board") and page.is_visible("#score")
+    # HALTE traced (H A L T E: cells 9, 10, 11, 14, 15), then sent with Enter, not by a last tap.
+    for index in (9, 10, 11, 14, 15):
+        page.click(f"#board .cell[data-index='{index}']")
+    assert page.locator("#board .cell.traced").count() == 5 and page.input_value("#word") == "HALTE"
+    page.press("#word", "Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 1")
+    assert page.inner_text("#verdicts li") == "HALTE: +2"
+    assert page.locator("#board .cell.traced").count() == 0 and page.input_value("#word") == ""
+    assert errors == []
+
+
+@pytest.mark.slow
 def test_the_clock_running_out_ends_a_game_with_its_report(server: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)

@@ -69,6 +69,74 @@ function playedToday() {
   }
 }
 
+/** Every daily puzzle this browser played with ``dice`` (its localStorage keys), newest first. */
+function dailyHistory(dice) {
+  const days = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const key = localStorage.key(index) || "";
+    const match = /^boggle-dafsa-daily (\d{4}-\d{2}-\d{2}) (\S+)$/.exec(key);
+    if (!match || match[2] !== dice) continue;
+    try {
+      days.push({ key, date: match[1], kept: JSON.parse(localStorage.getItem(key)) || {} });
+    } catch (error) {
+      // a damaged entry is no day played
+    }
+  }
+  return days.sort((a, b) => (a.date < b.date ? 1 : -1));
+}
+
+/** The UTC day before ``date`` (YYYY-MM-DD). */
+function dayBefore(date) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+/** The streak (days in a row played up to today, or up to yesterday while today is still to
+ * play) and the best run, from the days played. */
+export function streaks(dates, today) {
+  const played = new Set(dates);
+  let current = 0;
+  for (let day = played.has(today) ? today : dayBefore(today); played.has(day); day = dayBefore(day)) current += 1;
+  let best = 0;
+  let run = 0;
+  let previous = null;
+  for (const date of [...played].sort()) {
+    run = previous !== null && dayBefore(date) === previous ? run + 1 : 1;
+    best = Math.max(best, run);
+    previous = date;
+  }
+  return { current, best };
+}
+
+/** The streak and the days played, under the day's result. Days older than a week keep
+ * their score and words only (their solution goes: localStorage holds about 5 MB). */
+function showHistory() {
+  const days = dailyHistory(daily.dice);
+  let weekAgo = daily.date;
+  for (let step = 0; step < 7; step += 1) weekAgo = dayBefore(weekAgo);
+  for (const day of days) {
+    if (day.date < weekAgo && day.kept.report) {
+      delete day.kept.report;
+      localStorage.setItem(day.key, JSON.stringify(day.kept));
+    }
+  }
+  const { current, best } = streaks(days.map((day) => day.date), daily.date);
+  const plural = (count) => `${count} day${count === 1 ? "" : "s"}`;
+  const today = days.length && days[0].date === daily.date;
+  $("streak").textContent = days.length
+    ? `Streak: ${plural(current)} in a row${today || !current ? "" : " (play today to keep it)"}; best ${plural(best)}; ${plural(days.length)} played.`
+    : "";
+  $("history").replaceChildren(...days.slice(0, 30).map((day) => {
+    const item = document.createElement("li");
+    const words = day.kept.words === undefined ? "" : `, ${day.kept.words} words`;
+    const counted = day.kept.error ? " (not counted)" : "";
+    item.textContent = `${day.date}: ${day.kept.score ?? 0} points${words}${counted}`;
+    return item;
+  }));
+  $("history").hidden = days.length === 0;
+}
+
 async function loadDaily() {
   daily = await api(`/api/daily?dice=${encodeURIComponent($("dice").value)}`);
   started = null;
@@ -76,6 +144,7 @@ async function loadDaily() {
   $("time").value = String(daily.seconds);
   $("dict").value = daily.dictionary;
   $("title").textContent = `Today's puzzle, ${daily.date} (UTC)`;
+  $("game").hidden = false; // the day's numbers, or the day played, are there before Start
   $("daily").hidden = false;
   $("daily-stats").textContent = describeResults(daily.results);
   $("share").hidden = true;
@@ -90,6 +159,7 @@ async function loadDaily() {
   const kept = playedToday();
   $("start").hidden = kept !== null;
   if (kept) showPlayed(kept, daily.results);
+  showHistory();
 }
 
 /** The day played, as it ended: its result (or why it did not count), the report, the text to share. */
@@ -97,6 +167,7 @@ function showPlayed(kept, results) {
   if (!board) board = new Board($("board"), daily.shape, daily.faces);
   $("clock").textContent = "0:00";
   $("start").hidden = true;
+  document.body.dataset.state = "over"; // the day played: its result first (on a phone, above the board)
   $("score").textContent = String(kept.score ?? 0);
   $("daily-stats").textContent = kept.error
     ? `Your result did not count: ${kept.error}. ${describeResults(results)}`
@@ -115,7 +186,7 @@ async function sendDaily() {
   let results = daily.results;
   try {
     const answer = await api("/api/daily", { token: started.token, words });
-    Object.assign(kept, { score: answer.score, share: answer.share });
+    Object.assign(kept, { score: answer.score, share: answer.share, words: answer.words, total: answer.total });
     if (!answer.counted) kept.error = answer.why || "not counted";
     results = answer.results;
   } catch (error) {
@@ -129,6 +200,7 @@ async function sendDaily() {
   }
   if (kept.share || kept.report) localStorage.setItem(dailyKey(), JSON.stringify(kept));
   showPlayed(kept, results);
+  showHistory();
 }
 
 async function newSeed() {
@@ -163,6 +235,7 @@ async function start() {
   $("report").hidden = true;
   $("score").textContent = "0";
   $("setup").querySelectorAll("input, select, button").forEach((element) => { element.disabled = true; });
+  $("game").hidden = false; // hidden until now on Play: its panels hold nothing before the game
   $("entry").hidden = false;
   $("stop").hidden = false;
   $("ask-hint").hidden = DAILY; // no hints in the daily contest
@@ -185,6 +258,7 @@ function tick() {
 
 function submit(raw) {
   raw = raw.trim();
+  if (board && board.trail.length) board.resetTrail(); // a traced word sent with Enter or OK: its trail goes
   $("word").value = "";
   if (!raw || over) return;
   words.push(raw);

@@ -176,6 +176,7 @@ function tick() {
 
 function submit(raw) {
   raw = raw.trim();
+  if (board && board.trail.length) board.resetTrail(); // a traced word sent with Enter or OK: its trail goes
   $("word").value = "";
   if (raw && status === "playing") send({ type: "word", word: raw });
 }
