@@ -217,6 +217,26 @@ def test_every_condition_alone_and_combined_is_a_scan_of_the_list(
             other_d.close()
 
 
+CONDITIONS = sorted(condition_strategies(LETTERS, []))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CONDITIONS)
+@given(data=st.data(), words=word_lists, extra=word_lists)
+@settings(max_examples=12)
+def test_each_condition_alone_is_a_scan_of_the_list(name: str, data: st.DataObject, words: list[str], extra: list[str]) -> None:
+    cond = {name: data.draw(condition_strategies(LETTERS, words)[name])}
+    other = sorted(set(words[1::2]) | set(extra))
+    with tempfile.TemporaryDirectory() as folder:
+        d = dictionary_from_words(words, folder)
+        other_d = dictionary_from_words(other, folder, name="other.dafsa")
+        try:
+            check(d, words, cond, other, other_d)
+        finally:
+            d.close()
+            other_d.close()
+
+
 @pytest.mark.slow
 @given(st.data(), word_lists)
 @settings(max_examples=30)
