@@ -297,11 +297,19 @@ class _Index:
 _INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
 
 
+#: The indexes of dictionaries that take no weak reference, by id (the dictionary kept
+#: alive beside its index, so that the id is never another's).
+_HELD: dict[int, tuple[Any, _Index]] = {}
+
+
 def _index(dictionary: Any) -> _Index:
     try:
         found = _INDEXES.get(dictionary)
-    except TypeError:  # a dictionary that takes no weak reference: built each time
-        return _Index()
+    except TypeError:  # no weak reference (nor hash) to it: kept by id, for good
+        held = _HELD.get(id(dictionary))
+        if held is None:
+            held = _HELD[id(dictionary)] = (dictionary, _Index())
+        return held[1]
     if found is None:
         found = _INDEXES[dictionary] = _Index()
     return found
