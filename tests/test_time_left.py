@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 import random
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
+import psutil
 import pytest
 
 from boggle_dafsa.cli.progress import TimeLeft
@@ -131,3 +137,30 @@ def test_the_compiled_prover_lets_other_threads_run() -> None:
     # Holding the GIL, the kernel let this thread tick a few times at most, before and after
     # it; letting it go, hundreds (a millisecond a tick, for about a second).
     assert ticks >= 50, ticks
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="a process group and its signal")
+def test_one_ctrl_c_stops_a_proof_inside_the_kernel_at_once(tmp_path: Path) -> None:
+    # --jobs 1: the class is proven in the command's own process, the GIL let go; the kernel
+    # takes it back every 65,536 steps to hear the signal. Stopped within a second or two.
+    command = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()"]
+    command += ["prove", "-d", "enable2k", "-s", "3x3", "--min", "300", "--log", "p.ndjson"]
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        watched = psutil.Process(process.pid)
+        deadline = time.monotonic() + 120
+        while sum(watched.cpu_times()[:2]) < 8 and time.monotonic() < deadline:  # the trie made, classes under way
+            time.sleep(0.2)
+        assert process.poll() is None
+        pressed = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+        took = time.monotonic() - pressed
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    print(f"stopped {took:.2f} s after Ctrl-C")
+    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    assert took < 2
