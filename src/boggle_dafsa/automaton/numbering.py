@@ -81,7 +81,11 @@ def index_of(states: NativeLayout | CompactLayout, counts: WordCounts, word_coun
             left -= below
         else:
             return None
-    return rank if states.is_final(state) else None
+    if not states.is_final(state):
+        return None
+    if not states.has_edges(state) and left != 1:
+        raise ValueError(_ADD_UP)
+    return rank
 
 
 def word_at(states: NativeLayout | CompactLayout, counts: WordCounts, word_count: int, number: int) -> str:
@@ -96,6 +100,8 @@ def word_at(states: NativeLayout | CompactLayout, counts: WordCounts, word_count
     while True:
         if states.is_final(state):
             if not rest:
+                if not states.has_edges(state) and left != 1:
+                    raise ValueError(_ADD_UP)
                 return "".join(letters)
             rest -= 1
             left -= 1
