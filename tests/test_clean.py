@@ -19,6 +19,7 @@ from boggle_dafsa.solver import solve
 FR_SEED, FR_BLOCKED = 0, "ETRON"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", sorted(set(LANGUAGES.values())))
 def test_each_blocklist_is_sorted_normalized_and_in_its_dictionaries(language: str) -> None:
     lines = (DATA_DIR / f"blocklist-{language}.txt").read_text("utf-8").splitlines()
