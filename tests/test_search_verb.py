@@ -522,6 +522,12 @@ def test_columns_on_the_command_line(small_file: str) -> None:
     assert result.stdout == "-·\t-\t3\tSCARE\n"  # CARES 1, RACES 2, SCARE 3: one alphagram
     result = run_cli("anagram", "-d", small_file, "RE?", "--columns", "points", "--json")
     assert json.loads(result.stdout)[0] == {"word": "ARE", "points": 3, "shown": "aRE", "blanks": [0]}
+    result = run_cli("grep", "-d", small_file, "(B|C)ARE", "--columns", "anagrams,points")
+    assert result.stdout == "1\t6\tBARE\n2\t6\tCARE\n"
+    result = run_cli("fuzzy", "-d", small_file, "ERAS", "--columns", "hooks")
+    assert result.stdout.splitlines()[0] == "0\t-\t·-\tERAS"
+    result = run_cli("fuzzy", "-d", small_file, "ERAS", "--columns", "points", "--json", "--limit", "1")
+    assert json.loads(result.stdout) == [{"distance": 0, "word": "ERAS", "points": 4}]
     result = run_cli("match", "-d", small_file, "SC*", "--columns", "value")
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
 

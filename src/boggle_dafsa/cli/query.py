@@ -105,14 +105,25 @@ def fuzzy(
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
+    columns: ColumnsOption = None,
 ) -> None:
     """Print DISTANCE<TAB>WORD for the words within --distance edits of WORD, nearest first."""
     from boggle_dafsa.output.jsonable import fuzzy_json
     from boggle_dafsa.query import iter_fuzzy as run
 
     d = load_dictionary(dictionary)
+    shown = _columns(d, columns)
     hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)
-    _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, fuzzy_json)
+    if shown is None:
+        _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, fuzzy_json)
+        return
+    _emit(
+        hits,
+        lambda hit: f"{hit[0]}\t{shown.line(hit[1])}",
+        as_json,
+        count,
+        lambda hit: {**fuzzy_json(hit), **shown.fields(hit[1])},
+    )
 
 
 @app.command()
@@ -124,12 +135,14 @@ def grep(
     limit: LimitOption = None,
     count: CountOption = False,
     as_json: JsonOption = False,
+    columns: ColumnsOption = None,
 ) -> None:
     """Print the words that REGEX matches whole, in byte order."""
     from boggle_dafsa.query import grep as run
 
     d = load_dictionary(dictionary)
-    _emit(run(d, regex, limit), str, as_json, count)
+    shown = _columns(d, columns)
+    _emit(run(d, regex, limit), shown.line if shown else str, as_json, count, shown.fields if shown else None)
 
 
 @app.command(name="range")
