@@ -4,7 +4,7 @@
     python scripts/web_screenshots.py --url http://127.0.0.1:8000/   # or uses a running server
 
 Writes docs/web/NAME.png (desktop, 960 pixels wide) and docs/web/NAME-phone.png (390 pixels
-wide, a phone's touch screen) for NAME in solve, play, daily and rooms. Needs the [web]
+wide, a phone's touch screen) for NAME in solve, play, daily, rooms and words. Needs the [web]
 extra, playwright (its driver only) and Debian's chromium.
 """
 
@@ -110,6 +110,14 @@ def rooms_page(browser: Any, url: str) -> None:
     shot(page, "rooms")
 
 
+def words_page(browser: Any, url: str) -> None:
+    page = new_page(browser, **DEVICES[device])
+    open_page(page, url + "words?verb=anagram&q=RETAIN%3F&d=enable2k")
+    page.wait_for_selector("#results li")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "words")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running server (default: start one on a free port)")
@@ -124,8 +132,9 @@ def main() -> int:
                 play_page(browser, url)
                 daily_page(browser, url)
                 rooms_page(browser, url)
+                words_page(browser, url)
     for suffix in DEVICES:
-        for name in ("solve", "play", "daily", "rooms"):
+        for name in ("solve", "play", "daily", "rooms", "words"):
             path = OUT / f"{name}{suffix}.png"
             print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size:,} bytes")
     return 0
