@@ -384,8 +384,180 @@ static PyTypeObject LookupType = {
     .tp_new = lookup_new,
 };
 
+/* ---- word numbers -------------------------------------------------------------------------
+ *
+ * word_numbers(body, version, root, alphabet_size, longest_word, max_words) -> bytes or None
+ *
+ * The word-number section of a native body (docs/format.md), its CRC-32 field left zero
+ * (the caller fills it): the words at or below every state, counted in one depth-first
+ * pass (children in letter order), the states whose count is stored (those with edges
+ * that are the target of an edge other than their state's last) marked in a bitmap of
+ * one bit a unit (a version 1 cell, a version 2 byte), its rank directory, a byte a count
+ * (COUNT_ESCAPE: in the escape table) and the escape table. None for a version 1 body of
+ * headers wider than one cell (the twin does those). Its Python twin is
+ * fileformat.encode_word_numbers: the same bytes, ValueError("damaged: ...") where it
+ * raises one (a cycle, a bad edge, a path longer than `longest_word`, more than
+ * `max_words` words below a state).
+ */
+#define WN_UNSEEN 0
+#define WN_ON_PATH 1
+#define WN_DONE 2
+#define WN_RANK_BLOCK_BITS 512
+#define WN_COUNT_ESCAPE 255
+#define WN_FIXED 24
+
+typedef struct {
+    uint64_t unit;   /* where the state starts */
+    uint64_t pos;    /* version 2: the next edge's offset; version 1: letters not yet followed */
+    uint64_t sum;    /* words below the children counted so far */
+    uint64_t child;  /* the child being counted (added to sum when it is done) */
+    int64_t previous;
+    int final, finished, waiting;
+    uint32_t head;   /* version 1: the header cell */
+} WordFrame;
+
+static void wn_put32(uint8_t *out, uint32_t value) {
+    out[0] = (uint8_t)value; out[1] = (uint8_t)(value >> 8); out[2] = (uint8_t)(value >> 16); out[3] = (uint8_t)(value >> 24);
+}
+
+static PyObject *word_numbers(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int version;
+    unsigned long long root, max_words;
+    unsigned int alphabet_size;
+    Py_ssize_t max_depth;
+    if (!PyArg_ParseTuple(args, "y*iKInK", &view, &version, &root, &alphabet_size, &max_depth, &max_words)) return NULL;
+    PyObject *result = NULL;
+    uint64_t *counts = NULL;
+    uint8_t *marks = NULL, *stored = NULL;
+    WordFrame *stack = NULL;
+    const uint8_t *body = (const uint8_t *)view.buf;
+    const uint32_t *cells = (const uint32_t *)view.buf;
+    uint64_t units = version >= 2 ? (uint64_t)view.len : (uint64_t)view.len / 4;
+    if (version < 2 && alphabet_size > FORMAT_ONE_CELL_LETTERS) { result = Py_None; Py_INCREF(result); goto done; }
+    if (max_depth < 0 || (uint64_t)max_depth > units + 1) { damaged("its longest word is longer than the file can hold"); goto done; }
+    if (version >= 2 ? root > units : root >= units) { damaged("the root points outside the file"); goto done; }
+    counts = PyMem_Calloc((size_t)units + 1, sizeof(uint64_t));
+    marks = PyMem_Calloc((size_t)units + 1, 1);
+    stored = PyMem_Calloc((size_t)units + 1, 1);
+    stack = PyMem_Malloc((size_t)(max_depth + 2) * sizeof(WordFrame));
+    if (!counts || !marks || !stored || !stack) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t depth = 0;
+    WordFrame *f = &stack[0];
+    memset(f, 0, sizeof *f);
+    f->unit = root; f->previous = -1; f->final = 0;
+    if (version >= 2) {
+        f->pos = root; f->finished = root >= units;
+    } else {
+        f->head = cells[root];
+        if (format_letters(f->head) >> alphabet_size) { damaged("a letter outside the alphabet"); goto done; }
+        f->pos = format_letters(f->head); f->final = format_is_final(f->head); f->finished = f->pos == 0;
+    }
+    marks[root] = WN_ON_PATH;
+    for (;;) {
+        f = &stack[depth];
+        if (f->waiting) { /* the child pushed last is counted */
+            uint64_t below = counts[f->child];
+            f->sum = f->sum + below < f->sum ? UINT64_MAX : f->sum + below;
+            f->waiting = 0;
+        }
+        if (!f->finished) {
+            uint64_t child;
+            int child_final, last;
+            if (version >= 2) {
+                Edge2 e;
+                if (format2_edge(body, units, f->unit, f->previous, alphabet_size, &f->pos, &e) < 0) { damaged("a bad edge"); goto done; }
+                f->previous = (int64_t)e.label;
+                child = e.target; child_final = e.final; last = e.last;
+            } else {
+                uint64_t low = f->pos & (0u - f->pos);
+                f->pos ^= low;
+                uint64_t slot = format_child_slot((uint32_t)f->unit, f->head, (uint32_t)low);
+                if (slot >= units) { PyErr_SetString(PyExc_IndexError, "a transition points outside the file"); goto done; }
+                child = cells[slot];
+                if (child >= units) { PyErr_SetString(PyExc_IndexError, "a transition points outside the file"); goto done; }
+                if (format_letters(cells[child]) >> alphabet_size) { damaged("a letter outside the alphabet"); goto done; }
+                child_final = format_is_final(cells[child]); last = f->pos == 0;
+            }
+            f->finished = last;
+            int has_edges = version >= 2 ? child < units : format_letters(cells[child]) != 0;
+            if (!last && has_edges) stored[child] = 1;
+            if (marks[child] == WN_DONE) {
+                uint64_t below = counts[child];
+                f->sum = f->sum + below < f->sum ? UINT64_MAX : f->sum + below;
+                continue;
+            }
+            if (marks[child] == WN_ON_PATH) { damaged("its automaton has a cycle"); goto done; }
+            if (depth + 1 > max_depth) { damaged("a path longer than its longest word"); goto done; }
+            f->child = child; f->waiting = 1;
+            depth++;
+            WordFrame *c = &stack[depth];
+            memset(c, 0, sizeof *c);
+            c->unit = child; c->previous = -1; c->final = child_final;
+            if (version >= 2) {
+                c->pos = child; c->finished = child >= units;
+            } else {
+                c->head = cells[child]; c->pos = format_letters(c->head); c->finished = c->pos == 0;
+            }
+            marks[child] = WN_ON_PATH;
+            continue;
+        }
+        uint64_t words = f->sum + (uint64_t)(f->final != 0);
+        if (words < f->sum) words = UINT64_MAX;
+        if (words > max_words) { damaged("more words below a state than its header says"); goto done; }
+        counts[f->unit] = words;
+        marks[f->unit] = WN_DONE;
+        if (depth == 0) break;
+        depth--;
+    }
+    /* The section. */
+    uint64_t counted = 0, escapes = 0;
+    for (uint64_t u = 0; u < units; u++) {
+        if (!stored[u]) continue;
+        counted++;
+        if (counts[u] >= WN_COUNT_ESCAPE) escapes++;
+    }
+    uint64_t blocks = (units + WN_RANK_BLOCK_BITS - 1) / WN_RANK_BLOCK_BITS;
+    uint64_t bitmap_at = WN_FIXED, directory_at = bitmap_at + (units + 7) / 8, counts_at = directory_at + 4 * blocks;
+    uint64_t table_at = counts_at + counted, size = table_at + 8 * escapes;
+    if (size > 0xFFFFFFFFull) { damaged("its word-number section would pass 4 GiB"); goto done; }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (result == NULL) goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    memset(out, 0, (size_t)size);
+    memcpy(out, "WNUM", 4);
+    wn_put32(out + 4, (uint32_t)size);
+    wn_put32(out + 12, (uint32_t)units);
+    wn_put32(out + 16, (uint32_t)counted);
+    wn_put32(out + 20, (uint32_t)escapes);
+    uint64_t ordinal = 0, escaped = 0;
+    for (uint64_t u = 0; u < units; u++) {
+        if (u % WN_RANK_BLOCK_BITS == 0) wn_put32(out + directory_at + 4 * (u / WN_RANK_BLOCK_BITS), (uint32_t)ordinal);
+        if (!stored[u]) continue;
+        out[bitmap_at + (u >> 3)] |= (uint8_t)(1u << (u & 7));
+        if (counts[u] >= WN_COUNT_ESCAPE) {
+            out[counts_at + ordinal] = WN_COUNT_ESCAPE;
+            wn_put32(out + table_at + 8 * escaped, (uint32_t)ordinal);
+            wn_put32(out + table_at + 8 * escaped + 4, (uint32_t)counts[u]);
+            escaped++;
+        } else {
+            out[counts_at + ordinal] = (uint8_t)counts[u];
+        }
+        ordinal++;
+    }
+done:
+    PyBuffer_Release(&view);
+    PyMem_Free(counts);
+    PyMem_Free(marks);
+    PyMem_Free(stored);
+    PyMem_Free(stack);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS, "census(cells, root, width, max_depth, max_words) -> (words, longest_word, states)"},
+    {"word_numbers", word_numbers, METH_VARARGS,
+     "word_numbers(body, version, root, alphabet_size, longest_word, max_words) -> the word-number section (CRC zero), or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -833,7 +833,8 @@ def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[i
     word-number section stores, in increasing order: every state with edges that is the
     target of an edge other than its state's last (a walk never needs the count of a
     last child: it is what the others leave). One walk, depth first; ValueError
-    ("damaged: ...") on a cycle or more than ``most`` words below a state."""
+    ("damaged: ...") on a cycle, a path longer than the longest word, or more than
+    ``most`` words below a state."""
     counts: dict[int, int] = {}
     stored: set[int] = set()
     root = states.root
@@ -851,6 +852,8 @@ def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[i
                 continue
             if unit in on_path:
                 raise ValueError("damaged: its automaton has a cycle")
+            if len(stack) > states.longest_word:
+                raise ValueError("damaged: a path longer than its longest word")
             break
         frame[2] = place
         if place < len(edges):
@@ -903,6 +906,26 @@ def index_crc_holds(data: Buffer) -> bool:
         return False
     (crc,) = struct.unpack_from("<I", data, 8)
     return zlib.crc32(data[_INDEX_CRC_FROM:]) == crc
+
+
+def word_numbers(states: NativeLayout | CompactLayout, word_count: int) -> bytes:
+    """The word-number section of ``states``: the compiled ``word_numbers`` of the census
+    part (``automaton/_census.c``) when built (and ``BOGGLE_DAFSA_PURE`` unset), else its
+    twin :func:`encode_word_numbers`; the same bytes."""
+    from boggle_dafsa import compiled
+
+    module = compiled.load("census")
+    if module is None:
+        return encode_word_numbers(states, word_count)
+    if isinstance(states, CompactLayout):
+        made = module.word_numbers(states.body, 2, states.root >> 1, states.alphabet_size, states.longest_word, word_count)
+    else:
+        made = module.word_numbers(states.cells, 1, states.root, len(states.alphabet), states.longest_word, word_count)
+    if made is None:  # version 1 headers wider than a cell: the twin
+        return encode_word_numbers(states, word_count)
+    out = bytearray(made)
+    struct.pack_into("<I", out, 8, zlib.crc32(memoryview(out)[_INDEX_CRC_FROM:]))
+    return bytes(out)
 
 
 class WordCounts:

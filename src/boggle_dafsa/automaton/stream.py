@@ -47,9 +47,9 @@ from boggle_dafsa.automaton.fileformat import (
     body_cells,
     check_writable,
     compact_body,
-    encode_word_numbers,
     header_size_for,
     pack_header,
+    word_numbers,
     words_blocks,
 )
 from boggle_dafsa.errors import DictionaryError
@@ -402,8 +402,8 @@ class NativeWriter:
 
 
 def word_numbers_of(body: bytes, version: int, root: int, alphabet: str, longest: int, words: int) -> bytes:
-    """The word-number section of a body of format ``version`` (root ``root``): counted in
-    Python over the body in place (:func:`~.fileformat.encode_word_numbers`)."""
+    """The word-number section of a body of format ``version`` (root ``root``), counted over
+    the body in place (:func:`~.fileformat.word_numbers`: compiled, or its twin)."""
     states: NativeLayout | CompactLayout
     if version == 2:
         states = CompactLayout(body, root, alphabet, longest, "<body>")
@@ -416,7 +416,7 @@ def word_numbers_of(body: bytes, version: int, root: int, alphabet: str, longest
             cells.byteswap()
         states = NativeLayout.of(cells, root, alphabet, longest, "<body>")
     try:
-        return encode_word_numbers(states, words)
+        return word_numbers(states, words)
     except ValueError as error:
         raise DictionaryError(f"the body just built does not count ({error}): nothing was written: please report this") from None
 
