@@ -72,9 +72,37 @@ QUERIES = [
     ("complete", {"prefix": "Cartoon", "d": "enable2k", "limit": 4}, ["complete", "Cartoon", "-d", "enable2k", "-n", "4"]),
     ("complete", {"prefix": "xqz", "d": "en"}, ["complete", "xqz", "-d", "en"]),
 ]
+# Zyzzyva's columns (--columns) on each listing that takes them: each builds its columns'
+# indexes (once per dictionary, in the server and in the command), a second under load.
+COLUMN_QUERIES = [
+    (
+        "match",
+        {"pattern": "QI*", "d": "enable2k", "columns": "hooks,points"},
+        ["match", "QI*", "-d", "enable2k", "--columns", "hooks,points"],
+    ),
+    (
+        "anagram",
+        {"letters": "RETAIN?", "d": "enable2k", "limit": 5, "columns": "probability,anagrams"},
+        ["anagram", "RETAIN?", "-d", "enable2k", "-n", "5", "--columns", "probability,anagrams"],
+    ),
+    (
+        "grep",
+        {"regex": "QU?IZ+", "d": "en", "columns": "anagrams"},
+        ["grep", "QU?IZ+", "-d", "en", "--columns", "anagrams"],
+    ),
+    (
+        "fuzzy",
+        {"word": "bogle", "d": "enable2k", "columns": "hooks"},
+        ["fuzzy", "bogle", "-d", "enable2k", "--columns", "hooks"],
+    ),
+]
 
 
-@pytest.mark.parametrize("verb, params, arguments", QUERIES, ids=[" ".join(query[2][:2]) for query in QUERIES])
+@pytest.mark.parametrize(
+    "verb, params, arguments",
+    [*QUERIES, *(pytest.param(*query, marks=pytest.mark.slow) for query in COLUMN_QUERIES)],
+    ids=[" ".join(query[2][:2]) for query in [*QUERIES, *COLUMN_QUERIES]],
+)
 def test_each_endpoint_answers_what_the_command_prints_with_json(
     client: TestClient, verb: str, params: dict[str, Any], arguments: list[str]
 ) -> None:
@@ -127,6 +155,7 @@ def test_a_list_is_cut_at_the_server_limit_and_says_so() -> None:
         ("anagram", {"letters": "?" * 65}, 400, "rack too long"),
         ("complete", {"prefix": "a1"}, 400, "not letters"),
         ("hooks", {"word": "!!"}, 400, "not a word"),
+        ("match", {"pattern": "C*", "columns": "hooks,colour"}, 400, "unknown column 'colour'"),
         ("match", {"pattern": "C*", "d": "/etc/passwd"}, 400, "unknown dictionary"),
         ("match", {"pattern": "C*", "d": "fr", "dict": "en"}, 400, "two dictionaries"),
         ("match", {}, 422, "pattern"),

@@ -89,7 +89,7 @@ def anagram(
         lambda hit: shown.line(hit.word, hit.display()),
         as_json,
         count,
-        lambda hit: {**shown.fields(hit.word), **anagram_json(hit)},
+        lambda hit: anagram_json(hit, shown),
     )
 
 
@@ -122,7 +122,7 @@ def fuzzy(
         lambda hit: f"{hit[0]}\t{shown.line(hit[1])}",
         as_json,
         count,
-        lambda hit: {**fuzzy_json(hit), **shown.fields(hit[1])},
+        lambda hit: fuzzy_json(hit, shown),
     )
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
     from boggle_dafsa.game.rounds import Report, ScoreSheet, Verdict
+    from boggle_dafsa.output.columns import WordColumns
     from boggle_dafsa.query import AnagramHit, Hooks
     from boggle_dafsa.search.best import SearchResult
     from boggle_dafsa.solver import Hit
@@ -200,14 +201,17 @@ def search_json(result: SearchResult, count: int = 5) -> dict[str, Any]:
 # words, or of these objects.
 
 
-def anagram_json(hit: AnagramHit) -> dict[str, Any]:
-    """An ``anagram`` result: the word, as shown (blanks' letters in lower case), where its blanks stand."""
-    return {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)}
+def anagram_json(hit: AnagramHit, columns: WordColumns | None = None) -> dict[str, Any]:
+    """An ``anagram`` result: the word, as shown (blanks' letters in lower case), where its
+    blanks stand; after the fields of ``columns`` (``--columns``) when given."""
+    found = {"word": hit.word, "shown": hit.display(), "blanks": list(hit.blanks)}
+    return {**columns.fields(hit.word), **found} if columns else found
 
 
-def fuzzy_json(hit: tuple[int, str]) -> dict[str, Any]:
-    """A ``fuzzy`` result: its distance (edits) and the word."""
-    return {"distance": hit[0], "word": hit[1]}
+def fuzzy_json(hit: tuple[int, str], columns: WordColumns | None = None) -> dict[str, Any]:
+    """A ``fuzzy`` result: its distance (edits) and the word, then the fields of ``columns``."""
+    found = {"distance": hit[0], "word": hit[1]}
+    return {**found, **columns.fields(hit[1])} if columns else found
 
 
 def hooks_json(found: Hooks) -> dict[str, Any]:

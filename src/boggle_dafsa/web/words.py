@@ -5,7 +5,7 @@ Each answers exactly what ``boggle-dafsa VERB ... --json`` prints for the same q
 ``count=true``, what ``--count`` prints): the same library call, the same JSON builders
 (:mod:`boggle_dafsa.output.jsonable`). The parameters are named as the command's: its
 argument (``pattern``, ``letters``, ``regex``, ``word``, ``prefix``) and its options
-(``d`` or ``dict``, ``limit``, ``count``, ``min_length``, ``distance``...).
+(``d`` or ``dict``, ``limit``, ``count``, ``min_length``, ``distance``, ``columns``...).
 
 Bounds: the library's own (patterns and regexes of 1,000 characters, racks of 64, distances
 up to 10...: a 400 with the command's one-line message); at most
@@ -32,6 +32,7 @@ from boggle_dafsa.web.settings import DictionaryCatalog, Limits
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.output.columns import WordColumns
 
 #: The verbs, in the order the Words page and the docs list them.
 VERBS = ("match", "anagram", "grep", "fuzzy", "hooks", "complete")
@@ -44,6 +45,13 @@ LimitOption = Annotated[
     int | None, Query(ge=0, description="At most this many results (`--limit`; default and most: the server's limit).")
 ]
 CountOption = Annotated[bool, Query(description="Answer how many results there are, as `--count` prints it.")]
+ColumnsOption = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="Word-study fields of each word: hooks, probability, anagrams, points, comma-separated (`--columns`).",
+    ),
+]
 
 
 def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, guard: ClientGuard) -> None:
@@ -70,21 +78,28 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         results: Callable[[Dictionary, int | None], Iterable[Any]],
         limit: int | None,
         count: bool,
-        item: Callable[[Any], Any] | None = None,
+        columns: str | None = None,
+        item: Callable[[Any, WordColumns | None], Any] | None = None,
     ) -> JSONResponse:
-        """A listing's answer: the JSON array ``--json`` prints (``item`` makes each
-        element), or the number ``--count`` prints; ``results(dictionary, limit)`` is the
-        command's library call."""
+        """A listing's answer: the JSON array ``--json`` prints (``item(result, columns)``
+        makes each element; without it, the word or its columns' fields), or the number
+        ``--count`` prints; ``results(dictionary, limit)`` is the command's library call."""
+        from boggle_dafsa.output.columns import WordColumns, parse_columns
+
         most = limits.query_results
         if limit is not None and limit > most:
             raise BoggleError(f"limit {limit} is more than this server lists ({most} results at most)")
+        names = parse_columns(columns)
 
         def work(words: Dictionary) -> tuple[Any, bool]:
             if count:  # as --count: every result up to --limit, bounded by the deadline
                 return sum(1 for _ in results(words, limit)), False
             want = most if limit is None else limit
             found = list(islice(results(words, want + 1), want + 1))  # one more: are there more?
-            return [item(hit) if item else hit for hit in found[:want]], len(found) > want
+            shown = WordColumns(words, names) if names else None
+            if item is not None:
+                return [item(hit, shown) for hit in found[:want]], len(found) > want
+            return [shown.fields(hit) if shown else hit for hit in found[:want]], len(found) > want
 
         answer, more = await run(request, d, dictionary, work)
         return JSONResponse(answer, headers={"x-more-results": "true"} if more else None)
@@ -101,11 +116,12 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         max_length: Annotated[int | None, Query(ge=0, description="Longest word (`--max-length`).")] = None,
         limit: LimitOption = None,
         count: CountOption = False,
+        columns: ColumnsOption = None,
     ) -> JSONResponse:
         from boggle_dafsa.query import match as query
 
         return await listing(
-            request, d, dictionary, lambda words, most: query(words, pattern, min_length, max_length, most), limit, count
+            request, d, dictionary, lambda words, most: query(words, pattern, min_length, max_length, most), limit, count, columns
         )
 
     @app.get("/api/anagram", summary="Words made of some letters: what `boggle-dafsa anagram LETTERS --json` prints")
@@ -117,13 +133,15 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         sub: Annotated[bool, Query(description="Words made of some of the letters (a rack), longest first (`--sub`).")] = False,
         limit: LimitOption = None,
         count: CountOption = False,
+        columns: ColumnsOption = None,
     ) -> JSONResponse:
         from boggle_dafsa.output.jsonable import anagram_json
         from boggle_dafsa.query import iter_anagram as query
 
-        return await listing(
-            request, d, dictionary, lambda words, most: query(words, letters, sub=sub, limit=most), limit, count, anagram_json
-        )
+        def results(words: Dictionary, most: int | None) -> Iterable[Any]:
+            return query(words, letters, sub=sub, limit=most)
+
+        return await listing(request, d, dictionary, results, limit, count, columns, anagram_json)
 
     @app.get("/api/grep", summary="Words a regular expression matches whole: what `boggle-dafsa grep REGEX --json` prints")
     async def grep(
@@ -133,10 +151,11 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         dictionary: DictOption = None,
         limit: LimitOption = None,
         count: CountOption = False,
+        columns: ColumnsOption = None,
     ) -> JSONResponse:
         from boggle_dafsa.query import grep as query
 
-        return await listing(request, d, dictionary, lambda words, most: query(words, regex, most), limit, count)
+        return await listing(request, d, dictionary, lambda words, most: query(words, regex, most), limit, count, columns)
 
     @app.get("/api/fuzzy", summary="Words within a few edits, nearest first: what `boggle-dafsa fuzzy WORD --json` prints")
     async def fuzzy(
@@ -151,6 +170,7 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         prefix: Annotated[bool, Query(description="Words that start within `distance` edits of the word (`--prefix`).")] = False,
         limit: LimitOption = None,
         count: CountOption = False,
+        columns: ColumnsOption = None,
     ) -> JSONResponse:
         from boggle_dafsa.output.jsonable import fuzzy_json
         from boggle_dafsa.query import iter_fuzzy as query
@@ -158,7 +178,7 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         def results(words: Dictionary, most: int | None) -> Iterable[Any]:
             return query(words, word, distance, transpositions=transpositions, prefix=prefix, limit=most)
 
-        return await listing(request, d, dictionary, results, limit, count, fuzzy_json)
+        return await listing(request, d, dictionary, results, limit, count, columns, fuzzy_json)
 
     @app.get("/api/complete", summary="Words that start with a prefix: what `boggle-dafsa complete PREFIX --json` prints")
     async def complete(
