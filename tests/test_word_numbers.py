@@ -4,8 +4,11 @@ native format (docs/format.md), its checks, and ``lookup --index``, ``dump --ind
 from __future__ import annotations
 
 import itertools
+import os
 import struct
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from boggle_dafsa import compiled
-from boggle_dafsa.automaton import fileformat
+from boggle_dafsa.automaton import fileformat, numbering
 from boggle_dafsa.automaton.fileformat import INDEX_FIXED_SIZE, WordCounts, encode_word_numbers, index_parts
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import NativeWriter, kernels
@@ -24,6 +27,32 @@ from boggle_dafsa.words.normalize import Policy, normalize
 
 runner = CliRunner()
 POLICIES = [Policy.FOLD, Policy.EXACT, Policy.RAW]
+#: The kernels of index and word: the compiled Lookup's number_of and word_of where built, and the twins.
+KERNELS = ["c", "python"] if hasattr(getattr(compiled.built("census"), "Lookup", None), "number_of") else ["python"]
+
+
+@contextmanager
+def kernel_of(name: str) -> Iterator[None]:
+    """Dictionaries opened within use the named kernel for index and word (the seam reads
+    BOGGLE_DAFSA_PURE at a dictionary's first lookup)."""
+    saved = os.environ.get(compiled.PURE_VARIABLE)
+    os.environ[compiled.PURE_VARIABLE] = "1" if name == "python" else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[compiled.PURE_VARIABLE]
+        else:
+            os.environ[compiled.PURE_VARIABLE] = saved
+
+
+def numbered(data: bytes, kernel: str) -> NativeDictionary:
+    """The dictionary of ``data``, its index and word armed with ``kernel``."""
+    with kernel_of(kernel):
+        d = opened(data)
+        d._arm()
+        assert (d._lookup is not None) == (kernel == "c")
+    return d
 
 
 def written(words: list[str], policy: Policy = Policy.FOLD, version: int = 2, index: bool = True, kernel: str = "c") -> bytes:
@@ -64,11 +93,12 @@ WORD = st.text(alphabet="ABCDEFÉçz-' 1", min_size=1, max_size=9)
     policy=st.sampled_from(POLICIES),
     version=st.sampled_from([1, 2]),
     index=st.booleans(),
+    kernel=st.sampled_from(KERNELS),
 )
-def test_index_and_word_round_trip_every_word(raw: list[str], policy: Policy, version: int, index: bool) -> None:
+def test_index_and_word_round_trip_every_word(raw: list[str], policy: Policy, version: int, index: bool, kernel: str) -> None:
     words = keys(raw, policy)
     data = written(words, policy, version, index)
-    d = opened(data)
+    d = numbered(data, kernel)
     assert d.stores_word_numbers is index
     check_round_trip(d, words)
     # Absent keys: prefixes and extensions of words, and strangers.
@@ -99,21 +129,24 @@ def test_the_stored_section_is_the_one_computed_and_the_kernels_write_the_same(r
     assert [with_section.index(w) for w in words] == [without.index(w) for w in words] == list(range(len(words)))
 
 
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("version", [1, 2])
-def test_a_word_over_many_states_and_counts_past_a_byte(version: int) -> None:
+def test_a_word_over_many_states_and_counts_past_a_byte(version: int, kernel: str) -> None:
     # Counts of 255 and more go through the escape table; a state with many children.
     words = sorted({"".join(letters) for letters in itertools.product("ABCD", repeat=5)} | {"A", "AB", "ABCDABCD"})
-    d = opened(written(words, version=version))
+    d = numbered(written(words, version=version), kernel)
     counts = d.word_counts()
     assert counts.escapes  # 256 words and more below each of the root's children: escaped
     check_round_trip(d, words)
 
 
 @pytest.mark.slow
-def test_a_wide_alphabet_round_trips() -> None:
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_wide_alphabet_round_trips(kernel: str) -> None:
     words = sorted({chr(0x4E00 + i) + chr(0x4E00 + j) for i in range(40) for j in range(0, 40, 3)})
-    for version in (1, 2):
-        check_round_trip(opened(written(words, Policy.RAW, version)), words)
+    for version in (1, 2):  # version 1: headers of two cells, the twins walk them
+        with kernel_of(kernel):
+            check_round_trip(opened(written(words, Policy.RAW, version)), words)
 
 
 def test_an_empty_dictionary_has_no_numbers() -> None:
@@ -160,41 +193,96 @@ def parts(data: bytes) -> tuple[int, int, int, int, int]:
     return index_parts(units, counted, escapes)
 
 
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("version", [1, 2])
-def test_a_count_larger_than_the_words_is_refused(version: int) -> None:
+def test_a_count_larger_than_the_words_is_refused(version: int, kernel: str) -> None:
     data = written(WORDS, version=version)
     counts_at = parts(data)[2]
-    d = opened(resealed(data, counts_at, bytes([len(WORDS) + 1])))
+    d = numbered(resealed(data, counts_at, bytes([len(WORDS) + 1])), kernel)
     with pytest.raises(DictionaryError, match="damaged dictionary"):
         d.index("AB")
     with pytest.raises(DictionaryError, match="damaged dictionary"):
         d.word(0)
 
 
-@pytest.mark.parametrize("version", [1, 2])
-def test_counts_that_do_not_add_up_are_refused_on_the_path(version: int) -> None:
-    data = written(WORDS, version=version)
-    _, _, counts_at, table_at, _ = parts(data)
-    refused = 0
-    for ordinal in range(table_at - counts_at):
-        original = data[counts_at + ordinal]
-        for lie in {1, original + 1, len(WORDS)} - {original}:
-            d = opened(resealed(data, counts_at + ordinal, bytes([lie])))
-            answers: list[object] = []
+def outcomes(d: NativeDictionary) -> list[object]:
+    """Each word's number, then each number's word, or the error in its place."""
+    found: list[object] = []
+    for call, arguments in ((d.index, WORDS), (d.word, range(len(WORDS)))):
+        for argument in arguments:
             try:
-                answers = [d.index(word) for word in WORDS] + [d.word(number) for number in range(len(WORDS))]
+                found.append(call(argument))  # type: ignore[operator]
             except DictionaryError as error:
                 assert "damaged dictionary" in str(error) and "\n" not in str(error)
-                refused += 1
-                continue
-            # A lie no path of these words reads cannot change an answer.
-            assert answers == list(range(len(WORDS))) + WORDS
-    assert refused > 0
-    assert refused >= (table_at - counts_at)  # every count is read by some word's walk
+                found.append(str(error))
+    return found
+
+
+def lies(data: bytes) -> Iterator[bytes]:
+    """``data`` with each count of its section changed to 1, one more, and the word count, resealed."""
+    _, _, counts_at, table_at, _ = parts(data)
+    start = section_of(data)[0]
+    for ordinal in range(table_at - counts_at):
+        original = data[start + counts_at + ordinal]
+        for lie in sorted({1, original + 1, len(WORDS)} - {original}):
+            yield resealed(data, counts_at + ordinal, bytes([lie]))
 
 
 @pytest.mark.parametrize("version", [1, 2])
-def test_a_damaged_section_is_refused_in_one_line(version: int) -> None:
+def test_a_lying_count_is_refused_before_any_answer(version: int) -> None:
+    # Resealed (its CRC holds), a lie is refused at the first index or word: the section is
+    # recounted once a file, so no answer ever comes from it.
+    data = written(WORDS, version=version)
+    told = 0
+    for bad in lies(data):
+        for kernel in KERNELS:
+            found = outcomes(numbered(bad, kernel))
+            assert all(isinstance(answer, str) and "does not match its automaton" in answer for answer in found)
+        told += 1
+    assert told >= 2 * (parts(data)[3] - parts(data)[2])
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_walks_check_that_the_counts_add_up_on_their_path(version: int) -> None:
+    # The walks themselves, given a lying section (what the recount would have refused):
+    # the compiled ones and their twins give the same answers and refuse the same walks,
+    # and each lie is refused by some walk that reads it.
+    data = written(WORDS, version=version)
+    sound = numbered(data, KERNELS[0])
+    h = sound.header
+    for bad in lies(data):
+        start = section_of(bad)[0]
+        section = bad[start:]
+        counts = WordCounts(section, sound.states.units, h.word_count, h.state_count)
+        walks: list[list[object]] = []
+        for kernel in KERNELS:
+            found: list[object] = []
+            for word in WORDS:
+                try:
+                    if kernel == "c":
+                        found.append(sound._lookup.number_of(word, section, h.word_count))
+                    else:
+                        found.append(numbering.index_of(sound.states, counts, h.word_count, word))
+                except ValueError as error:
+                    found.append(str(error))
+            for number in range(len(WORDS)):
+                try:
+                    if kernel == "c":
+                        found.append(sound._lookup.word_of(number, section, h.word_count))
+                    else:
+                        found.append(numbering.word_at(sound.states, counts, h.word_count, number))
+                except ValueError as error:
+                    found.append(str(error))
+            walks.append(found)
+        assert all(found == walks[0] for found in walks)
+        assert any(isinstance(answer, str) and answer.startswith("damaged: ") for answer in walks[0][: len(WORDS)]) or any(
+            isinstance(answer, str) and answer.startswith("damaged: ") for answer in walks[0][len(WORDS) :]
+        )
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_damaged_section_is_refused_in_one_line(version: int, kernel: str) -> None:
     data = written(WORDS, version=version)
     start, header = section_of(data)
     bitmap_at, directory_at, counts_at, _, size = parts(data)
@@ -208,7 +296,7 @@ def test_a_damaged_section_is_refused_in_one_line(version: int) -> None:
     for name, bad in crafted.items():
         if bad is None:
             continue
-        d = opened(bad)
+        d = numbered(bad, kernel)
         with pytest.raises(DictionaryError, match="damaged dictionary") as caught:
             d.word(0)
         assert "\n" not in str(caught.value), name
@@ -289,9 +377,14 @@ def test_the_section_costs_bytes_that_no_index_saves(tmp_path: Path, wordlist: P
 def test_every_word_of_enable2k_round_trips(enable2k_path: Path, version: int) -> None:
     words = enable2k_path.read_text(encoding="ascii").split()
     words = sorted(set(word.upper() for word in words))
-    d = opened(written(words, version=version))
-    assert d.stores_word_numbers
+    data = written(words, version=version)
+    d = numbered(data, KERNELS[0])
+    assert d.stores_word_numbers and len(d) == 173_528
     check_round_trip(d, words)
+    # The twins (about 0.3 ms a call): every 50th word, and the first and last.
+    twin = numbered(data, "python")
+    for number in [*range(0, len(words), 50), len(words) - 1]:
+        assert twin.index(words[number]) == number and twin.word(number) == words[number]
 
 
 @pytest.mark.skipif(not hasattr(compiled.built("census"), "word_numbers"), reason="the compiled census is not built")

@@ -364,7 +364,12 @@ static PyObject *lookup_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     return (PyObject *)l;
 }
 
+static PyObject *lookup_number_of(PyObject *self, PyObject *args);
+static PyObject *lookup_word_of(PyObject *self, PyObject *args);
+
 static PyMethodDef lookup_methods[] = {
+    {"number_of", lookup_number_of, METH_VARARGS, "number_of(key, section, word_count) -> the key's word number, or None"},
+    {"word_of", lookup_word_of, METH_VARARGS, "word_of(number, section, word_count) -> the word of that number"},
     {"word", lookup_word, METH_O, "word(text) -> True, False, or None (the key needs Python's normalization)"},
     {"prefix", lookup_prefix, METH_O, "prefix(text) -> True, False, or None (as word(), for has_prefix)"},
     {"has_key", lookup_has_key, METH_O, "has_key(key) -> whether the normalized key is a word"},
@@ -551,6 +556,268 @@ done:
     PyMem_Free(marks);
     PyMem_Free(stored);
     PyMem_Free(stack);
+    return result;
+}
+
+/* ---- word numbers: index and word ---------------------------------------------------------
+ *
+ * number_of(key, section, word_count) -> the number of the normalized `key`, or None;
+ * word_of(number, section, word_count) -> the word of that number (0 <= number < word_count).
+ * Over the body in place and a word-number section (bytes, docs/format.md) that
+ * fileformat.WordCounts has checked whole; every read is bounded again here. Their Python
+ * twins are index_of and word_at (automaton/numbering.py): the same walks, the same
+ * checks that the counts add up along the path, ValueError("damaged: ...") where they
+ * raise one (IndexError for a version 1 cell outside the body). Version 2 bodies and
+ * version 1 bodies of one-cell headers; the caller asks the twin for the others.
+ */
+typedef struct {
+    const uint8_t *data;
+    uint64_t units, counted, escapes, directory_at, counts_at, table_at;
+} Section;
+
+typedef struct {
+    uint32_t label;
+    uint64_t child; /* a state, as lookup_child makes them */
+} NumberEdge;
+
+static int section_open(Section *s, const Py_buffer *view, uint64_t units) {
+    const uint8_t *d = (const uint8_t *)view->buf;
+    uint64_t len = (uint64_t)view->len;
+    if (len < WN_FIXED || memcmp(d, "WNUM", 4) != 0) goto bad;
+    s->data = d;
+    s->units = (uint64_t)d[12] | (uint64_t)d[13] << 8 | (uint64_t)d[14] << 16 | (uint64_t)d[15] << 24;
+    s->counted = (uint64_t)d[16] | (uint64_t)d[17] << 8 | (uint64_t)d[18] << 16 | (uint64_t)d[19] << 24;
+    s->escapes = (uint64_t)d[20] | (uint64_t)d[21] << 8 | (uint64_t)d[22] << 16 | (uint64_t)d[23] << 24;
+    if (s->units != units) goto bad;
+    s->directory_at = WN_FIXED + (units + 7) / 8;
+    s->counts_at = s->directory_at + 4 * ((units + WN_RANK_BLOCK_BITS - 1) / WN_RANK_BLOCK_BITS);
+    s->table_at = s->counts_at + s->counted;
+    if (s->table_at + 8 * s->escapes != len) goto bad;
+    return 0;
+bad:
+    damaged("its word-number section's fields are inconsistent");
+    return -1;
+}
+
+static uint32_t wn_get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* The count stored for `unit`: >= 1; 0 when none is stored; -1 with an error set. */
+static int64_t section_count(const Section *s, uint64_t unit) {
+    if (unit >= s->units) return 0;
+    const uint8_t *bitmap = s->data + WN_FIXED;
+    uint8_t byte = bitmap[unit >> 3];
+    if (!(byte >> (unit & 7) & 1u)) return 0;
+    uint64_t block = unit / WN_RANK_BLOCK_BITS;
+    uint64_t ordinal = wn_get32(s->data + s->directory_at + 4 * block);
+    for (uint64_t i = block * (WN_RANK_BLOCK_BITS / 8); i < (unit >> 3); i++) ordinal += popcount32(bitmap[i]);
+    ordinal += popcount32(byte & ((1u << (unit & 7)) - 1u));
+    if (ordinal >= s->counted) { damaged("its word-number section's rank directory is wrong"); return -1; }
+    uint8_t count = s->data[s->counts_at + ordinal];
+    if (count == 0) { damaged("a count in its word-number section is zero or larger than its words"); return -1; }
+    if (count != WN_COUNT_ESCAPE) return count;
+    uint64_t lo = 0, hi = s->escapes;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        uint32_t at = wn_get32(s->data + s->table_at + 8 * mid);
+        if (at == ordinal) return wn_get32(s->data + s->table_at + 8 * mid + 4);
+        if (at < ordinal) lo = mid + 1; else hi = mid;
+    }
+    damaged("an escaped count in its word-number section is wrong");
+    return -1;
+}
+
+/* The edges of `state` into `out` (room for l->letters): how many, -1 with an error set. */
+static int64_t number_edges(const Lookup *l, uint64_t state, NumberEdge *out) {
+    int64_t n = 0;
+    if (l->version >= 2) {
+        const uint8_t *body = (const uint8_t *)l->view.buf;
+        uint64_t start = state >> 1, pos = start;
+        if (start >= l->size) return 0;
+        int64_t previous = -1;
+        for (;;) {
+            Edge2 e;
+            if (format2_edge(body, l->size, start, previous, l->letters, &pos, &e) < 0) { damaged("a bad edge"); return -1; }
+            out[n].label = e.label;
+            out[n].child = e.target << 1 | (uint64_t)(e.final != 0);
+            n++;
+            if (e.last) return n;
+            previous = (int64_t)e.label;
+        }
+    }
+    const uint32_t *cells = (const uint32_t *)l->view.buf;
+    if (state >= l->size) goto outside;
+    uint32_t letters = format_letters(cells[state]);
+    if ((uint64_t)letters >> l->letters) { damaged("a letter outside the alphabet"); return -1; }
+    for (uint32_t bit = 0; bit < FORMAT_ONE_CELL_LETTERS; bit++) {
+        if (!(letters >> bit & 1u)) continue;
+        uint64_t slot = state + 1 + (uint64_t)n;
+        if (slot >= l->size || cells[slot] >= l->size) goto outside;
+        out[n].label = bit;
+        out[n].child = cells[slot];
+        n++;
+    }
+    return n;
+outside:
+    PyErr_SetString(PyExc_IndexError, "a transition points outside the file");
+    return -1;
+}
+
+/* 1 if some letter follows `state`, 0 if none, -1 with an error set. */
+static int number_has_edges(const Lookup *l, uint64_t state) {
+    if (l->version >= 2) return (state >> 1) < l->size;
+    if (state >= l->size) {
+        PyErr_SetString(PyExc_IndexError, "a transition points outside the file");
+        return -1;
+    }
+    return format_letters(((const uint32_t *)l->view.buf)[state]) != 0;
+}
+
+/* The words below `child`, an edge followed by `later` more of its state's, of the `left`
+ * its state has from this edge on (the twin's _child_count): >= 1, or -1 with an error set. */
+static int64_t number_child(const Lookup *l, const Section *s, uint64_t child, int64_t left, int64_t later) {
+    int edges = number_has_edges(l, child);
+    if (edges < 0) return -1;
+    int64_t stored = 1;
+    if (edges) {
+        stored = section_count(s, l->version >= 2 ? child >> 1 : child);
+        if (stored < 0) return -1;
+    }
+    if (!later) {
+        if (left < 1 || (stored && stored != left)) { damaged("its word counts do not add up"); return -1; }
+        return left;
+    }
+    if (!stored) { damaged("a state's word count is missing"); return -1; }
+    if (stored > left - later) { damaged("its word counts do not add up"); return -1; }
+    return stored;
+}
+
+static int number_ready(Lookup *l, PyObject *section, Py_buffer *view, Section *s, NumberEdge **edges) {
+    if (lookup_closed(l)) return -1;
+    if (l->version < 2 && l->header_cells != 1) {
+        PyErr_SetString(PyExc_ValueError, "word numbers: version 1 headers wider than one cell (ask the twin)");
+        return -1;
+    }
+    if (PyObject_GetBuffer(section, view, PyBUF_SIMPLE) < 0) return -1;
+    if (section_open(s, view, l->size) < 0) { PyBuffer_Release(view); return -1; }
+    *edges = PyMem_Malloc((size_t)(l->letters ? l->letters : 1) * sizeof(NumberEdge));
+    if (*edges == NULL) { PyBuffer_Release(view); PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+static PyObject *lookup_number_of(PyObject *self, PyObject *args) {
+    Lookup *l = (Lookup *)self;
+    PyObject *key, *section;
+    long long word_count;
+    if (!PyArg_ParseTuple(args, "UOL", &key, &section, &word_count)) return NULL;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+    if (word_count <= 0 || length > l->longest) Py_RETURN_NONE;
+    Py_buffer view;
+    Section s;
+    NumberEdge *edges;
+    if (number_ready(l, section, &view, &s, &edges) < 0) return NULL;
+    PyObject *result = NULL;
+    uint64_t state = l->root;
+    int64_t left = word_count, rank = 0;
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    for (Py_ssize_t i = 0; i < length; i++) {
+        int64_t label = lookup_label(l, PyUnicode_READ(kind, data, i));
+        if (label < 0) goto none;
+        int final = lookup_final(l, state);
+        if (final < 0) goto done;
+        if (final) { rank++; left--; }
+        int64_t n = number_edges(l, state, edges);
+        if (n < 0) goto done;
+        int64_t place = 0;
+        for (; place < n; place++) {
+            int64_t later = n - 1 - place;
+            if (edges[place].label == (uint64_t)label) {
+                int64_t below = number_child(l, &s, edges[place].child, left, later);
+                if (below < 0) goto done;
+                left = below;
+                state = edges[place].child;
+                break;
+            }
+            if (edges[place].label > (uint64_t)label) goto none;
+            int64_t below = number_child(l, &s, edges[place].child, left, later);
+            if (below < 0) goto done;
+            rank += below;
+            left -= below;
+        }
+        if (place == n) goto none;
+    }
+    {
+        int final = lookup_final(l, state);
+        if (final < 0) goto done;
+        if (!final) goto none;
+        int more = number_has_edges(l, state);
+        if (more < 0) goto done;
+        if (!more && left != 1) { damaged("its word counts do not add up"); goto done; }
+        result = PyLong_FromLongLong(rank);
+        goto done;
+    }
+none:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyMem_Free(edges);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyObject *lookup_word_of(PyObject *self, PyObject *args) {
+    Lookup *l = (Lookup *)self;
+    PyObject *section;
+    long long number, word_count;
+    if (!PyArg_ParseTuple(args, "LOL", &number, &section, &word_count)) return NULL;
+    if (number < 0 || number >= word_count) {
+        PyErr_SetString(PyExc_IndexError, "word number out of range");
+        return NULL;
+    }
+    Py_buffer view;
+    Section s;
+    NumberEdge *edges;
+    if (number_ready(l, section, &view, &s, &edges) < 0) return NULL;
+    PyObject *result = NULL;
+    Py_UCS4 *letters = PyMem_Malloc((size_t)(l->longest + 1) * sizeof(Py_UCS4));
+    if (letters == NULL) { PyErr_NoMemory(); goto done; }
+    uint64_t state = l->root;
+    int64_t left = word_count, rest = number;
+    Py_ssize_t length = 0;
+    for (;;) {
+        int final = lookup_final(l, state);
+        if (final < 0) goto done;
+        if (final) {
+            if (!rest) {
+                int more = number_has_edges(l, state);
+                if (more < 0) goto done;
+                if (!more && left != 1) { damaged("its word counts do not add up"); goto done; }
+                result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, letters, length);
+                goto done;
+            }
+            rest--;
+            left--;
+        }
+        int64_t n = number_edges(l, state, edges);
+        if (n < 0) goto done;
+        if (!n || length >= l->longest) { damaged("its word counts do not add up"); goto done; }
+        int64_t place = 0, below = 0;
+        for (; place < n; place++) {
+            below = number_child(l, &s, edges[place].child, left, n - 1 - place);
+            if (below < 0) goto done;
+            if (rest < below) break;
+            rest -= below;
+            left -= below;
+        }
+        if (place == n) { damaged("its word counts do not add up"); goto done; }
+        letters[length++] = l->points[edges[place].label];
+        state = edges[place].child;
+        left = below;
+    }
+done:
+    PyMem_Free(letters);
+    PyMem_Free(edges);
+    PyBuffer_Release(&view);
     return result;
 }
 

@@ -5,7 +5,10 @@ Each walks one path from the root, reading at each state the counts of the child
 passes (the words below each, from the file's word-number section, docs/format.md): the
 words before a word are the words it extends (the final states on its path) and the
 words below every smaller letter on its way. A walk costs what a lookup costs, plus a
-count read per child passed.
+count read per child passed. Compiled: ``number_of`` and ``word_of`` of the census part's
+``Lookup`` (``automaton/_census.c``) over the mapped body, once the census has passed and
+where ``BOGGLE_DAFSA_PURE`` does not ask for Python; their twins :func:`index_of` and
+:func:`word_at`, which define them.
 
 A file without the section (built with ``--no-index``, or before it existed) still
 answers: the section is made in memory on the first call (one walk over every state,
@@ -128,6 +131,19 @@ class WordNumbers:
     path: str
     _map: Any
     _counts: WordCounts | None = None
+    _lookup: Any
+    _armed: bool
+
+    def _arm(self) -> Any:
+        raise NotImplementedError
+
+    def _number_kernel(self) -> Any:
+        # The compiled Lookup (automaton/_census.c: number_of, word_of) once armed, if it
+        # walks this body (version 2, or version 1 of one-cell headers); else None: the twins.
+        lookup = self._lookup if self._armed else self._arm()
+        if lookup is None or (isinstance(self.states, NativeLayout) and self.states.header_cells != 1):
+            return None
+        return lookup
 
     def checked(self) -> None:
         raise NotImplementedError
@@ -158,15 +174,36 @@ class WordNumbers:
             if h.has_word_numbers:
                 start = h.header_size + h.body_size
                 data = bytes(self._map[start : start + h.index_bytes])
+                counts = WordCounts(data, self.states.units, h.word_count, h.state_count)
+                self._prove_section(data)
             else:
                 data = word_numbers(self.states, h.word_count)
-            counts = WordCounts(data, self.states.units, h.word_count, h.state_count)
+                counts = WordCounts(data, self.states.units, h.word_count, h.state_count)
         except ValueError as error:
             raise self._walk_error(error) from None
         except IndexError:
             raise self._outside() from None
         self._counts = counts
         return counts
+
+    def _prove_section(self, data: bytes) -> None:
+        # Once a file (as the census: its verdict kept by the file's identity, in this
+        # process and the cache folder): the stored section is the one its automaton gives,
+        # every count recounted (compiled: milliseconds). The checks along each path cannot
+        # see lies that make up for each other below it (a count one too high beside one one
+        # too low, and one below that); this can.
+        from boggle_dafsa.automaton import reader
+
+        identity = getattr(self, "_identity", None)
+        key = None if identity is None else (*identity, "word-numbers")
+        if key is not None and (key in reader._SOUND or reader._recalled(key)):
+            reader._SOUND.add(key)
+            return
+        if word_numbers(self.states, self.header.word_count) != data:
+            raise ValueError("damaged: its word-number section does not match its automaton")
+        if key is not None:
+            reader._SOUND.add(key)
+            reader._record(key)
 
     def check_word_numbers(self) -> None:
         """Raise "damaged dictionary" unless the word-number section (if any) is exactly the
@@ -193,8 +230,12 @@ class WordNumbers:
         if key is None:
             raise KeyError(word)
         counts = self.word_counts()
+        kernel = self._number_kernel()
         try:
-            number = index_of(self.states, counts, self.header.word_count, key)
+            if kernel is not None:
+                number = kernel.number_of(key, counts.data, self.header.word_count)
+            else:
+                number = index_of(self.states, counts, self.header.word_count, key)
         except ValueError as error:
             raise self._walk_error(error) from None
         except IndexError:
@@ -210,7 +251,10 @@ class WordNumbers:
         if not 0 <= number < self.header.word_count:
             raise IndexError(f"word number {number} out of range (this dictionary has {self.header.word_count:,} words)")
         counts = self.word_counts()
+        kernel = self._number_kernel()
         try:
+            if kernel is not None:
+                return kernel.word_of(number, counts.data, self.header.word_count)  # type: ignore[no-any-return]
             return word_at(self.states, counts, self.header.word_count, number)
         except ValueError as error:
             raise self._walk_error(error) from None
