@@ -45,6 +45,7 @@ VERBS: dict[str, str] = {
     "prefixes": "query",
     "hooks": "query",
     "search": "study",
+    "quiz": "study",
     "union": "query",
     "intersect": "query",
     "diff": "query",

@@ -1,18 +1,22 @@
 """``boggle-dafsa search``: Zyzzyva's word-study conditions combined (a thin layer over
-:func:`boggle_dafsa.query.search`). A module of its own: its many options are built only
-when it runs."""
+:func:`boggle_dafsa.query.search`), and ``boggle-dafsa quiz``, the cardbox quiz over the
+words a search finds (a thin layer over :mod:`boggle_dafsa.study`; the same condition
+flags, declared once). A module of its own: its many options are built only when it runs."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
 from boggle_dafsa.cli.base import app
-from boggle_dafsa.cli.common import load_dictionary
+from boggle_dafsa.cli.common import PROGRAM, load_dictionary
 from boggle_dafsa.cli.options import CountOption, DictOption, JsonOption, LimitOption
+from boggle_dafsa.cli.terminal import is_terminal
+from boggle_dafsa.errors import BoggleError
 
 
 def _text(help: str, *names: str) -> Any:
@@ -22,38 +26,90 @@ def _text(help: str, *names: str) -> Any:
 Text = Optional[str]
 
 
+# The conditions, declared once: `search` and `quiz` take the same flags.
+PatternOpt = Annotated[Text, _text("Match a pattern (as `match`: ?, *, [ABC], @, #).", "--pattern")]
+RegexOpt = Annotated[Text, _text("Match a regular expression whole (as `grep`).", "--regex")]
+AnagramOpt = Annotated[Text, _text("Anagrams of these letters (? a blank).", "--anagram")]
+SubanagramOpt = Annotated[Text, _text("Words made of some of these letters (? a blank).", "--subanagram")]
+LengthOpt = Annotated[Text, _text("Letters: MIN-MAX, MIN-, -MAX or N.", "--length")]
+IncludesOpt = Annotated[Text, _text("Holds these letters (AAB: two A's and a B at least).", "--includes")]
+ExcludesOpt = Annotated[Text, _text("Holds none of these letters (SS: fewer than two S's).", "--excludes")]
+VowelsOpt = Annotated[Text, _text("Vowels (AEIOUY): MIN-MAX.", "--vowels")]
+DistinctOpt = Annotated[Text, _text("Distinct letters: MIN-MAX.", "--distinct")]
+PointsOpt = Annotated[Text, _text("Scrabble points (--tiles): MIN-MAX.", "--points")]
+TakesPrefixOpt = Annotated[Text, _text("PREFIX+word is a word.", "--takes-prefix")]
+TakesSuffixOpt = Annotated[Text, _text("word+SUFFIX is a word.", "--takes-suffix")]
+NotTakesPrefixOpt = Annotated[Text, _text("PREFIX+word is not a word.", "--not-takes-prefix")]
+NotTakesSuffixOpt = Annotated[Text, _text("word+SUFFIX is not a word.", "--not-takes-suffix")]
+HooksOpt = Annotated[
+    Text, _text("Has a front hook, a back hook, or an inner one (without its first or last letter, a word).", "--hooks")
+]
+AnagramsOpt = Annotated[Text, _text("Words with these letters, itself included: MIN-MAX.", "--anagrams")]
+ProbabilityOpt = Annotated[Text, _text("Probability rank within its length (1: most probable): MIN-MAX.", "--probability")]
+InOpt = Annotated[Text, _text("A word of this dictionary too.", "--in")]
+NotInOpt = Annotated[Text, _text("Not a word of this dictionary.", "--not-in")]
+TilesOpt = Annotated[
+    Text, _text("Tile bag for points and probability: en, fr, or a file (default: fr for -d fr, else en).", "--tiles")
+]
+BlanksOpt = Annotated[int, typer.Option("--probability-blanks", min=0, max=2, help="Blanks the probability counts (0, 1 or 2).")]
+
+#: The conditions' keywords of `query.search`, in the order of the flags.
+CONDITIONS = (
+    "pattern",
+    "regex",
+    "anagram",
+    "subanagram",
+    "length",
+    "includes",
+    "excludes",
+    "vowels",
+    "distinct",
+    "points",
+    "takes_prefix",
+    "takes_suffix",
+    "not_takes_prefix",
+    "not_takes_suffix",
+    "hooks",
+    "anagrams",
+    "probability",
+)
+
+
+def search_conditions(values: dict[str, Any]) -> dict[str, Any]:
+    """The conditions given among a command's parameters (``locals()``), with ``--in`` and
+    ``--not-in`` opened: the keywords of :func:`boggle_dafsa.query.conditions.search_words`."""
+    conditions = {name: values[name] for name in CONDITIONS if values.get(name) is not None}
+    if values.get("in_") is not None:
+        conditions["in_"] = load_dictionary(values["in_"], announce=False)
+    if values.get("not_in") is not None:
+        conditions["not_in"] = load_dictionary(values["not_in"], announce=False)
+    return conditions
+
+
 @app.command()
 def search(
     dictionary: DictOption = None,
-    pattern: Annotated[Text, _text("Match a pattern (as `match`: ?, *, [ABC], @, #).", "--pattern")] = None,
-    regex: Annotated[Text, _text("Match a regular expression whole (as `grep`).", "--regex")] = None,
-    anagram: Annotated[Text, _text("Anagrams of these letters (? a blank).", "--anagram")] = None,
-    subanagram: Annotated[Text, _text("Words made of some of these letters (? a blank).", "--subanagram")] = None,
-    length: Annotated[Text, _text("Letters: MIN-MAX, MIN-, -MAX or N.", "--length")] = None,
-    includes: Annotated[Text, _text("Holds these letters (AAB: two A's and a B at least).", "--includes")] = None,
-    excludes: Annotated[Text, _text("Holds none of these letters (SS: fewer than two S's).", "--excludes")] = None,
-    vowels: Annotated[Text, _text("Vowels (AEIOUY): MIN-MAX.", "--vowels")] = None,
-    distinct: Annotated[Text, _text("Distinct letters: MIN-MAX.", "--distinct")] = None,
-    points: Annotated[Text, _text("Scrabble points (--tiles): MIN-MAX.", "--points")] = None,
-    takes_prefix: Annotated[Text, _text("PREFIX+word is a word.", "--takes-prefix")] = None,
-    takes_suffix: Annotated[Text, _text("word+SUFFIX is a word.", "--takes-suffix")] = None,
-    not_takes_prefix: Annotated[Text, _text("PREFIX+word is not a word.", "--not-takes-prefix")] = None,
-    not_takes_suffix: Annotated[Text, _text("word+SUFFIX is not a word.", "--not-takes-suffix")] = None,
-    hooks: Annotated[
-        Text, _text("Has a front hook, a back hook, or an inner one (without its first or last letter, a word).", "--hooks")
-    ] = None,
-    anagrams: Annotated[Text, _text("Words with these letters, itself included: MIN-MAX.", "--anagrams")] = None,
-    probability: Annotated[
-        Text, _text("Probability rank within its length (1: most probable): MIN-MAX.", "--probability")
-    ] = None,
-    in_: Annotated[Text, _text("A word of this dictionary too.", "--in")] = None,
-    not_in: Annotated[Text, _text("Not a word of this dictionary.", "--not-in")] = None,
-    tiles: Annotated[
-        Text, _text("Tile bag for points and probability: en, fr, or a file (default: fr for -d fr, else en).", "--tiles")
-    ] = None,
-    probability_blanks: Annotated[
-        int, typer.Option("--probability-blanks", min=0, max=2, help="Blanks the probability counts (0, 1 or 2).")
-    ] = 2,
+    pattern: PatternOpt = None,
+    regex: RegexOpt = None,
+    anagram: AnagramOpt = None,
+    subanagram: SubanagramOpt = None,
+    length: LengthOpt = None,
+    includes: IncludesOpt = None,
+    excludes: ExcludesOpt = None,
+    vowels: VowelsOpt = None,
+    distinct: DistinctOpt = None,
+    points: PointsOpt = None,
+    takes_prefix: TakesPrefixOpt = None,
+    takes_suffix: TakesSuffixOpt = None,
+    not_takes_prefix: NotTakesPrefixOpt = None,
+    not_takes_suffix: NotTakesSuffixOpt = None,
+    hooks: HooksOpt = None,
+    anagrams: AnagramsOpt = None,
+    probability: ProbabilityOpt = None,
+    in_: InOpt = None,
+    not_in: NotInOpt = None,
+    tiles: TilesOpt = None,
+    probability_blanks: BlanksOpt = 2,
     sort: Annotated[Text, _text("Order: alpha (default), length, points (highest first), probability.", "--sort")] = None,
     columns: Annotated[
         Text, _text("Columns before each word: hooks, probability, anagrams, points (comma-separated).", "--columns")
@@ -66,31 +122,10 @@ def search(
     from boggle_dafsa.output.columns import WordColumns, parse_columns
     from boggle_dafsa.query.conditions import search_words
 
-    conditions: dict[str, Any] = {
-        "pattern": pattern,
-        "regex": regex,
-        "anagram": anagram,
-        "subanagram": subanagram,
-        "length": length,
-        "includes": includes,
-        "excludes": excludes,
-        "vowels": vowels,
-        "distinct": distinct,
-        "points": points,
-        "takes_prefix": takes_prefix,
-        "takes_suffix": takes_suffix,
-        "not_takes_prefix": not_takes_prefix,
-        "not_takes_suffix": not_takes_suffix,
-        "hooks": hooks,
-        "anagrams": anagrams,
-        "probability": probability,
-    }
+    values = dict(locals())
     names = parse_columns(columns)
     d = load_dictionary(dictionary)
-    if in_ is not None:
-        conditions["in_"] = load_dictionary(in_, announce=False)
-    if not_in is not None:
-        conditions["not_in"] = load_dictionary(not_in, announce=False)
+    conditions = search_conditions(values)
     words = search_words(
         d,
         None,
@@ -98,7 +133,7 @@ def search(
         tiles=tiles,
         probability_blanks=probability_blanks,
         sort=sort,
-        **{name: value for name, value in conditions.items() if value is not None},
+        **conditions,
     )
     shown = WordColumns(d, names, tiles, probability_blanks) if names else None
     _emit(words, as_json, count, shown)
@@ -127,3 +162,176 @@ def _emit(words: Iterable[str], as_json: bool, count: bool, shown: Any = None) -
     out.flush()
     if not found:
         raise typer.Exit(1)
+
+
+@app.command()
+def quiz(
+    dictionary: DictOption = None,
+    pattern: PatternOpt = None,
+    regex: RegexOpt = None,
+    anagram: AnagramOpt = None,
+    subanagram: SubanagramOpt = None,
+    length: LengthOpt = None,
+    includes: IncludesOpt = None,
+    excludes: ExcludesOpt = None,
+    vowels: VowelsOpt = None,
+    distinct: DistinctOpt = None,
+    points: PointsOpt = None,
+    takes_prefix: TakesPrefixOpt = None,
+    takes_suffix: TakesSuffixOpt = None,
+    not_takes_prefix: NotTakesPrefixOpt = None,
+    not_takes_suffix: NotTakesSuffixOpt = None,
+    hooks: HooksOpt = None,
+    anagrams: AnagramsOpt = None,
+    probability: ProbabilityOpt = None,
+    in_: InOpt = None,
+    not_in: NotInOpt = None,
+    tiles: TilesOpt = None,
+    probability_blanks: BlanksOpt = 2,
+    word_list: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--list",
+            help="Add the anagram groups of the words of this file (one a line, as `search` prints them).",
+            show_default=False,
+        ),
+    ] = None,
+    stats: Annotated[
+        bool, typer.Option("--stats", help="Show the cardbox: cards per box, due today, answered today and ever.")
+    ] = False,
+    questions: Annotated[
+        Optional[int], typer.Option("--questions", min=1, help="Ask at most N questions.", show_default=False)
+    ] = None,
+    today: Annotated[
+        Text, _text("The day taken as today, YYYY-MM-DD (for tests and scripting; default: today's local date).", "--today")
+    ] = None,
+    data: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--data",
+            help="The history's folder (default: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Study anagram groups in a cardbox (Zyzzyva's schedule): the questions due today.
+
+    The conditions of `search` (or --list FILE) add the anagram groups of the words they
+    find to the dictionary's cardbox, and the session asks those that are due; without
+    them it asks every card due. A question is an alphagram ("AEINRST: 9 words"): type the
+    words it spells, one a line or several on a line; an empty line ends the question. Right
+    (every word, none wrong): the card moves up a box; wrong: back to box 0. Each answer is
+    kept at once; Ctrl-C ends the session (exit 130), the end of input too.
+    """
+    from boggle_dafsa.study.history import History
+    from boggle_dafsa.study.schedule import Schedule
+    from boggle_dafsa.study.session import alphagrams, answers_of, keeper, run_quiz
+
+    values = dict(locals())
+    day = _day(today)
+    conditions_given = [name for name in (*CONDITIONS, "in_", "not_in") if values.get(name) is not None]
+    if stats:
+        if conditions_given or word_list is not None or questions is not None:
+            raise BoggleError("--stats shows the cardbox: not with conditions, --list or --questions")
+        lexicon = _lexicon(dictionary)
+        with History(data, write=False) as history:
+            _print_stats(lexicon, history.stats(lexicon, day), day)
+        return
+    d = load_dictionary(dictionary)
+    lexicon = _lexicon(dictionary)
+    with History(data) as history:
+        among = None
+        if conditions_given or word_list is not None:
+            words = _quiz_words(d, values, word_list, tiles, probability_blanks)
+            if not words:
+                print(f"{PROGRAM}: no words to quiz", file=sys.stderr)
+                raise typer.Exit(1)
+            among = alphagrams(words)
+            added = history.add(lexicon, among, day)
+            print(f"{len(among):,} anagram group{'s' if len(among) != 1 else ''} ({added:,} new in the cardbox)")
+        cards = history.due(lexicon, day, among)
+        waiting = len(cards)
+        if questions is not None:
+            cards = cards[:questions]
+        if not cards:
+            nxt = history.stats(lexicon, day).next_due
+            print(f"Nothing due on {day.isoformat()}" + (f" (next: {nxt.isoformat()})." if nxt else "."))
+            return
+        print(
+            f"{waiting:,} question{'s' if waiting != 1 else ''} due on {day.isoformat()}"
+            + (f", {len(cards)} asked" if len(cards) < waiting else "")
+            + ". Type the words, one a line or several on a line; an empty line ends a question, Ctrl-C the session."
+        )
+        interactive = is_terminal(sys.stdin)
+        summary = run_quiz(
+            cards,
+            answers=lambda question: answers_of(d, question),
+            normalize=lambda word: d.normalize(word),
+            record=keeper(history, lexicon, Schedule(), day),
+            stdin=sys.stdin,
+            out=sys.stdout,
+            interactive=interactive,
+        )
+        done = f"{summary.asked} answered, {summary.right} right"
+        if summary.interrupted:
+            print(f"{PROGRAM}: quiz interrupted ({done}; kept in {history.path})", file=sys.stderr)
+            raise typer.Exit(130)
+        left = len(history.due(lexicon, day, among))
+        print(f"Done: {done}" + (f"; {left} still due today." if left else "."))
+
+
+def _day(text: str | None) -> Any:
+    from datetime import date
+
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise BoggleError(f"--today {text!r}: a date as YYYY-MM-DD") from None
+
+
+def _lexicon(spec: str | None) -> str:
+    """Whose cardbox: an embedded list by its name, a file by its absolute path."""
+    import os
+
+    from boggle_dafsa.resolve import embedded_name, resolve_spec
+
+    chosen, _implicit = resolve_spec(spec)
+    return embedded_name(chosen) or os.path.abspath(chosen)
+
+
+def _quiz_words(d: Any, values: dict[str, Any], word_list: Path | None, tiles: str | None, blanks: int) -> list[str]:
+    from boggle_dafsa.query.conditions import search_words
+
+    words: list[str] = []
+    if word_list is not None:
+        from boggle_dafsa.words.wordlist import read_wordlist
+
+        listed = read_wordlist(word_list).words
+        words = [word for word in listed if word in d]
+        if len(words) < len(listed):
+            left = len(listed) - len(words)
+            print(
+                f"{PROGRAM}: {word_list}: {left:,} word{'s' if left != 1 else ''} not in the dictionary, left out",
+                file=sys.stderr,
+            )
+    conditions = search_conditions(values)
+    if conditions:
+        found = search_words(d, None, None, tiles=tiles, probability_blanks=blanks, **conditions)
+        if word_list is not None:
+            keep = set(found)
+            words = [word for word in words if word in keep]
+        else:
+            words = list(found)
+    return words
+
+
+def _print_stats(lexicon: str, stats: Any, day: Any) -> None:
+    print(f"Cardbox of {lexicon} on {day.isoformat()}: {stats.cards:,} cards ({stats.new:,} never asked)")
+    for box in sorted(stats.boxes):
+        print(f"  box {box:>2}: {stats.boxes[box]:,}")
+    nxt = f" (next: {stats.next_due.isoformat()})" if stats.next_due else ""
+    print(f"Due: {stats.due:,}{nxt}")
+    print(f"Answered today: {stats.answered_today:,} ({stats.right_today:,} right)")
+    print(f"Answered ever: {stats.answered:,} ({stats.right:,} right)")

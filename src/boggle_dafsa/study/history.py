@@ -1,0 +1,275 @@
+"""The quiz's cardboxes and answers, in SQLite: ``quiz.sqlite3`` in the user's data folder
+(``$XDG_DATA_HOME/boggle-dafsa``, else ``~/.local/share/boggle-dafsa``; the web server's
+folder), kept the way the server's store is kept (``web/store.py``):
+
+- the folder is created 0700 and the file 0600; a folder or file that others may write
+  to, that is someone else's, or a symbolic link, is refused in one line
+  (:func:`boggle_dafsa.folders.unsafe`);
+- one writer: a session holds ``quiz.lock`` (``flock``) for its life, and a second one is
+  refused, naming the first's process; reading (:meth:`History.stats`) takes no lock;
+- each answer is one transaction, committed before the next question is asked (WAL,
+  ``synchronous=FULL``): a session killed at any point loses at most the question on screen.
+
+Each dictionary has its own cardbox (``lexicon``: an embedded list by its name, a file by
+its absolute path), as Zyzzyva keeps one per lexicon.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.study.schedule import Card
+
+DATABASE = "quiz.sqlite3"
+LOCK = "quiz.lock"
+#: Bumped when the tables change; a newer file is refused.
+SCHEMA_VERSION = 1
+#: Most questions one call of :meth:`History.add` takes (a search that big is a mistake).
+MAX_ADDED = 100_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS cards (
+    lexicon TEXT NOT NULL,         -- the dictionary: an embedded list's name, or a file's absolute path
+    question TEXT NOT NULL,        -- the alphagram (AEINRST)
+    box INTEGER NOT NULL,
+    due TEXT NOT NULL,             -- YYYY-MM-DD
+    right INTEGER NOT NULL DEFAULT 0,
+    wrong INTEGER NOT NULL DEFAULT 0,
+    streak INTEGER NOT NULL DEFAULT 0,
+    added TEXT NOT NULL,           -- YYYY-MM-DD
+    PRIMARY KEY (lexicon, question)
+);
+CREATE INDEX IF NOT EXISTS cards_due ON cards (lexicon, due);
+CREATE TABLE IF NOT EXISTS answers (
+    lexicon TEXT NOT NULL,
+    question TEXT NOT NULL,
+    day TEXT NOT NULL,             -- YYYY-MM-DD, the quiz's clock (--today)
+    at REAL NOT NULL,              -- wall clock (Unix time)
+    right INTEGER NOT NULL,        -- 1: every word found and none wrong
+    box INTEGER NOT NULL,          -- the box it went to
+    missed TEXT NOT NULL,          -- the words not found, space-separated
+    wrong TEXT NOT NULL            -- the words typed that are not answers
+);
+CREATE INDEX IF NOT EXISTS answers_day ON answers (lexicon, day);
+"""
+
+
+def data_dir() -> Path:
+    """$XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "boggle-dafsa"
+
+
+def private_folder(folder: str | Path) -> Path:
+    """``folder``, created 0700 if missing (its parents as usual); :class:`BoggleError` (one
+    line) if it, or the database in it, is a symbolic link, someone else's, or others may
+    write to it."""
+    from boggle_dafsa.folders import unsafe
+
+    folder = Path(folder)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+    except OSError as error:
+        raise BoggleError(f"{folder}: cannot keep the quiz's history there ({error.strerror or error})") from None
+    why = unsafe(folder, 0o022)
+    if why is not None:
+        raise BoggleError(f"{folder}: refused for the quiz's history, {why} (chmod 700, or --data DIR)")
+    database = folder / DATABASE
+    if os.path.lexists(database):
+        why = unsafe(database, 0o022, folder=False)
+        if why is not None:
+            raise BoggleError(f"{database}: refused as the quiz's history, {why} (chmod 600)")
+    return folder
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What ``quiz --stats`` shows for one dictionary's cardbox on a day."""
+
+    boxes: dict[int, int]
+    new: int
+    due: int
+    answered_today: int
+    right_today: int
+    answered: int
+    right: int
+    next_due: date | None
+
+    @property
+    def cards(self) -> int:
+        return sum(self.boxes.values())
+
+
+class History:
+    """The quiz's database in ``folder`` (a private folder: :func:`private_folder`).
+    ``write``: hold the folder's lock (one writer); without it, only read."""
+
+    def __init__(self, folder: str | Path | None = None, *, write: bool = True) -> None:
+        folder = private_folder(data_dir() if folder is None else folder)
+        self.folder = folder
+        self.path = folder / DATABASE
+        self._lock_fd: int | None = self._take_lock() if write else None
+        try:
+            if not os.path.lexists(self.path):
+                # Created private before SQLite opens it.
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise BoggleError(f"{self.path}: written by a newer boggle-dafsa (schema {version})")
+            if version < SCHEMA_VERSION:
+                self._db.executescript(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as error:
+            self.close()
+            raise BoggleError(f"{self.path}: cannot use the quiz's history ({error})") from None
+        except OSError as error:
+            self.close()
+            raise BoggleError(f"{self.path}: cannot use the quiz's history ({error.strerror or error})") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _take_lock(self) -> int:
+        path = self.folder / LOCK
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            raise BoggleError(f"{path}: cannot lock the quiz's history ({error.strerror or error})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                by = f" (process {holder})" if holder.isdigit() else ""
+                raise BoggleError(f"{self.folder}: another boggle-dafsa quiz is running{by}: one at a time") from None
+            raise BoggleError(f"{path}: cannot lock the quiz's history ({error.strerror or error})") from None
+        with suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return fd
+
+    def close(self) -> None:
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+            self._db = None  # type: ignore[assignment]
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self._lock_fd is None:
+            raise BoggleError("the quiz's history was opened to read only")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            yield self._db
+            self._db.execute("COMMIT")
+        except BaseException as error:
+            if self._db.in_transaction:
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            if isinstance(error, (OSError, sqlite3.Error)):
+                detail = (error.strerror if isinstance(error, OSError) else None) or str(error)
+                raise BoggleError(f"{self.path}: could not save the answer ({' '.join(detail.split())[:200]})") from None
+            raise
+
+    # -- cards ---------------------------------------------------------------------------
+
+    def add(self, lexicon: str, questions: Iterable[str], today: date) -> int:
+        """Put the ``questions`` not in ``lexicon``'s cardbox yet in box 0, due ``today``
+        (one transaction); how many were new."""
+        questions = list(dict.fromkeys(questions))
+        if len(questions) > MAX_ADDED:
+            raise BoggleError(f"{len(questions):,} questions: at most {MAX_ADDED:,} at a time, narrow the search")
+        with self._transaction() as db:
+            before = db.total_changes
+            db.executemany(
+                "INSERT OR IGNORE INTO cards (lexicon, question, box, due, added) VALUES (?, ?, 0, ?, ?)",
+                [(lexicon, question, today.isoformat(), today.isoformat()) for question in questions],
+            )
+            return db.total_changes - before
+
+    def due(self, lexicon: str, today: date, among: Iterable[str] | None = None) -> list[Card]:
+        """The cards of ``lexicon`` due on or before ``today`` (of ``among`` only, if given):
+        the longest overdue first, then by box, then by question."""
+        rows = self._db.execute(
+            "SELECT question, box, due, right, wrong, streak FROM cards WHERE lexicon = ? AND due <= ?"
+            " ORDER BY due, box, question",
+            (lexicon, today.isoformat()),
+        ).fetchall()
+        cards = [Card(q, box, date.fromisoformat(due), right, wrong, streak) for q, box, due, right, wrong, streak in rows]
+        if among is not None:
+            wanted = set(among)
+            cards = [card for card in cards if card.question in wanted]
+        return cards
+
+    def card(self, lexicon: str, question: str) -> Card | None:
+        row = self._db.execute(
+            "SELECT box, due, right, wrong, streak FROM cards WHERE lexicon = ? AND question = ?", (lexicon, question)
+        ).fetchone()
+        if row is None:
+            return None
+        return Card(question, row[0], date.fromisoformat(row[1]), row[2], row[3], row[4])
+
+    def record(self, lexicon: str, card: Card, right: bool, today: date, missed: Iterable[str], wrong: Iterable[str]) -> None:
+        """Keep an answer: ``card`` as it is after it, and the answer itself (one transaction)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO cards (lexicon, question, box, due, right, wrong, streak, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(lexicon, question) DO UPDATE SET box=excluded.box, due=excluded.due,"
+                " right=excluded.right, wrong=excluded.wrong, streak=excluded.streak",
+                (lexicon, card.question, card.box, card.due.isoformat(), card.right, card.wrong, card.streak, today.isoformat()),
+            )
+            db.execute(
+                "INSERT INTO answers (lexicon, question, day, at, right, box, missed, wrong) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (lexicon, card.question, today.isoformat(), time.time(), int(right), card.box, " ".join(missed), " ".join(wrong)),
+            )
+
+    def stats(self, lexicon: str, today: date) -> Stats:
+        """Cards per box, new and due on ``today``, answers of ``today`` and of all time."""
+        db = self._db
+        boxes = dict(db.execute("SELECT box, COUNT(*) FROM cards WHERE lexicon = ? GROUP BY box", (lexicon,)).fetchall())
+        (new,) = db.execute("SELECT COUNT(*) FROM cards WHERE lexicon = ? AND right = 0 AND wrong = 0", (lexicon,)).fetchone()
+        (due,) = db.execute("SELECT COUNT(*) FROM cards WHERE lexicon = ? AND due <= ?", (lexicon, today.isoformat())).fetchone()
+        (next_due,) = db.execute(
+            "SELECT MIN(due) FROM cards WHERE lexicon = ? AND due > ?", (lexicon, today.isoformat())
+        ).fetchone()
+        today_count, today_right = db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(right), 0) FROM answers WHERE lexicon = ? AND day = ?", (lexicon, today.isoformat())
+        ).fetchone()
+        count, right = db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(right), 0) FROM answers WHERE lexicon = ?", (lexicon,)
+        ).fetchone()
+        return Stats(
+            boxes={int(box): int(n) for box, n in boxes.items()},
+            new=new,
+            due=due,
+            answered_today=today_count,
+            right_today=today_right,
+            answered=count,
+            right=right,
+            next_due=None if next_due is None else date.fromisoformat(next_due),
+        )
