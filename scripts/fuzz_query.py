@@ -5,6 +5,11 @@ Every round also runs the compiled lookups (``Lookup`` of the census part,
 layouts' ``step``) on the damaged body, with no census to protect them, from the root and
 from any state: the same state or answer, or the same error (IndexError, ValueError).
 
+And word numbers: the compiled count of the word-number section (``word_numbers``) against
+its twin (``encode_word_numbers``) on the damaged body, then the compiled walks (``Lookup``'s
+``number_of``, ``word_of``) against theirs (``index_of``, ``word_at``) over that section or
+one with a byte changed and resealed: the same section, answer or error.
+
 A third of the rounds damage a version 2 file (compact edges): its cursor walk must end in
 words or one DictionaryError, the compiled expansion into cells (``_builder.expand``) must agree
 with its Python twin, and the queries go through the compiled walks of the cells it expands
@@ -269,8 +274,70 @@ def lookup_round(opened: NativeDictionary, rng: random.Random, round_number: int
                 if key and got != expected and got != ("ok", None):
                     print(f"round {round_number}: {name}({key!r}) disagrees over {opened.path}", file=sys.stderr)
                     return 1
+        if numbers_round(opened, twin, lookup, body, rng, round_number) != 0:
+            return 1
     finally:
         lookup.release()  # before the file is unmapped
+    return 0
+
+
+def numbers_round(opened: NativeDictionary, twin: Any, lookup: Any, body: Any, rng: random.Random, round_number: int) -> int:
+    """Word numbers on the damaged body, no census first: the compiled count
+    (``word_numbers``) against its twin (``encode_word_numbers``): the same section, or
+    both an error; then the compiled walks (``number_of``, ``word_of``) against theirs
+    (``index_of``, ``word_at``) over that section, or the sound file's with a byte changed
+    (resealed): the same answer or the same error. Returns 1 (and says so) if they disagree."""
+    import struct
+    import zlib
+
+    from boggle_dafsa import compiled
+    from boggle_dafsa.automaton import numbering
+    from boggle_dafsa.automaton.fileformat import CompactLayout, WordCounts, encode_word_numbers
+
+    module = compiled.built("census")
+    if module is None or not hasattr(module, "word_numbers"):
+        return 0
+    words = opened.header.word_count
+    version = 2 if isinstance(twin, CompactLayout) else 1
+    root = twin.root >> 1 if version == 2 else twin.root
+    expected = lookup_outcome(lambda: encode_word_numbers(twin, words))
+    made = lookup_outcome(lambda: module.word_numbers(body, version, root, len(twin.alphabet), twin.longest_word, words))
+    if made[0] == "ok" and made[1] is not None:
+        out = bytearray(made[1])
+        struct.pack_into("<I", out, 8, zlib.crc32(bytes(out[12:])))
+        made = ("ok", bytes(out))
+    wide = made == ("ok", None)  # version 1 headers wider than a cell: the twin's alone
+    if not wide and ((made[0] == "ok") != (expected[0] == "ok") or (made[0] == "ok" and made[1] != expected[1])):
+        print(
+            f"round {round_number}: word_numbers disagrees over {opened.path}: {made[0]} against {expected[0]}", file=sys.stderr
+        )
+        return 1
+    if expected[0] != "ok" or (version == 1 and twin.header_cells != 1):
+        return 0
+    section = bytearray(expected[1])
+    if rng.random() < 0.5 and len(section) > 24:
+        place = rng.randrange(24, len(section))
+        section[place] = rng.randrange(256)
+        struct.pack_into("<I", section, 8, zlib.crc32(bytes(section[12:])))
+    data = bytes(section)
+    try:
+        counts = WordCounts(data, twin.units, words, opened.header.state_count)
+    except (ValueError, IndexError):
+        return 0  # refused whole: the walks never see it
+    for _ in range(6):
+        key = "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, twin.longest_word + 1)))
+        number = rng.randrange(-1, words + 2)
+        pairs = [
+            (lambda: lookup.number_of(key, data, words), lambda: numbering.index_of(twin, counts, words, key)),
+        ]
+        if 0 <= number < words:
+            pairs.append((lambda: lookup.word_of(number, data, words), lambda: numbering.word_at(twin, counts, words, number)))
+        for ours, theirs in pairs:
+            if lookup_outcome(ours) != lookup_outcome(theirs):
+                print(
+                    f"round {round_number}: a word-number walk disagrees ({key!r}, {number}) over {opened.path}", file=sys.stderr
+                )
+                return 1
     return 0
 
 
