@@ -839,8 +839,20 @@ def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[i
     stored: set[int] = set()
     root = states.root
     on_path = {states.unit(root)}
+    if isinstance(states, NativeLayout):  # version 1: every header read is checked, as in C
+        children = states.children
+        letters_limit = len(states.alphabet)
+
+        def checked_children(state: int) -> Iterator[tuple[int, int]]:
+            if states.letters(state) >> letters_limit:
+                raise ValueError("damaged: a letter outside the alphabet")
+            return children(state)
+
+        states_children: Callable[[int], Iterator[tuple[int, int]]] = checked_children
+    else:
+        states_children = states.children
     # Frames: [state, its children, the next child to visit].
-    stack: list[list[Any]] = [[root, list(states.children(root)), 0]]
+    stack: list[list[Any]] = [[root, list(states_children(root)), 0]]
     while stack:
         frame = stack[-1]
         state, edges, place = frame
@@ -859,7 +871,7 @@ def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[i
         if place < len(edges):
             child = edges[place][1]
             on_path.add(states.unit(child))
-            stack.append([child, list(states.children(child)), 0])
+            stack.append([child, list(states_children(child)), 0])
             continue
         stack.pop()
         unit = states.unit(state)
