@@ -20,7 +20,10 @@ Nothing read is trusted: the section is checked whole once (its CRC-32, its size
 count between 1 and the header's word count: :class:`~.fileformat.WordCounts`), and each
 walk checks that the counts add up along its path (a child's count no more than what its
 state's count leaves to it and its later siblings, a last child's count what the others
-leave, one word at a state without edges). Anything else is "damaged dictionary".
+leave, one word at a state without edges). Those cannot see lies that make up for each
+other below a path, so a stored section is also recounted from the automaton and compared
+byte for byte before its first use, once a file (the verdict kept as the census's, by the
+file's identity and the section's CRC). Anything else is "damaged dictionary".
 """
 
 from __future__ import annotations
@@ -195,7 +198,7 @@ class WordNumbers:
         from boggle_dafsa.automaton import reader
 
         identity = getattr(self, "_identity", None)
-        key = None if identity is None else (*identity, "word-numbers")
+        key = None if identity is None else (*identity, "word-numbers", data[8:12].hex())  # and the section's CRC
         if key is not None and (key in reader._SOUND or reader._recalled(key)):
             reader._SOUND.add(key)
             return
