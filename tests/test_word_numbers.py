@@ -428,3 +428,28 @@ def test_the_compiled_count_is_its_twin(raw: list[str], version: int, flips: lis
         assert ours == twin
     else:  # a damaged body: both refuse it
         assert ours in (ValueError, IndexError), (twin, ours)
+
+
+def test_a_stored_section_is_recounted_once_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = written(WORDS)
+    path = tmp_path / "d.dafsa"
+    path.write_bytes(data)
+    recounts: list[int] = []
+    real = numbering.word_numbers
+
+    def counted(*arguments: object) -> bytes:
+        recounts.append(1)
+        return real(*arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(numbering, "word_numbers", counted)
+    for _ in range(3):
+        with NativeDictionary(path) as d:
+            assert d.word(3) == WORDS[3] and d.index(WORDS[5]) == 5
+    assert len(recounts) == 1  # then the verdict, kept by the file's identity
+    counts_at = parts(data)[2]
+    lie = resealed(data, counts_at, bytes([data[section_of(data)[0] + counts_at] % 3 + 1]))
+    assert lie != data
+    liar = tmp_path / "lie.dafsa"
+    liar.write_bytes(lie)
+    with NativeDictionary(liar) as d, pytest.raises(DictionaryError, match="does not match its automaton"):
+        d.word(0)
