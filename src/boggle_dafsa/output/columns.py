@@ -67,8 +67,8 @@ class WordColumns:
                 ranks = self._by_length("probability", length, lambda: conditions.probability_ranks(d, bag, blanks, length))
                 found["probability"] = ranks[word]
             elif name == "anagrams":
-                counts = self._by_length("anagrams", length, lambda: conditions.alphagram_counts(d, length))
-                found["anagrams"] = counts.get(conditions.alphagram(word), 0)
+                groups = self._by_length("anagrams", length, lambda: conditions.alphagram_groups(d, length))
+                found["anagrams"] = conditions.group_size(groups.get(conditions.alphagram(word)))
             else:
                 found["points"] = self.bag.points(word)  # type: ignore[union-attr]
         return found

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
+from boggle_dafsa.query.conditions import anagram_count, exact_anagrams
 from boggle_dafsa.query.parse import Regex, parse_pattern
 from boggle_dafsa.query.walk import fuzzy_native, native_layout, search_states
 from boggle_dafsa.query.walk import search as _walk_search
@@ -87,14 +88,15 @@ class AnagramHit:
 
     __slots__ = ("word", "_rack")
 
-    def __init__(self, word: str, rack: Anagram) -> None:
+    def __init__(self, word: str, rack: Anagram | None) -> None:
         self.word = word
         self._rack = rack
 
     @property
     def blanks(self) -> tuple[int, ...]:
         """Positions of the letters that blanks became (tiles are used first, from the left)."""
-        return tuple(self._rack.blank_positions(self.word)) if self._rack.blanks else ()
+        rack = self._rack
+        return tuple(rack.blank_positions(self.word)) if rack is not None and rack.blanks else ()
 
     def display(self) -> str:
         """The word with the letters that blanks became in lower case (as Zyzzyva shows them)."""
@@ -120,12 +122,42 @@ SORT_IN_MEMORY = 100_000
 
 def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> list[AnagramHit]:
     """The words made of exactly ``letters`` (``?``: a blank, any letter), in byte order;
-    ``sub``: of some of them (a rack), longest first, then in byte order."""
-    return list(iter_anagram(dictionary, letters, sub, limit))
+    ``sub``: of some of them (a rack), longest first, then in byte order.
+
+    Without blanks (and without ``sub``) the words are read from the alphagram index
+    (:func:`.conditions.alphagram_groups`: sorted letters to the words, built once per
+    dictionary and length, from the second exact anagram of that length on), as the walk
+    would find them, in the same order; blanks and ``sub`` walk."""
+    if not sub and "?" not in letters and len(letters) <= MAX_RACK and (limit is None or limit >= 0):
+        words = exact_anagrams(dictionary, letters)
+        if words is not None:
+            return [AnagramHit(word, None) for word in words[:limit]]
+    return list(_walk_anagram(dictionary, letters, sub, limit))
+
+
+def anagram_words(dictionary: Any, letters: str) -> tuple[str, ...]:
+    """The words made of exactly ``letters`` (``?``: a blank), in byte order, as a tuple:
+    :func:`anagram`'s words without their hit objects. Without blanks, read from the
+    alphagram index as from a dict of sorted letters (from the second rack of a length on:
+    see :func:`.conditions.exact_anagrams`); ``len()`` of it is the number of anagrams."""
+    if "?" not in letters and len(letters) <= MAX_RACK:
+        words = exact_anagrams(dictionary, letters)
+        if words is not None:
+            return words
+    return tuple(hit.word for hit in _walk_anagram(dictionary, letters, False, None))
 
 
 def iter_anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> Iterator[AnagramHit]:
     """:func:`anagram`, streamed: memory stays bounded whatever the number of words."""
+    if not sub and "?" not in letters and len(letters) <= MAX_RACK and (limit is None or limit >= 0):
+        words = exact_anagrams(dictionary, letters)
+        if words is not None:
+            return (AnagramHit(word, None) for word in words[:limit])
+    return _walk_anagram(dictionary, letters, sub, limit)
+
+
+def _walk_anagram(dictionary: Any, letters: str, sub: bool, limit: int | None) -> Iterator[AnagramHit]:
+    # The walk: blanks, --sub, and the exact anagrams the index does not answer.
     if len(letters) > MAX_RACK:
         raise QueryError(f"rack too long ({len(letters)} letters and blanks, at most {MAX_RACK})")
     blanks = letters.count("?")
@@ -263,6 +295,8 @@ __all__ = [
     "Pattern",
     "Regex",
     "anagram",
+    "anagram_count",
+    "anagram_words",
     "complete",
     "fuzzy",
     "grep",

@@ -17,8 +17,9 @@ files), so a branch no answer lies on is never entered:
 
 The conditions that need the whole word are checked on each word the walk yields:
 ``takes_suffix``, ``not_takes_prefix``, ``not_takes_suffix`` and ``not_in`` (one lookup
-each), ``hooks`` (an index of the words one letter longer), ``anagrams`` (an alphagram index: sorted letters to the
-number of words, built once per dictionary and kept in memory) and ``probability`` (each
+each), ``hooks`` (an index of the words one letter longer), ``anagrams`` (the alphagram index:
+sorted letters to the words spelled with them, built once per dictionary and length and
+kept in memory; ``query.anagram`` without blanks reads it too) and ``probability`` (each
 word's rank, built once per dictionary, bag and number of blanks).
 
 Probability is Zyzzyva's: the number of sets of tiles of the bag that spell the word
@@ -30,7 +31,7 @@ and, within an alphagram, by byte order, numbered from 1; anagrams take consecut
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
@@ -46,8 +47,13 @@ from boggle_dafsa.words.normalize import fold
 MAX_RACK = 64
 #: Most words a sorted search holds in memory (past it: a one-line error).
 MAX_SORTED = 2_000_000
-#: Most words of one length an index (anagram counts, probability ranks, hooks) holds.
+#: Most words of one length an index (anagram groups, probability ranks, hooks) holds.
 MAX_INDEXED = 1_000_000
+#: Most words a dictionary may hold for an exact anagram to read the alphagram index
+#: (:func:`exact_anagrams`); past it, or when the number is not known at once, it walks.
+MAX_GROUPED_WORDS = 2_000_000
+#: Most characters whose normalized form an index remembers (the racks' letters).
+MAX_REMEMBERED_LETTERS = 4096
 #: The orders ``sort`` takes.
 SORTS = ("alpha", "length", "points", "probability")
 #: What ``hooks`` takes: a word with a front hook, a back hook, or an inner hook (the
@@ -281,17 +287,31 @@ class Follow:
 # -- the indexes built once per dictionary --------------------------------------------------
 
 
+class IndexTooLarge(QueryError):
+    """More words of one length than an index holds (:data:`MAX_INDEXED`)."""
+
+
 class _Index:
     """What is built once per dictionary, a length at a time (the lengths a search meets):
-    alphagram counts, and probability ranks per bag and number of blanks. It holds no
-    reference to its dictionary, so that the cache lets the dictionary go."""
+    the alphagram groups, probability ranks per bag and number of blanks, hooks. It holds
+    no reference to its dictionary, so that the cache lets the dictionary go."""
 
-    __slots__ = ("alphagrams", "ranks", "hooks")
+    __slots__ = ("groups", "ranks", "hooks", "too_large", "asked", "letters", "same")
 
     def __init__(self) -> None:
-        self.alphagrams: dict[int, dict[str, int]] = {}
+        #: length -> alphagram -> its word (a str) or words (a tuple), in byte order.
+        self.groups: dict[int, dict[str, str | tuple[str, ...]]] = {}
         self.ranks: dict[tuple[Any, ...], dict[str, int]] = {}
         self.hooks: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
+        #: The lengths found to have more words than an index holds, with the limit then
+        #: (:data:`MAX_INDEXED`): not walked again while it stands; an exact anagram walks them.
+        self.too_large: dict[int, int] = {}
+        #: Exact anagrams walked so far, by length (the second builds the length's groups).
+        self.asked: dict[int, int] = {}
+        #: A rack's character -> its normalized letters, as the dictionary normalizes it.
+        self.letters: dict[str, str] = {}
+        #: The characters of ``letters`` that normalize to themselves.
+        self.same: set[str] = set()
 
 
 _INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
@@ -302,7 +322,16 @@ _INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
 _HELD: dict[int, tuple[Any, _Index]] = {}
 
 
+#: The dictionary last asked for (a weak reference) and its index: a program asking one
+#: dictionary again and again finds it without making a weak reference each time.
+_RECENT: tuple[Any, _Index] | None = None
+
+
 def _index(dictionary: Any) -> _Index:
+    global _RECENT
+    recent = _RECENT  # one read: another thread may replace it, never half of it
+    if recent is not None and recent[0]() is dictionary:
+        return recent[1]
     try:
         found = _INDEXES.get(dictionary)
     except TypeError:  # no weak reference (nor hash) to it: kept by id, for good
@@ -312,7 +341,15 @@ def _index(dictionary: Any) -> _Index:
         return held[1]
     if found is None:
         found = _INDEXES[dictionary] = _Index()
+    _RECENT = (weakref.ref(dictionary), found)
     return found
+
+
+def _too_large(length: int) -> IndexTooLarge:
+    return IndexTooLarge(
+        f"too many words of {length} letters to index (more than {MAX_INDEXED:,}): "
+        "anagram groups, probability ranks and hooks need them all in memory"
+    )
 
 
 def _words_of_length(dictionary: Any, length: int) -> Iterator[str]:
@@ -320,10 +357,7 @@ def _words_of_length(dictionary: Any, length: int) -> Iterator[str]:
         if not count & 0x3FFF:
             check_deadline()
             if count > MAX_INDEXED:
-                raise QueryError(
-                    f"too many words of {length} letters to index (more than {MAX_INDEXED:,}): "
-                    "anagram counts, probability ranks and hooks need them all in memory"
-                )
+                raise _too_large(length)
         yield word
 
 
@@ -332,23 +366,113 @@ def alphagram(word: str) -> str:
     return "".join(sorted(word))
 
 
-def alphagram_counts(dictionary: Any, length: int) -> dict[str, int]:
-    """Alphagram → number of words of ``dictionary`` with those letters, for the words of
-    ``length`` letters (built once, kept in memory while the dictionary lives)."""
+def _grouped(words: Iterable[str], keys: Iterable[str]) -> dict[str, str | tuple[str, ...]]:
+    # Alphagram -> its words in the order given (byte order): a str for one, a tuple for more.
+    lists: dict[str, list[str]] = {}
+    for word, key in zip(words, keys):
+        found = lists.get(key)
+        if found is None:
+            lists[key] = [word]
+        else:
+            found.append(word)
+    return {key: found[0] if len(found) == 1 else tuple(found) for key, found in lists.items()}
+
+
+def alphagram_groups(dictionary: Any, length: int) -> dict[str, str | tuple[str, ...]]:
+    """Alphagram → the words of ``dictionary`` of ``length`` letters spelled with those
+    letters, in byte order (one word as a ``str``, two or more as a tuple): the alphagram
+    index, built once per dictionary and length (one walk of the words of that length) and
+    kept in memory while the dictionary lives. More than :data:`MAX_INDEXED` words of that
+    length: :class:`IndexTooLarge`, a one-line error."""
     index = _index(dictionary)
-    counts = index.alphagrams.get(length)
-    if counts is None:
-        counts = {}
-        for word in _words_of_length(dictionary, length):
-            key = alphagram(word)
-            counts[key] = counts.get(key, 0) + 1
-        index.alphagrams[length] = counts
-    return counts
+    groups = index.groups.get(length)
+    if groups is None:
+        if index.too_large.get(length, -1) >= MAX_INDEXED:
+            raise _too_large(length)  # known from an earlier walk: not walked again
+        try:
+            words = list(_words_of_length(dictionary, length))
+        except IndexTooLarge:
+            index.too_large[length] = MAX_INDEXED
+            raise
+        groups = index.groups[length] = _grouped(words, map(alphagram, words))
+    return groups
+
+
+def group_size(group: str | tuple[str, ...] | None) -> int:
+    """How many words a group of :func:`alphagram_groups` holds (None: none)."""
+    return 0 if group is None else 1 if isinstance(group, str) else len(group)
 
 
 def anagram_count(dictionary: Any, word: str) -> int:
-    """How many words of ``dictionary`` are spelled with the letters of ``word`` (itself included)."""
-    return alphagram_counts(dictionary, len(word)).get(alphagram(word), 0)
+    """How many words of ``dictionary`` are spelled with the letters of ``word`` (itself
+    included; ``word`` normalized like the dictionary's words): one look-up in the
+    alphagram index."""
+    return group_size(alphagram_groups(dictionary, len(word)).get(alphagram(word)))
+
+
+def _known_size(dictionary: Any) -> int | None:
+    # The number of words, when known without a walk: a native file's header, a foreign
+    # file's sidecar, marisa's own count; None otherwise.
+    bounds = getattr(dictionary, "_walk_bounds", None)
+    count = bounds()[1] if bounds is not None else None
+    if count is None:
+        count = getattr(dictionary, "_count", None)
+    if count is None and type(dictionary).__name__ == "MarisaDictionary":
+        count = len(dictionary)
+    return count if isinstance(count, int) else None
+
+
+def exact_anagrams(dictionary: Any, letters: str) -> tuple[str, ...] | None:
+    """The words spelled with exactly ``letters`` (no blanks; each character normalized
+    like the dictionary's words, as ``query.anagram`` does), in byte order, read from the
+    alphagram index; None where the walk answers instead: the first exact anagram of each
+    length (one walk costs less than building the length's groups: a command run once
+    walks, a program asking again reads the index), a character never seen or not a
+    letter (the walk normalizes it, or refuses it in one line), a dictionary of more than
+    :data:`MAX_GROUPED_WORDS` words or of a size not known at once, a length with more
+    than :data:`MAX_INDEXED` words."""
+    index = _index(dictionary)
+    if index.same.issuperset(letters):
+        tiles = letters
+    else:
+        memo = index.letters
+        if not _remember_letters(dictionary, index, letters):
+            return None
+        tiles = "".join([memo[char] for char in letters])
+    length = len(tiles)
+    groups = index.groups.get(length)
+    if groups is None:
+        if index.too_large.get(length, -1) >= MAX_INDEXED or not letters:
+            return None
+        asked = index.asked[length] = index.asked.get(length, 0) + 1
+        if asked < 2:
+            return None
+        size = _known_size(dictionary)
+        if size is None or size > MAX_GROUPED_WORDS:
+            return None
+        try:
+            groups = alphagram_groups(dictionary, length)
+        except IndexTooLarge:
+            return None
+    found = groups.get("".join(sorted(tiles)))
+    if found is None:
+        return ()
+    return (found,) if isinstance(found, str) else found
+
+
+def _remember_letters(dictionary: Any, index: _Index, letters: str) -> bool:
+    # Normalize the characters the memo lacks; False if one is not a letter or the memo is full.
+    memo = index.letters
+    for char in set(letters) - memo.keys():
+        if len(memo) >= MAX_REMEMBERED_LETTERS:
+            return False
+        key = dictionary.normalize(char)
+        if not key:
+            return False
+        memo[char] = key
+        if key == char:
+            index.same.add(char)
+    return True
 
 
 def probability_ranks(dictionary: Any, bag: TileBag, blanks: int, length: int) -> dict[str, int]:
@@ -359,24 +483,16 @@ def probability_ranks(dictionary: Any, bag: TileBag, blanks: int, length: int) -
     ranks = index.ranks.get(key)
     if ranks is not None:
         return ranks
-    words = list(_words_of_length(dictionary, length))  # byte order: anagrams numbered in it
-    keys = [alphagram(word) for word in words]
-    counts = index.alphagrams.get(length)
-    if counts is None:
-        counts = index.alphagrams[length] = {}
-        for letters in keys:
-            counts[letters] = counts.get(letters, 0) + 1
+    groups = alphagram_groups(dictionary, length)  # each group's words in byte order
     combinations = bag.combinations
-    order = sorted((-combinations(letters, blanks), letters) for letters in counts)
-    first: dict[str, int] = {}
+    order = sorted((-combinations(letters, blanks), letters) for letters in groups)
+    ranks = {}
     rank = 1
     for _, letters in order:
-        first[letters] = rank
-        rank += counts[letters]
-    ranks = {}
-    for word, letters in zip(words, keys):
-        ranks[word] = first[letters]
-        first[letters] += 1
+        group = groups[letters]
+        for word in (group,) if isinstance(group, str) else group:
+            ranks[word] = rank
+            rank += 1
     index.ranks[key] = ranks
     return ranks
 
@@ -706,8 +822,11 @@ __all__ = [
     "HOOK_KINDS",
     "SORTS",
     "alphagram",
-    "alphagram_counts",
+    "IndexTooLarge",
+    "alphagram_groups",
     "anagram_count",
+    "exact_anagrams",
+    "group_size",
     "back_hooks",
     "front_hooks",
     "hook_letters",
