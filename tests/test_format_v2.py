@@ -110,10 +110,12 @@ def test_sizes_of_the_embedded_lists_beat_version_1(tmp_path: Path) -> None:
     words = lzma.decompress((data / "fr.txt.xz").read_bytes()).decode("utf-8").split()
     source = tmp_path / "fr.txt"
     source.write_text("\n".join(words) + "\n", encoding="utf-8")
-    v2 = build_dictionary(source, tmp_path / "fr2.dafsa")
-    v1 = build_dictionary(source, tmp_path / "fr1.dafsa", format_version=1)
+    v2 = build_dictionary(source, tmp_path / "fr2.dafsa", index=False)
+    v1 = build_dictionary(source, tmp_path / "fr1.dafsa", format_version=1, index=False)
     assert v2.file_bytes < 0.5 * v1.file_bytes
-    assert v2.file_bytes / v2.words <= 1.0
+    # With the word-number section (the default), still under a byte a word (0.85).
+    indexed = build_dictionary(source, tmp_path / "fr2i.dafsa")
+    assert v2.file_bytes < indexed.file_bytes <= indexed.words
 
 
 def test_solver_and_queries_agree_on_both_versions(tmp_path: Path) -> None:
