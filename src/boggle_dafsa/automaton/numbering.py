@@ -151,6 +151,12 @@ class WordNumbers:
     def checked(self) -> None:
         raise NotImplementedError
 
+    def _known_sound(self, key: tuple[Any, ...]) -> bool:
+        raise NotImplementedError
+
+    def _remember_sound(self, key: tuple[Any, ...]) -> None:
+        raise NotImplementedError
+
     def key(self, text: str) -> str | None:
         raise NotImplementedError
 
@@ -195,18 +201,16 @@ class WordNumbers:
         # every count recounted (compiled: milliseconds). The checks along each path cannot
         # see lies that make up for each other below it (a count one too high beside one one
         # too low, and one below that); this can.
-        from boggle_dafsa.automaton import reader
-
+        # The verdicts are the reader's (_known_sound, _remember_sound): asked of the
+        # dictionary, so that this module never imports the reader that imports it.
         identity = getattr(self, "_identity", None)
         key = None if identity is None else (*identity, "word-numbers", data[8:12].hex())  # and the section's CRC
-        if key is not None and (key in reader._SOUND or reader._recalled(key)):
-            reader._SOUND.add(key)
+        if key is not None and self._known_sound(key):
             return
         if word_numbers(self.states, self.header.word_count) != data:
             raise ValueError("damaged: its word-number section does not match its automaton")
         if key is not None:
-            reader._SOUND.add(key)
-            reader._record(key)
+            self._remember_sound(key)
 
     def check_word_numbers(self) -> None:
         """Raise "damaged dictionary" unless the word-number section (if any) is exactly the

@@ -196,6 +196,20 @@ class NativeDictionary(Lookups, WordNumbers):
         _record(self._identity)
         self._checked = True
 
+    @staticmethod
+    def _known_sound(key: tuple[Any, ...]) -> bool:
+        """True if a verdict "sound" is kept under ``key`` (in this process or the cache folder)."""
+        if key in _SOUND or _recalled(key):
+            _SOUND.add(key)
+            return True
+        return False
+
+    @staticmethod
+    def _remember_sound(key: tuple[Any, ...]) -> None:
+        """Keep the verdict "sound" under ``key``, in this process and the cache folder."""
+        _SOUND.add(key)
+        _record(key)
+
     def census(self) -> None:
         """The check of :meth:`checked`, run now (no verdict kept)."""
         h = self.header
