@@ -1,5 +1,6 @@
 /* The census of a native dictionary: what its cells hold, checked against its header;
- * and the lookups (`in`, has_prefix, step) that the census makes safe.
+ * the lookups (`in`, has_prefix, step) that the census makes safe; and word numbers (the
+ * word-number section counted, index and word walked: see "word numbers" below).
  *
  * The census's Python twin is DictionaryBase._check_below (src/boggle_dafsa/dictionary.py),
  * which NativeDictionary.checked() (automaton/reader.py) calls when this part is not used;
