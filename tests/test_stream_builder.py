@@ -43,8 +43,9 @@ mixed_words = st.one_of(
 
 
 def reference_file(words: list[str], policy: Policy = Policy.FOLD) -> bytes:
-    """The file the plain in-memory builder and encoder give for sorted unique ``words``."""
-    return encode(build_automaton(words), policy, digest_words(words))
+    """The file the plain in-memory builder and encoder give for sorted unique ``words``
+    (with the word-number section, as the writers write by default)."""
+    return encode(build_automaton(words), policy, digest_words(words), index=True)
 
 
 def block(words: list[str]) -> bytes:

@@ -1009,14 +1009,25 @@ class WordCounts:
         return self.escapes[ordinal] if count == COUNT_ESCAPE else count
 
 
-def encode(automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION) -> bytes:
-    """The complete file (format ``version``) for ``automaton``: header then body. Same input, same bytes."""
+def encode(
+    automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION, index: bool = False
+) -> bytes:
+    """The complete file (format ``version``) for ``automaton``: header then body, then with
+    ``index`` its word-number section (:func:`encode_word_numbers`: what ``build`` writes by
+    default; off here, where tests craft automata whose headers lie). Same input, same bytes."""
     check_writable(automaton.alphabet, version)
     cells, root = body_cells(automaton)
+    section = b""
     if version == 2:
         body, root = compact_body(cells, root, len(automaton.alphabet))
         count = len(body)
+        if index:
+            states: NativeLayout | CompactLayout = CompactLayout(body, root, automaton.alphabet, automaton.longest_word, "")
+            section = encode_word_numbers(states, automaton.word_count)
     else:
+        if index:
+            states = NativeLayout.of(cells, root, automaton.alphabet, automaton.longest_word, "")
+            section = encode_word_numbers(states, automaton.word_count)
         if not _LITTLE_ENDIAN:
             cells.byteswap()
         body, count = cells.tobytes(), len(cells)
@@ -1033,8 +1044,10 @@ def encode(automaton: Automaton, policy: Policy, source_digest: str, version: in
         zlib.crc32(body),
         source_digest,
         version,
+        flags=FLAG_WORD_NUMBERS if index else 0,
+        index_bytes=len(section),
     )
-    return pack_header(header) + body
+    return pack_header(header) + body + section
 
 
 def body_cells(automaton: Automaton) -> tuple[array, int]:
