@@ -206,8 +206,10 @@ def test_a_writer_whose_bytes_are_wrong_leaves_no_file(
         read_back(fileformat.pack_header(fixed) + bytes(body), source, digest, words_added, kernel)
 
     monkeypatch.setattr(stream, "read_back", damaged_read_back)
-    with pytest.raises(DictionaryError, match="does not read back"):
+    with pytest.raises(DictionaryError, match="does not read back") as refused:
         write_native(words, target, Policy.EXACT, kernel=KERNELS[kernel], version=version)
+    # The line names the file asked for (not the temporary file's descriptor).
+    assert str(refused.value).startswith(f"{target}: ")
     assert target.read_bytes() == b"the previous file"
     assert [entry.name for entry in tmp_path.iterdir()] == ["d.dafsa"]
 

@@ -316,7 +316,7 @@ class NativeWriter:
         self._finish()
         check_writable(self.builder.stats()["alphabet"], version)
         with atomic_file(path) as stream:
-            return self.write_to(stream, policy, digest, version, index)
+            return self.write_to(stream, policy, digest, version, index, name=str(path))
 
     def _finish(self) -> None:
         if self._finished:
@@ -335,6 +335,7 @@ class NativeWriter:
         digest: str | None = None,
         version: int = DEFAULT_VERSION,
         index: bool = True,
+        name: str | None = None,
     ) -> NativeStats:
         """Finish the automaton and write the file to ``stream`` (seekable, at its start):
         room for the header, the body, then the header over the room.
@@ -387,7 +388,8 @@ class NativeWriter:
         stream.write(pack_header(header))
         stream.flush()
         stream.seek(0)
-        read_back(stream.read(), getattr(stream, "name", "<memory>"), self.hasher.hexdigest(), self.words, self.kernel)
+        # Named by the caller: a temporary file's stream is named by its descriptor (a number).
+        read_back(stream.read(), name or "<memory>", self.hasher.hexdigest(), self.words, self.kernel)
         return NativeStats(stats["words"], stats["states"], stats["transitions"], header.file_size, digest)
 
     def _compact_body(self, alphabet_size: int) -> tuple[bytes, int]:
