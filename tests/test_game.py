@@ -91,7 +91,9 @@ def test_the_report_splits_the_grid_into_found_and_missed(game: Game) -> None:
     data = report_json(report)
     assert data["grid"] == GRID
     assert [entry["word"] for entry in data["missed"]] == ["FATMA", "METAL", "THEME", "THE"]
-    assert data["refused"] == [{"input": "nope", "word": "NOPE", "accepted": False, "points": 0, "reason": "not a word"}]
+    assert data["refused"] == [
+        {"input": "nope", "word": "NOPE", "accepted": False, "points": 0, "reason": "not a word", "bonus": False}
+    ]
     assert data["total"] == {"words": 6, "points": 10}
 
 

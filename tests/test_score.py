@@ -120,6 +120,7 @@ def test_score_json(dictionary, players: list[str]) -> None:  # type: ignore[no-
         "accepted": True,
         "points": 0,
         "reason": None,
+        "bonus": False,
         "shared": True,
     }
     assert bob["words"][2]["input"] == "tél" and bob["words"][2]["points"] == 1

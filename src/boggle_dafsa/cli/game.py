@@ -18,6 +18,7 @@ from boggle_dafsa.cli.common import (
     user_message,
 )
 from boggle_dafsa.cli.options import (
+    BonusOption,
     DiceOption,
     EncodingOption,
     GameDictOption,
@@ -99,10 +100,13 @@ def play(
             help="Leave the family-friendly blocklist out of the grid's words: never shown nor scored (default: on).",
         ),
     ] = True,
+    bonus: BonusOption = None,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
 
     --daily: today's grid for the dice set, the same as /daily on any server (see docs/game.md).
+
+    --bonus FULL: the words of FULL that the game's dictionary lacks are bonus words, answered and listed apart, never scored.
 
     With --json, the final report is JSON on standard output and the game itself goes to standard error.
 
@@ -141,9 +145,26 @@ def play(
         from boggle_dafsa.resolve import embedded_name, resolve_spec
 
         blocked = blocked_words(embedded_name(resolve_spec(spec)[0]), dice_set.language)
-    game = Game.from_dice(dice_set, chosen_seed, words, dice=dice_name, dictionary_spec=dictionary, blocked=blocked)
+    full = None
+    if bonus is not None:
+        from boggle_dafsa.game.bonus import check_bonus_policy
+
+        full = load_dictionary(bonus)
+        check_bonus_policy(words, full)
+    game = Game.from_dice(
+        dice_set,
+        chosen_seed,
+        words,
+        dice=dice_name,
+        dictionary_spec=dictionary,
+        blocked=blocked,
+        bonus=full,
+        bonus_spec=bonus,
+    )
     screen = sys.stderr if json_output else sys.stdout
     title = f"{dice_set.title}, seed {game.seed}, words of {dice_set.min_length} letters or more"
+    if bonus is not None:
+        title += f", bonus words of {bonus}"
     if day is not None:
         title = f"Daily puzzle of {day.isoformat()} (UTC): {title}"
     from boggle_dafsa.game.terminal import can_run_live

@@ -46,6 +46,17 @@ GameDictOption = Annotated[
     ),
 ]
 
+#: --bonus: the full list beside the game's (common) one; its other words are bonus words.
+BonusOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--bonus",
+        help="A fuller list beside -d (a file, a word list, or fr, en, enable2k): its words that -d lacks are bonus "
+        "words, listed apart, counted and not scored (e.g. -d en --bonus enable2k; docs/game.md).",
+        show_default=False,
+    ),
+]
+
 
 def pick_dictionary(argument: str | None, option: str | None) -> str | None:
     """The dictionary of a command that takes it as an argument or as -d (not both)."""

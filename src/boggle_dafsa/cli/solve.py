@@ -26,6 +26,7 @@ from boggle_dafsa.cli.common import (
 from boggle_dafsa.cli.options import (
     GRID_HELP,
     AdjacencyOption,
+    BonusOption,
     DaskOption,
     MinLengthOption,
     QuOption,
@@ -89,6 +90,7 @@ def solve(
             help="Leave out the words of the family-friendly blocklist, as a clean game does (default: off; one grid only).",
         ),
     ] = False,
+    bonus: BonusOption = None,
 ) -> None:
     """Print every dictionary word that can be traced on GRID, best first.
 
@@ -121,13 +123,30 @@ def solve(
         if batch is not None:
             raise BoggleError("--clean filters one grid's words: not with --batch")
         blocked = blocked_words(embedded_name(resolve_spec(spec)[0]), options.language)
+    if bonus is not None and (batch is not None or summary):
+        raise BoggleError("--bonus lists one grid's bonus words: not with --batch or --summary")
     with time_limit(timeout, "solve"):
         if batch is not None:
             run_batch(batch, grid, spec, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, dask=dask)
         else:
             words = load_dictionary(spec, announce=False)  # the totals line names it
+            full = None
+            if bonus is not None:
+                from boggle_dafsa.game.bonus import check_bonus_policy
+
+                full = load_dictionary(bonus, announce=False)
+                check_bonus_policy(words, full)
             run_solve(
-                grid, words, options, rendering, jobs=jobs, show_totals=show_totals, quiet=quiet, pretty=pretty, blocked=blocked
+                grid,
+                words,
+                options,
+                rendering,
+                jobs=jobs,
+                show_totals=show_totals,
+                quiet=quiet,
+                pretty=pretty,
+                blocked=blocked,
+                bonus=None if full is None else (bonus or "", full),
             )
 
 
@@ -145,11 +164,14 @@ def run_solve(
     quiet: bool = False,
     pretty: bool = False,
     blocked: frozenset[str] = frozenset(),
+    bonus: "tuple[str, Dictionary] | None" = None,
 ) -> None:
     """``boggle-dafsa solve GRID``: print the words of one grid, totals on stderr or at the end.
 
     JSON is one line (what programs read, and a page of a terminal for 70 words) unless
-    ``pretty``: indented by two spaces. ``blocked``: words left out (``--clean``)."""
+    ``pretty``: indented by two spaces. ``blocked``: words left out (``--clean``).
+    ``bonus``: (its name, the full list) whose other words are listed apart, after the
+    words and their totals, worth 0 points (``--bonus``)."""
     if jobs != 1:
         raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
     from boggle_dafsa.output.render import format_totals, render_lines
@@ -172,19 +194,35 @@ def run_solve(
         out.write(f"{grid}\t{count}\t{points}\n")
         out.flush()
         return
+    extra = []
+    if bonus is not None:
+        from boggle_dafsa.game.bonus import bonus_hits
+
+        extra = bonus_hits(options.solve(grid, bonus[1]), dictionary, blocked)
     if rendering.json:
-        from boggle_dafsa.output.jsonable import dumps, result_json
+        from boggle_dafsa.output.jsonable import bonus_json, dumps, result_json
 
         layout: dict[str, object] = {"indent": 2} if pretty else {"separators": (",", ":")}
-        out.write(dumps(result_json(grid, hits), **layout) + "\n")
+        result = result_json(grid, hits)
+        if bonus is not None:
+            result["bonus"] = bonus_json(grid, bonus[0], extra)
+        out.write(dumps(result, **layout) + "\n")
     else:
         for line in render_lines(grid, hits, rendering):
             out.write(line + "\n")
         if show_totals:
             out.write(format_totals(count, points) + "\n")
+        if bonus is not None:
+            from boggle_dafsa.output.render import bonus_heading
+
+            # After the words and their totals: a program reading the words stops at the blank line.
+            out.write(f"\n{bonus_heading(bonus[0], len(extra))}\n")
+            for line in render_lines(grid, extra, rendering):
+                out.write(line + "\n")
     out.flush()
     if not quiet and not show_totals and not rendering.json:
-        print(with_dictionary(format_totals(count, points)), file=sys.stderr)
+        more = "" if bonus is None else f"; {len(extra)} bonus word{'' if len(extra) == 1 else 's'}"
+        print(with_dictionary(format_totals(count, points)) + more, file=sys.stderr)
 
 
 def run_batch(

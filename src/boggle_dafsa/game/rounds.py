@@ -1,6 +1,9 @@
 """Playing Boggle: one player's round at the console, and scoring several players' lists.
 
 :class:`Game` holds a grid, every word on it (from the solver) and what the player found;
+a game may name a second, fuller list beside its own (the *common* list): the words of
+the full list outside the common one are **bonus words**, listed apart, counted and never
+scored, as Squaredle does (:class:`Judge`'s ``bonus``);
 :func:`run_console` is the timed read-answer loop; :func:`score_players` applies the
 rule of the table game, where a word found by two players or more scores for nobody.
 The ``render_*`` functions turn results into text; the ``*_json`` ones into JSON data.
@@ -46,6 +49,8 @@ class Verdict:
     points: int = 0
     #: None when the word is accepted.
     reason: Reason | None = None
+    #: True for a bonus word: accepted, counted apart, worth no points (:class:`Judge`'s ``bonus``).
+    bonus: bool = False
 
     @property
     def accepted(self) -> bool:
@@ -56,7 +61,9 @@ class Verdict:
 class Judge:
     """Checks words against one grid: a word, on the grid, long enough, not blocked.
 
-    Built once per grid: it solves the grid, so every check is a dictionary lookup.
+    Built once per grid: it solves the grid, so every check is a dictionary lookup. With a
+    ``bonus`` list (the full list beside ``dictionary``, the common one), a word of the
+    full list that the common one lacks is a bonus word: accepted, worth no points.
     """
 
     def __init__(
@@ -67,11 +74,14 @@ class Judge:
         min_length: int | None = None,
         *,
         blocked: Collection[str] = frozenset(),
+        bonus: Dictionary | None = None,
     ) -> None:
         """Solve ``grid`` with ``dictionary``; words shorter than ``min_length`` (default:
         the scoring's minimum) are refused. ``blocked`` (a clean game's blocklist,
         :func:`boggle_dafsa.game.clean.blocked_words`): words left out of the grid's words,
-        as if the grid did not hold them, and refused when typed."""
+        as if the grid did not hold them, and refused when typed. ``bonus``: the full list,
+        whose words outside ``dictionary`` are the grid's bonus words (blocked ones left
+        out too); it must normalize words as ``dictionary`` does (:class:`BoggleError` if not)."""
         from boggle_dafsa.board.dice import normalized_grid
         from boggle_dafsa.solver import solve
 
@@ -87,6 +97,22 @@ class Judge:
             if hit.word not in self.blocked
         ]
         self.hits_by_word: dict[str, Hit] = {hit.word: hit for hit in self.hits}
+        self.bonus = bonus
+        #: The grid's bonus words (in ``bonus``, not in ``dictionary``), sorted as ``solve`` sorts them.
+        self.bonus_hits: list[Hit] = []
+        if bonus is not None:
+            from boggle_dafsa.game.bonus import bonus_hits, check_bonus_policy
+
+            check_bonus_policy(dictionary, bonus)
+            full = solve(self.grid, bonus, min_length=self.min_length, scoring=scoring)
+            self.bonus_hits = bonus_hits(full, dictionary, self.blocked)
+        self.bonus_by_word: dict[str, Hit] = {hit.word: hit for hit in self.bonus_hits}
+
+    def hit(self, word: str | None) -> Hit | None:
+        """The grid's hit of ``word`` (normalized), a scoring word or a bonus one; None if neither."""
+        if word is None:
+            return None
+        return self.hits_by_word.get(word) or self.bonus_by_word.get(word)
 
     def check(self, raw: str) -> Verdict:
         """The verdict on ``raw`` alone (whether someone found it already is the caller's business)."""
@@ -101,8 +127,11 @@ class Judge:
         hit = self.hits_by_word.get(word)
         if hit is not None:
             return Verdict(raw, word, points=hit.points)
+        if word in self.bonus_by_word:
+            return Verdict(raw, word, bonus=True)
         # Not on the grid: say whether it is at least a word, which is what players argue about.
-        reason = Reason.NOT_ON_GRID if word in self.dictionary else Reason.NOT_A_WORD
+        known = word in self.dictionary or (self.bonus is not None and word in self.bonus)
+        reason = Reason.NOT_ON_GRID if known else Reason.NOT_A_WORD
         return Verdict(raw, word, reason=reason)
 
 
@@ -137,6 +166,17 @@ class Report:
     seconds: float | None = None
     #: The dictionary the player asked for (``-d``), None if it was not given.
     dictionary_spec: str | None = None
+    #: The bonus words found and missed (sorted as ``solve`` sorts them); both empty
+    #: without a bonus list (then ``bonus_spec`` is None).
+    bonus_found: list[Hit] = field(default_factory=list)
+    bonus_missed: list[Hit] = field(default_factory=list)
+    #: The full list the player named for bonus words (``--bonus``), None for none.
+    bonus_spec: str | None = None
+
+    @property
+    def total_bonus(self) -> int:
+        """How many bonus words the grid holds."""
+        return len(self.bonus_found) + len(self.bonus_missed)
 
     @property
     def word_share(self) -> float:
@@ -163,15 +203,21 @@ class Game:
         seed: int | None = None,
         dictionary_spec: str | None = None,
         blocked: Collection[str] = frozenset(),
+        bonus: Dictionary | None = None,
+        bonus_spec: str | None = None,
     ) -> None:
-        """Solve ``grid``; ``dice``, ``seed`` and ``dictionary_spec`` are only recorded for
-        the report, which tells how to replay the grid. ``blocked``: see :class:`Judge`."""
-        self.judge = Judge(grid, dictionary, scoring, min_length, blocked=blocked)
+        """Solve ``grid``; ``dice``, ``seed``, ``dictionary_spec`` and ``bonus_spec`` (how
+        the player named ``bonus``) are only recorded for the report, which tells how to
+        replay the grid. ``blocked`` and ``bonus``: see :class:`Judge`."""
+        self.judge = Judge(grid, dictionary, scoring, min_length, blocked=blocked, bonus=bonus)
         self.dice = dice
         self.seed = seed
         self.dictionary_spec = dictionary_spec
-        #: Accepted words, in the order found.
+        self.bonus_spec = bonus_spec
+        #: Accepted words, in the order found (bonus words apart, in :attr:`bonus_found`).
         self.found: list[str] = []
+        #: Bonus words, in the order found: counted, never scored.
+        self.bonus_found: list[str] = []
         self.refused: list[Verdict] = []
         self.score = 0
 
@@ -185,6 +231,8 @@ class Game:
         dice: str | None = None,
         dictionary_spec: str | None = None,
         blocked: Collection[str] = frozenset(),
+        bonus: Dictionary | None = None,
+        bonus_spec: str | None = None,
     ) -> Game:
         """A game on the first grid that ``seed`` rolls from ``dice_set``, with its rules.
 
@@ -203,6 +251,8 @@ class Game:
             seed=seed,
             dictionary_spec=dictionary_spec,
             blocked=blocked,
+            bonus=bonus,
+            bonus_spec=bonus_spec,
         )
 
     @property
@@ -216,11 +266,14 @@ class Game:
         return self.judge.hits
 
     def submit(self, raw: str) -> Verdict:
-        """Judge ``raw`` and, if it is accepted, count it."""
+        """Judge ``raw`` and, if it is accepted, count it (a bonus word apart, with no points)."""
         verdict = self.judge.check(raw)
-        if verdict.accepted and verdict.word in self.found:
+        if verdict.accepted and verdict.word in (self.bonus_found if verdict.bonus else self.found):
             verdict = Verdict(verdict.raw, verdict.word, reason=Reason.ALREADY_FOUND)
-        if verdict.accepted:
+        if verdict.accepted and verdict.bonus:
+            assert verdict.word is not None
+            self.bonus_found.append(verdict.word)
+        elif verdict.accepted:
             assert verdict.word is not None
             self.found.append(verdict.word)
             self.score += verdict.points
@@ -233,6 +286,7 @@ class Game:
         from boggle_dafsa.solver import totals
 
         found = set(self.found)
+        bonus = set(self.bonus_found)
         total_words, total_points = totals(self.hits)
         return Report(
             grid=self.grid,
@@ -247,6 +301,9 @@ class Game:
             seed=self.seed,
             seconds=seconds,
             dictionary_spec=self.dictionary_spec,
+            bonus_found=[hit for hit in self.judge.bonus_hits if hit.word in bonus],
+            bonus_missed=[hit for hit in self.judge.bonus_hits if hit.word not in bonus],
+            bonus_spec=self.bonus_spec,
         )
 
 
@@ -276,7 +333,7 @@ class PlayerWord:
 
     @property
     def points(self) -> int:
-        """What the word scores for this player."""
+        """What the word scores for this player (a bonus word: 0)."""
         return 0 if self.shared or not self.verdict.accepted else self.verdict.points
 
 

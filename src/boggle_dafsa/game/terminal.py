@@ -38,6 +38,7 @@ STYLE = {
     "clock": "bold",
     "clock.hurry": "ansired bold",
     "score": "ansicyan",
+    "bonus": "ansiyellow",
 }
 
 
@@ -69,6 +70,8 @@ def grid_lines(grid: Grid) -> list[list[tuple[str, str]]]:
 def verdict_line(verdict: Verdict, score: int) -> list[tuple[str, str]]:
     """One answer, coloured: accepted with its points, or refused with the reason."""
     shown = verdict.word or verdict.raw
+    if verdict.accepted and verdict.bonus:
+        return [("class:bonus", f"  {shown}: bonus word, not scored (score {score})")]
     if verdict.accepted:
         plural = "" if verdict.points == 1 else "s"
         return [("class:accepted", f"  {shown}: +{verdict.points} point{plural} (score {score})")]
@@ -110,7 +113,8 @@ def run_live(
         for line in grid_lines(game.grid):
             parts += line + [("", "\n")]
         found = len(game.found)
-        parts.append(("class:score", f"score {game.score}, {found} word{'' if found == 1 else 's'}  "))
+        bonus = f", {len(game.bonus_found)} bonus" if game.judge.bonus is not None else ""
+        parts.append(("class:score", f"score {game.score}, {found} word{'' if found == 1 else 's'}{bonus}  "))
         parts.append(("class:axis", help_line + "\n"))
         # The answers that fit under the grid on this terminal, newest last.
         room = max(1, rows - len(game.grid.rows()) - 5)

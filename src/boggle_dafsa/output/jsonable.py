@@ -49,6 +49,15 @@ def result_json(grid: Grid, hits: list[Hit], **extra: Any) -> dict[str, Any]:
     return result_object(str(grid), list(grid.shape), words, count, points, **extra)
 
 
+def bonus_json(grid: Grid, name: str, hits: list[Hit]) -> dict[str, Any]:
+    """A grid's bonus words (``solve --bonus``): the full list's name, each word with its path (0 points), their count."""
+    return {
+        "list": name,
+        "words": [word_json(hit.word, hit.points, path_json(grid, hit.path)) for hit in hits],
+        "totals": {"words": len(hits)},
+    }
+
+
 def result_object(grid: str, shape: list[Any], words: list[Any], count: int, points: int, **extra: Any) -> dict[str, Any]:
     """The result's object from its parts (``extra`` first: ``line`` in a batch)."""
     return {**extra, "grid": grid, "shape": shape, "words": words, "totals": {"words": count, "points": points}}
@@ -95,6 +104,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
         "accepted": verdict.accepted,
         "points": verdict.points,
         "reason": verdict.reason.value if verdict.reason else None,
+        "bonus": verdict.bonus,
     }
 
 
@@ -118,6 +128,15 @@ def report_json(report: Report) -> dict[str, Any]:
         "missed": hits_json(report.missed),
         "total": {"words": report.total_words, "points": report.total_points},
         "share": {"words": report.word_share, "points": report.point_share},
+        # Without a bonus list: null. Bonus words are counted apart and never scored.
+        "bonus": None
+        if report.bonus_spec is None
+        else {
+            "list": report.bonus_spec,
+            "found": hits_json(report.bonus_found),
+            "missed": hits_json(report.bonus_missed),
+            "total": report.total_bonus,
+        },
     }
 
 

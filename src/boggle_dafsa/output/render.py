@@ -107,10 +107,29 @@ def render_grid(grid: Grid) -> str:
 def render_verdict(verdict: Verdict, score: int) -> str:
     """One answer: ``MAISON: +2 (score 7)`` or ``MASION: refused, not a word``."""
     shown = verdict.word or verdict.raw
+    if verdict.accepted and verdict.bonus:
+        return f"  {shown}: bonus word, not scored (score {score})"
     if verdict.accepted:
         plural = "" if verdict.points == 1 else "s"
         return f"  {shown}: +{verdict.points} point{plural} (score {score})"
     return f"  {shown}: refused, {verdict.reason.value if verdict.reason else ''}"
+
+
+def bonus_heading(name: str, count: int) -> str:
+    """The line before a grid's bonus words in ``solve --bonus``."""
+    return f"Bonus words (of {name}, not in the game's list; not scored): {count}"
+
+
+def _wrapped(hits: Sequence[Hit], width: int = 78) -> str:
+    # Bonus words are worth nothing: one wrapped run, in solve order (longest first).
+    return textwrap.fill(
+        "  ".join(hit.word for hit in hits),
+        width=width,
+        initial_indent="  ",
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def _by_points(hits: Sequence[Hit], width: int = 78) -> Iterator[str]:
@@ -156,6 +175,17 @@ def render_report(report: Report) -> str:
         f"You found {_share(len(report.found), report.total_words, 'words')} "
         f"and {_share(report.score, report.total_points, 'points')}."
     )
+    if report.bonus_spec is not None:
+        # Apart from the score, as Squaredle lists them: words of the full list only.
+        lines.append(
+            f"Bonus words (of {report.bonus_spec}, not in the game's list; not scored): "
+            f"{_share(len(report.bonus_found), report.total_bonus, 'found')}."
+        )
+        if report.bonus_found:
+            lines.append(_wrapped(report.bonus_found))
+        if report.bonus_missed:
+            lines.append(f"Bonus words missed: {len(report.bonus_missed)}:")
+            lines.append(_wrapped(report.bonus_missed))
     if report.seed is not None:
         lines.append(f"Replay this grid with: {replay_command(report)}")
     return "\n".join(lines)
@@ -168,6 +198,8 @@ def replay_command(report: Report) -> str:
         words += ["--dice", report.dice]
     if report.dictionary_spec:
         words += ["-d", report.dictionary_spec]
+    if report.bonus_spec:
+        words += ["--bonus", report.bonus_spec]
     words += ["--seed", str(report.seed)]
     import shlex
 
