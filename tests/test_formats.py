@@ -474,3 +474,84 @@ def test_dawg_writer_kernels_agree_on_a_large_list() -> None:
     assert data == completion_dawg_bytes(words, "python")
     dawg = pytest.importorskip("dawg")
     assert data == dawg.CompletionDAWG(words).tobytes()
+
+
+# -- the registry: the one list of formats ------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS_PAGE = ROOT / "docs" / "foreign-formats.md"
+
+
+def test_each_record_claims_its_own_files_and_no_other(tmp_path: Path) -> None:
+    # Every format's file is claimed by its record alone, and reopened by it.
+    from boggle_dafsa.formats.registry import HEAD_SIZE, REGISTRY, claiming
+
+    assert FORMATS == tuple(record.name for record in REGISTRY)
+    for format, path in write_all(["CHAT", "CHIEN"], tmp_path, Policy.FOLD).items():
+        head = path.read_bytes()[:HEAD_SIZE]
+        assert [record.name for record in REGISTRY if record.claims(head)] == [format]
+        record = claiming(head)
+        assert record is not None and record.open(path).format_name == format
+        assert head.startswith(record.magic)  # b"" for a format without a fixed magic
+        assert record.suffix.startswith(".") and record.suffix != ".txt"
+
+
+def test_an_unknown_format_names_the_known_ones(tmp_path: Path) -> None:
+    from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.formats.registry import spoken
+
+    for error in (ValueError, BoggleError):
+        with pytest.raises(error, match=re.escape(f"unknown format 'zip' (known: {', '.join(FORMATS)})")):
+            write_dictionary(["A"], tmp_path / "a", "zip")
+    assert spoken(["a"]) == "a" and spoken(["a", "b"]) == "a or b" and spoken(["a", "b", "c"], "and") == "a, b and c"
+
+
+@pytest.mark.slow
+def test_the_help_names_every_format() -> None:
+    from boggle_dafsa.formats.registry import REGISTRY, spoken
+
+    build = runner.invoke(app, ["build", "--help"], env={"COLUMNS": "500", "TERM": "dumb"}).output
+    solve_help = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "500", "TERM": "dumb"}).output
+    assert f"Dictionary: a file ({spoken()})" in solve_help
+    for record in REGISTRY:
+        assert f"{record.name} ({record.description}" in build
+
+
+def _format_table() -> list[list[str]]:
+    text = FORMATS_PAGE.read_text(encoding="utf-8")
+    table = text.split("| `--format` |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in table]
+
+
+def test_the_docs_table_is_the_registry() -> None:
+    # docs/foreign-formats.md has a row per record, in its order: name, suffix, description.
+    from boggle_dafsa.formats.registry import DEFAULT, REGISTRY
+
+    rows = _format_table()
+    assert [row[0].split()[0] for row in rows] == [f"`{record.name}`" for record in REGISTRY]
+    assert [row[0].endswith("(default)") for row in rows] == [record is DEFAULT for record in REGISTRY]
+    assert [row[1] for row in rows] == [f"`{record.suffix}`" for record in REGISTRY]
+    assert all(record.description in row[2] for record, row in zip(REGISTRY, rows))
+    # "Telling the formats apart": a bullet per record, in its order, with its magic.
+    section = FORMATS_PAGE.read_text(encoding="utf-8").split("## Telling the formats apart", 1)[1].split("\n## ", 1)[0]
+    bullets = re.findall(r"^\* \*\*(\w+)\*\*: (.*)$", section, re.MULTILINE)
+    assert [name for name, _ in bullets] == list(FORMATS)
+    for record, (_, line) in zip(REGISTRY, bullets):
+        assert repr(record.magic.rstrip(b"\0"))[2:-1] in line
+
+
+def test_every_list_of_formats_in_the_docs_is_whole() -> None:
+    # A choice that names native and another format ("native, marisa or dawg",
+    # native|marisa|dawg) names them all, in the registry's order: a new format fails here
+    # until every such list has it. Choices among foreign formats alone are about those.
+    name = "|".join(FORMATS)
+    listing = re.compile(rf"\b(?:{name})(?:(?:, | or |\\?\|)(?:{name})\b)+")
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+    found = 0
+    for page in pages:
+        for match in listing.finditer(page.read_text(encoding="utf-8")):
+            names = re.findall(rf"\b(?:{name})\b", match[0])
+            if "native" in names:
+                found += 1
+                assert tuple(names) == FORMATS, f"{page.name}: {match[0]!r}"
+    assert found >= 1  # the check sees the error message quoted in foreign-formats.md

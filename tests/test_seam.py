@@ -164,6 +164,23 @@ def test_one_list_of_kernels_names_generic_for_the_solver_only() -> None:
         compiled.choose("query walk", "generic")
 
 
+def test_the_docs_name_the_kernels_and_the_parts_of_the_seam() -> None:
+    # CONTRIBUTING.md's kernel names are compiled.PARTS's (c and python for every part, each
+    # other kernel with its part), and every list of the parts the docs give is PARTS, in order.
+    root = PACKAGE.parent.parent
+    contributing = (root / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    sentence = " ".join(contributing.split("- the kernel names are the seam's:", 1)[1].split(";", 1)[0].split())
+    others = [(kernel, name) for name, part in compiled.PARTS.items() for kernel in part.others]
+    assert re.findall(r"`(\w+)`", sentence) == [*compiled.KERNELS, *(kernel for kernel, _ in others)]
+    assert all(f"`{kernel}` for the {name}" in sentence for kernel, name in others)
+    lists = 0
+    for page in (root / "CONTRIBUTING.md", root / "docs" / "commands.md"):
+        for listed in re.findall(r"\((solver, [^)]*)\)", " ".join(page.read_text(encoding="utf-8").split())):
+            lists += 1
+            assert [name for name in listed.split(", ") if not name.startswith("`")] == list(compiled.PARTS), page.name
+    assert lists >= 2
+
+
 def test_a_kernel_named_runs_where_built_whatever_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from boggle_dafsa.solver.kernels import select
     from boggle_dafsa.testing import dictionary_from_words

@@ -30,11 +30,17 @@ from boggle_dafsa.cli.options import (
     pick_dictionary,
 )
 from boggle_dafsa.cli.terminal import is_terminal
+from boggle_dafsa.formats.registry import DEFAULT, REGISTRY, spoken
 
 if TYPE_CHECKING:
     from boggle_dafsa.build import BuildProgress, BuildReport
 
-FORMAT_HELP = "File format: native (minimal DAFSA, the default), marisa or dawg (dawgdic)."
+#: build --format's help: every format of the registry and what it is, the default first.
+FORMAT_HELP = (
+    "File format: "
+    + spoken(f"{record.name} ({record.description}{', the default' if record is DEFAULT else ''})" for record in REGISTRY)
+    + "."
+)
 
 
 def _build_status(update: Callable[..., None]) -> Callable[[BuildProgress], None]:
@@ -76,7 +82,7 @@ def build(
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the dictionary.")] = Path(
         "build/dictionary.dafsa"
     ),
-    format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = "native",
+    format: Annotated[str, typer.Option("--format", "-f", help=FORMAT_HELP)] = DEFAULT.name,
     exact: Annotated[
         bool,
         typer.Option(

@@ -7,12 +7,15 @@ from typing import Annotated, Optional
 
 import typer
 
+from boggle_dafsa.board.scoring import CLASSIC, SCORINGS
+from boggle_dafsa.formats.registry import spoken
+
 DictOption = Annotated[
     Optional[str],
     typer.Option(
         "--dict",
         "-d",
-        help="Dictionary: a file (native, marisa or dawg), a word list (compiled once into the cache), or fr, en, enable2k. "
+        help=f"Dictionary: a file ({spoken()}), a word list (compiled once into the cache), or fr, en, enable2k. "
         "Default: $BOGGLE_DAFSA_DICT, else build/dictionary.dafsa if present, else fr.",
         show_default=False,
     ),
@@ -23,7 +26,7 @@ RulesDictOption = Annotated[
     typer.Option(
         "--dict",
         "-d",
-        help="Dictionary: a file (native, marisa or dawg), a word list, or fr, en, enable2k. "
+        help=f"Dictionary: a file ({spoken()}), a word list, or fr, en, enable2k. "
         "Default: $BOGGLE_DAFSA_DICT, else the --dice set's (fr for French dice, en for English ones), "
         "else build/dictionary.dafsa if present, else fr.",
         show_default=False,
@@ -40,7 +43,7 @@ GameDictOption = Annotated[
     typer.Option(
         "--dict",
         "-d",
-        help="Dictionary: a file (native, marisa or dawg), a word list, or fr, en, enable2k. "
+        help=f"Dictionary: a file ({spoken()}), a word list, or fr, en, enable2k. "
         "Default: $BOGGLE_DAFSA_DICT, else the dice set's (fr for French dice, en for English ones).",
         show_default=False,
     ),
@@ -97,14 +100,22 @@ RulesDiceOption = Annotated[
 MinLengthOption = Annotated[
     Optional[int],
     typer.Option(
-        "--min-length", "-m", help="Shortest word, in letters (default: the scoring's, 3 for classic).", show_default=False
+        "--min-length",
+        "-m",
+        help=f"Shortest word, in letters (default: the scoring's, {CLASSIC.min_length} for {CLASSIC.name}).",
+        show_default=False,
     ),
 ]
 ScoringOption = Annotated[
     Optional[str],
     typer.Option(
         "--scoring",
-        help="Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic).",
+        help="Score table: "
+        + spoken(
+            name if table.min_length == CLASSIC.min_length else f"{name} (minimum {table.min_length} letters)"
+            for name, table in SCORINGS.items()
+        )
+        + f" (default: the dice set's, else {CLASSIC.name}).",
         show_default=False,
     ),
 ]

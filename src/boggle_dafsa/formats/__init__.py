@@ -1,13 +1,15 @@
-"""The three file formats of a dictionary, behind the one ``Dictionary`` interface.
+"""The file formats of a dictionary, behind the one ``Dictionary`` interface.
+
+Each format is one record of :mod:`.registry` (its name, magic, reader, writer); today:
 
 * ``native``: our minimal DAFSA (``boggle_dafsa.automaton``), the default;
 * ``marisa``: a marisa-trie file (the ``marisa-trie`` package), the smallest;
 * ``dawg``: a dawgdic CompletionDAWG (the ``DAWG``/``dawg2`` packages, ``dawg-python``),
   written here in pure Python.
 
-This module is the registry: the only way a dictionary file is written
-(:func:`write_dictionary`, which ``build`` uses) or opened by its content
-(:func:`open_path`, after :func:`~.detect.detect_format`). Readers and writers are
+This module is the only way a dictionary file is written (:func:`write_dictionary`,
+which ``build`` uses) or opened by its content (:func:`open_path`, after
+:func:`~.detect.detect_format`), through the records. Readers and writers are
 imported on first use, so opening a native file never imports marisa_trie. Foreign
 files keep our metadata in a sidecar, ``<file>.meta.json`` (see ``sidecar.py``).
 """
@@ -19,12 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.formats.detect import detect_format
+from boggle_dafsa.formats.registry import FORMATS, format_named
 from boggle_dafsa.words.normalize import Policy
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
-
-FORMATS = ("native", "marisa", "dawg")
 
 __all__ = ["FORMATS", "Written", "detect_format", "open_path", "write_dictionary"]
 
@@ -61,42 +62,21 @@ def write_dictionary(
     Foreign formats also get their sidecar. ``progress`` (native only) is called now
     and then with the number of words added.
     """
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    record = format_named(format)  # UnknownFormatError, a ValueError
     from boggle_dafsa.words.wordlist import digest_words
 
     meta = meta or {}
     policy = Policy(meta.get("policy", Policy.FOLD))
-    if format == "native":
-        from boggle_dafsa.formats.native import write_native
-
+    write = record.write_function()
+    if record.streams:
         # Streamed: `words` may be any iterable, never held whole; the digest is made on the way.
-        stats = write_native(words, path, policy, meta.get("source_sha256"), progress, version=meta.get("format_version"))
+        stats = write(words, path, policy, meta.get("source_sha256"), progress, version=meta.get("format_version"))
         return Written(stats.file_bytes, stats.states, stats.transitions)
     words = words if isinstance(words, Sequence) else list(words)
-    digest = meta.get("source_sha256") or digest_words(words)
-    if format == "marisa":
-        from boggle_dafsa.formats.marisa import write_marisa
-
-        write_marisa(words, path, policy, digest)
-    else:
-        from boggle_dafsa.formats.dawg import write_dawg
-
-        write_dawg(words, path, policy, digest)
+    write(words, path, policy, meta.get("source_sha256") or digest_words(words))
     return Written(Path(path).stat().st_size)
 
 
 def open_path(path: str | Path) -> Dictionary[Any]:
     """Open the dictionary file at ``path``, whatever its format (told by its first bytes)."""
-    format = detect_format(path)
-    if format == "native":
-        from boggle_dafsa.automaton.reader import NativeDictionary
-
-        return NativeDictionary(path)
-    if format == "marisa":
-        from boggle_dafsa.formats.marisa import MarisaDictionary
-
-        return MarisaDictionary(path)
-    from boggle_dafsa.formats.dawg import DawgDictionary
-
-    return DawgDictionary(path)
+    return format_named(detect_format(path)).open(path)

@@ -1,12 +1,9 @@
-"""Telling the three formats apart from a file's first bytes: every magic number is here.
+"""Telling the formats apart from a file's first bytes, by asking each record of the registry.
 
-* native: starts with the native magic (``automaton/fileformat.py: MAGIC``);
-* marisa: starts with ``We love Marisa.`` and a NUL byte;
-* dawg: starts with its number of dictionary units, a little-endian u32 that is a
-  non-zero multiple of 256, so its first byte is NUL (which no text file starts with);
-  the file size must then match the units and the guide (see ``dawg.layout``).
-
-The extension of the file plays no part.
+Each format's magic and the test of a file's first bytes are its record's
+(:mod:`.registry`): native starts with the native magic, marisa with ``We love
+Marisa.`` and a NUL byte, dawg with its number of dictionary units (a little-endian u32,
+a non-zero multiple of 256, so a NUL first byte). The extension of the file plays no part.
 """
 
 from __future__ import annotations
@@ -15,17 +12,14 @@ import os
 import stat
 from pathlib import Path
 
-from boggle_dafsa.automaton.fileformat import MAGIC as NATIVE_MAGIC
 from boggle_dafsa.errors import DictionaryError, opening
+from boggle_dafsa.formats.registry import HEAD_SIZE, MARISA_MAGIC, claiming, spoken
 
-#: Every marisa file starts with these 16 bytes (kept here so that detecting a native
-#: file does not import marisa_trie).
-MARISA_MAGIC = b"We love Marisa.\x00"
-_HEAD_SIZE = max(len(NATIVE_MAGIC), len(MARISA_MAGIC), 4)
+__all__ = ["MARISA_MAGIC", "detect_format"]
 
 
 def detect_format(path: str | Path) -> str:
-    """The format of the dictionary file at ``path``: "native", "marisa" or "dawg".
+    """The format of the dictionary file at ``path``: one of :data:`.registry.FORMATS`.
 
     Raises :class:`DictionaryError` if the file is missing, unreadable or none of them.
     """
@@ -35,13 +29,10 @@ def detect_format(path: str | Path) -> str:
             raise DictionaryError(f"{path}: not a regular file (a dictionary must be a file it can map)")
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
-            head = stream.read(_HEAD_SIZE)
+            head = stream.read(HEAD_SIZE)
     if size == 0:
         raise DictionaryError(f"{path}: empty file, not a dictionary")
-    if head.startswith(NATIVE_MAGIC[:4]):
-        return "native"  # the native reader tells a bad or truncated header apart
-    if head.startswith(MARISA_MAGIC[:8]):
-        return "marisa"
-    if len(head) >= 4 and head[0] == 0 and int.from_bytes(head[:4], "little") >= 256:
-        return "dawg"
-    raise DictionaryError(f"{path}: not a dictionary (native, marisa or dawg)")
+    record = claiming(head)
+    if record is None:
+        raise DictionaryError(f"{path}: not a dictionary ({spoken()})")
+    return record.name

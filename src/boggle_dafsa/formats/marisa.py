@@ -24,8 +24,8 @@ from typing import Any
 import marisa_trie
 
 from boggle_dafsa.errors import DictionaryError, opening
-from boggle_dafsa.formats.detect import MARISA_MAGIC
 from boggle_dafsa.formats.foreign import ForeignDictionary
+from boggle_dafsa.formats.registry import MARISA_MAGIC
 from boggle_dafsa.formats.sidecar import (
     describe,
     file_sha256,
