@@ -91,12 +91,12 @@ def build():
 def _build():
     out = Path(task["out"])
     if method in ("ours", "ours_pure", "ours_v1"):
-        from boggle_dafsa.build import build_dictionary
+        from boggle_dafsa.dictionaries.build import build_dictionary
         version = {"format_version": 1} if method == "ours_v1" else {}
         started = time.perf_counter()
         build_dictionary(task["list"], out, **version)
     elif method == "ours_ready":
-        from boggle_dafsa.build import compile_words
+        from boggle_dafsa.dictionaries.build import compile_words
         from boggle_dafsa.automaton.fileformat import write_atomically
         words = ready_words()
         started = time.perf_counter()

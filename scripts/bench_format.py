@@ -55,7 +55,7 @@ def load_average() -> str:
 # > 0) one build_dictionary; version 0 only imports (the baseline taken off).
 IN_PROCESS = """
 import sys, time
-from boggle_dafsa.build import build_dictionary
+from boggle_dafsa.dictionaries.build import build_dictionary
 if int(sys.argv[3]):
     wall, cpu = time.perf_counter(), time.process_time()
     build_dictionary(sys.argv[1], sys.argv[2], format_version=int(sys.argv[3]))

@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
+from boggle_dafsa.dictionaries.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary  # noqa: E402
 from boggle_dafsa.formats.sidecar import sidecar_path  # noqa: E402
-from boggle_dafsa.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.solver import solve  # noqa: E402
 
 DEFAULT_OUTPUT = Path(tempfile.gettempdir()) / "bench_formats_result.md"

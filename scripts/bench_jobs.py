@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
-from boggle_dafsa.resolve import embedded_path  # noqa: E402
+from boggle_dafsa.dictionaries.resolve import embedded_path  # noqa: E402
 
 SAMPLE_SECONDS = 0.005
 # The first line of each mapping in /proc/PID/smaps: "start-end perms offset dev inode path".

@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
-from boggle_dafsa.resolve import open_dictionary  # noqa: E402
+from boggle_dafsa.dictionaries.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.solver import solve  # noqa: E402
 from boggle_dafsa.solver.kernels import available_kernels  # noqa: E402
 from boggle_dafsa.solver.prepared import PreparedSolver  # noqa: E402

@@ -35,7 +35,7 @@ from typing import Any
 
 from boggle_dafsa import compiled, open_dictionary
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 
 
 def load() -> str:

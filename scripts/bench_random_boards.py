@@ -20,7 +20,7 @@ import random
 import statistics
 import time
 
-from boggle_dafsa.resolve import open_dictionary
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.solver.prepared import PreparedSolver
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
 from boggle_dafsa.board.grid import Grid, neighbours  # noqa: E402
 from boggle_dafsa.board.scoring import CLASSIC  # noqa: E402
-from boggle_dafsa.resolve import open_dictionary  # noqa: E402
+from boggle_dafsa.dictionaries.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.solver import solve  # noqa: E402
 
 MIN_LENGTH = 3

@@ -84,8 +84,8 @@ def percentile(values: list[float], share: float) -> float:
 
 def in_process(texts: list[str]) -> float:
     """Median µs per grid of what the route does, without HTTP: parse, solve, result JSON, encode."""
-    from boggle_dafsa.batch import SolveOptions
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
+    from boggle_dafsa.solver.batch import SolveOptions
     from boggle_dafsa.web.payloads import solution_payload
 
     words = open_dictionary("fr")

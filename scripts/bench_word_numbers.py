@@ -20,8 +20,8 @@ import statistics
 import time
 
 from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.formats.native import compile_words
-from boggle_dafsa.resolve import open_dictionary
 
 
 def cpu(call: object, repeat: int) -> tuple[float, object]:

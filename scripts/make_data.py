@@ -208,7 +208,7 @@ def main() -> None:
         (out_dir / f"{name}.txt.xz").write_bytes(packed)
         digests[name] = wordlist.digest
         print(f"{name}: {len(wordlist.words)} words, {len(text)} bytes -> {len(packed)} bytes, sha256 {wordlist.digest}")
-    # The cache names compiled files after these digests (src/boggle_dafsa/resolve.py).
+    # The cache names compiled files after these digests (src/boggle_dafsa/dictionaries/resolve.py).
     (out_dir / "SHA256SUMS").write_text("".join(f"{digest}  {name}\n" for name, digest in digests.items()), "ascii")
 
 

@@ -62,7 +62,7 @@ def enable2k_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     package embeds: the tests read nothing outside the repository."""
     import lzma
 
-    from boggle_dafsa.resolve import DATA_DIR
+    from boggle_dafsa.dictionaries.resolve import DATA_DIR
 
     words = lzma.decompress((DATA_DIR / "enable2k.txt.xz").read_bytes()).decode("ascii")
     path = tmp_path_factory.mktemp("enable2k") / "enable2k.txt"

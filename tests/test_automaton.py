@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
 from boggle_dafsa.automaton.fileformat import encode
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.testing import dictionary_from_words, normalized_words
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import read_wordlist
@@ -135,7 +135,7 @@ def test_enable2k_counts(enable2k_path: Path) -> None:
     ],
 )
 def test_embedded_list_counts(name: str, words: int, states: int, transitions: int) -> None:
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     info = open_dictionary(name).info()
     assert (info["words"], info["states"], info["transitions"]) == (words, states, transitions)

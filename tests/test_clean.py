@@ -10,9 +10,9 @@ import pytest
 from conftest import run_cli
 
 from boggle_dafsa.board.dice import BUILTIN_SETS, SplitMix64, load_dice, normalized_grid, roll_grid
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.game.clean import DATA_DIR, LANGUAGES, blocked_words, blocklist
 from boggle_dafsa.game.rounds import Game, Judge, Reason
-from boggle_dafsa.resolve import open_dictionary
 from boggle_dafsa.solver import solve
 
 #: fr, seed 0: ENMB/OTAS/DREX/RTNN holds ETRON (a turd), on the French blocklist.

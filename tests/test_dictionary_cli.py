@@ -174,7 +174,7 @@ def test_default_dictionary_order(tmp_path: Path, wordlist: Path) -> None:
 def test_dump_sort_cmp_round_trip_on_the_embedded_french_list(tmp_path: Path) -> None:
     import lzma
 
-    from boggle_dafsa.resolve import DATA_DIR
+    from boggle_dafsa.dictionaries.resolve import DATA_DIR
 
     source = tmp_path / "francais.txt"
     source.write_bytes(lzma.decompress((DATA_DIR / "fr.txt.xz").read_bytes()))
@@ -286,7 +286,7 @@ def test_cells_pointing_outside_the_file_are_one_line_errors(tmp_path: Path) -> 
     import zlib
 
     from boggle_dafsa.automaton import fileformat
-    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.dictionaries.build import compile_words
 
     good = bytearray(compile_words(["AB"], version=1))  # its cells, changed below
     header_size = struct.unpack_from("<I", good, 12)[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import run_cli
 
-from boggle_dafsa.resolve import open_dictionary
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 
 # What players would dispute: names, acronyms, jargon, abbreviations, roman numerals.
 NOT_ENGLISH = "yoda usda stdio demeter tudor ioctl bldg xiv xor nasa gmail".split()

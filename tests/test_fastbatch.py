@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.board.scoring import CLASSIC
 from boggle_dafsa.errors import GridError
-from boggle_dafsa.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
 from boggle_dafsa.output.jsonable import result_json
 from boggle_dafsa.output.render import Rendering, format_totals, render_lines
 from boggle_dafsa.output.rows import GRID, PATH, POINTS, SUMMARY_LINE, WORD, WORDS, RowFormat, SummaryFormat
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
+from boggle_dafsa.solver.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
 from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy, normalize
 
@@ -198,7 +198,7 @@ def test_summary_chunks_give_what_each_grid_gives(
     # The summary of a batch read whole, chunks written by the kernel, against each grid
     # parsed, solved and printed alone: the same lines, and a bad grid stopping at the
     # same place with its line number.
-    from boggle_dafsa.fastbatch import summary_chunks
+    from boggle_dafsa.solver.fastbatch import summary_chunks
 
     dictionary = dictionary_from_words(
         ["base", "abase", "quas", "sabe", "beas", "abbe", "squab", "seas"], tmp_path_factory.mktemp("d")

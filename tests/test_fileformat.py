@@ -11,9 +11,9 @@ import pytest
 from boggle_dafsa.automaton import fileformat
 from boggle_dafsa.automaton.fileformat import MAGIC, write_atomically
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
+from boggle_dafsa.dictionaries.verify import check_integrity
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.verify import check_integrity
 
 WORDS = ["ARBRE", "ARBRES", "BAL", "BALLE", "CHAT", "CHIEN", "NICHE", "NICHER", "ZOO"]
 
@@ -82,7 +82,7 @@ def test_same_list_same_bytes_across_processes(tmp_path: Path) -> None:
     import sys
 
     script = (
-        "import sys; from boggle_dafsa.build import compile_words; "
+        "import sys; from boggle_dafsa.dictionaries.build import compile_words; "
         "sys.stdout.buffer.write(compile_words(sorted({w[:i] + w[i + 1:] for w in sys.argv[1:] for i in range(len(w))})))"
     )
     words = ["ARBRE", "BALLE", "CHIEN", "NICHER", "ZOOLOGIE", "ABACA"]

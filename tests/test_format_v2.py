@@ -23,7 +23,7 @@ from boggle_dafsa.automaton import fileformat
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import kernels
 from boggle_dafsa.board.grid import Grid
-from boggle_dafsa.build import build_dictionary, compile_words
+from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import solve
 from boggle_dafsa.testing import dictionary_from_words
@@ -168,7 +168,7 @@ def test_a_damaged_body_is_refused_in_one_line(tmp_path: Path, change: dict[int,
 
 
 def test_verify_catches_any_changed_body_byte(tmp_path: Path) -> None:
-    from boggle_dafsa.verify import check_integrity
+    from boggle_dafsa.dictionaries.verify import check_integrity
 
     good = dictionary_from_words(["ABC", "ABD", "BCD"], tmp_path, name="good.dafsa", version=2)
     data = Path(good.path).read_bytes()

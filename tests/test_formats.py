@@ -465,7 +465,7 @@ def test_dawg_writer_kernels_agree_on_a_large_list() -> None:
     import lzma
 
     from boggle_dafsa.automaton.stream import kernels
-    from boggle_dafsa.resolve import DATA_DIR
+    from boggle_dafsa.dictionaries.resolve import DATA_DIR
 
     if "c" not in kernels():
         pytest.skip("the C extension is not built here")

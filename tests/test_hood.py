@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.resolve import open_dictionary
 from boggle_dafsa.solver import PreparedSolver, available_kernels
 from boggle_dafsa.solver import python as native
 from boggle_dafsa.solver.hood import MAX_VARIANTS, MIN_RUN, hood_totals, runs

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.formats import write_dictionary
 from boggle_dafsa.formats.sidecar import sidecar_path
 
@@ -247,8 +247,8 @@ def test_set_algebra_over_the_state_cap_is_one_line_and_leaves_the_output(
     # Two dictionaries under the cap whose union is over it: the union stops with the
     # builder's line (the cap made small here: at 4M states the merge takes minutes), and
     # the output already there is untouched.
-    from boggle_dafsa import limits
     from boggle_dafsa.errors import DictionaryError
+    from boggle_dafsa.files import limits
     from boggle_dafsa.formats import open_path
     from boggle_dafsa.query.setops import write_set
 

@@ -12,7 +12,7 @@ import marisa_trie
 import pytest
 from conftest import run_cli
 
-from boggle_dafsa import resolve
+from boggle_dafsa.dictionaries import resolve
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats import marisa, open_path, write_dictionary
 from boggle_dafsa.formats.sidecar import MAX_SIDECAR_BYTES, sidecar_path
@@ -174,7 +174,7 @@ def test_a_raw_dictionary_whose_alphabet_holds_a_line_break_is_refused(tmp_path:
     # would hold the key "a\nb", which `dump` prints as two lines. Before, it opened and
     # every command used it.
     from boggle_dafsa.automaton.reader import NativeDictionary
-    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.dictionaries.build import compile_words
     from boggle_dafsa.words.normalize import Policy
 
     path = tmp_path / "crafted.dafsa"
@@ -190,7 +190,7 @@ def test_a_raw_dictionary_whose_alphabet_holds_a_line_break_is_refused(tmp_path:
 def test_no_writer_writes_a_key_holding_a_line_break(tmp_path: Path) -> None:
     # A raw list cannot give one (it is cut at LF, and a lone CR is refused); the library's
     # writers refuse one too, leaving no file.
-    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.dictionaries.build import compile_words
     from boggle_dafsa.errors import BoggleError, WordListError
     from boggle_dafsa.formats.native import write_native
     from boggle_dafsa.words.normalize import Policy

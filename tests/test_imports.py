@@ -111,7 +111,7 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     graph = import_graph()
     # rules imports dice inside resolve_rules only.
     assert "boggle_dafsa.board.dice" in graph["boggle_dafsa.board.rules"]
-    assert "boggle_dafsa.formats" in graph["boggle_dafsa.build"]
+    assert "boggle_dafsa.formats" in graph["boggle_dafsa.dictionaries.build"]
 
 
 @pytest.mark.slow
@@ -124,7 +124,8 @@ def test_the_layers() -> None:
     graph = import_graph()
     # Formats never import the build; scoring and dice never import the rules above them.
     assert not any(
-        module.startswith("boggle_dafsa.formats") and "boggle_dafsa.build" in imports for module, imports in graph.items()
+        module.startswith("boggle_dafsa.formats") and "boggle_dafsa.dictionaries.build" in imports
+        for module, imports in graph.items()
     )
     assert "boggle_dafsa.board.rules" not in graph["boggle_dafsa.board.scoring"] | graph["boggle_dafsa.board.dice"]
     # The library never imports its command line, nor writes to the terminal itself.
@@ -142,20 +143,20 @@ def test_the_layers() -> None:
 #: modules, other formats, the writer, and what start-up time forbids (dataclasses cost a
 #: millisecond or more each to create; tempfile, shlex and json are not needed to solve).
 NOT_FOR_SOLVE = (
-    "boggle_dafsa.build",
+    "boggle_dafsa.dictionaries.build",
     "boggle_dafsa.automaton.builder",
     "boggle_dafsa.automaton.stream",
     "boggle_dafsa.formats.marisa",
     "boggle_dafsa.formats.dawg",
     "boggle_dafsa.game.rounds",
     "boggle_dafsa.board.dice",
-    "boggle_dafsa.verify",
-    "boggle_dafsa.dot",
+    "boggle_dafsa.dictionaries.verify",
+    "boggle_dafsa.automaton.dot",
     "boggle_dafsa.web",
     "boggle_dafsa.search.best",
     "boggle_dafsa.query",
-    "boggle_dafsa.search.distributed",
-    "boggle_dafsa.fastbatch",
+    "boggle_dafsa.solver.parallel",
+    "boggle_dafsa.solver.fastbatch",
     "boggle_dafsa.output.jsonable",
     "boggle_dafsa.solver.generic",
     "boggle_dafsa.words.wordlist",
@@ -223,7 +224,7 @@ def test_a_batch_summary_imports_only_what_it_needs(tmp_path: Path) -> None:
     rows = [line.split("\t") for line in output.splitlines()]
     assert [row[0] for row in rows] == ["PERS/LATE/SIND", "SL/AT"] and int(rows[0][1]) > 0, output
     typer_alone = set(modules_after("import typer")[0])
-    forbidden = tuple(m for m in NOT_FOR_SOLVE if m != "boggle_dafsa.fastbatch") + NOT_FOR_BATCH
+    forbidden = tuple(m for m in NOT_FOR_SOLVE if m != "boggle_dafsa.solver.fastbatch") + NOT_FOR_BATCH
     assert [m for m in modules if m.startswith(forbidden) and m not in typer_alone] == []
 
 

@@ -25,8 +25,8 @@ from boggle_dafsa import compiled
 from boggle_dafsa.automaton.fileformat import NativeLayout
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.resolve import open_dictionary
 from boggle_dafsa.solver import solve
 from boggle_dafsa.solver.kernels import select
 from boggle_dafsa.testing import dictionary_from_words

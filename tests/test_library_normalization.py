@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from boggle_dafsa import Grid, find, open_dictionary
 from boggle_dafsa.board.grid import neighbours
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.errors import DictionaryError, WordListError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.testing import normalized_words

@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from boggle_dafsa import lifeline
+from boggle_dafsa.search import lifeline
 
 PROGRAM = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()"]
 
@@ -125,7 +125,7 @@ def test_a_child_that_follows_its_parent_dies_with_it() -> None:
     # is then killed with SIGKILL while the child sleeps in a busy loop holding the GIL.
     script = (
         "import os, sys, time\n"
-        "from boggle_dafsa.lifeline import follow_parent\n"
+        "from boggle_dafsa.search.lifeline import follow_parent\n"
         "parent = os.getpid()\n"
         "child = os.fork()\n"
         "if child == 0:\n"

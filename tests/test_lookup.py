@@ -39,7 +39,7 @@ from boggle_dafsa.automaton.fileformat import (
 )
 from boggle_dafsa.automaton.lookup import POLICY_CODES
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy, normalize

@@ -40,7 +40,7 @@ def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int, int]]:
     """Every board over the spec's faces scored by the solver: canonical text -> (points, words) of those >= N."""
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     opened = open_dictionary(dictionary)
     scoring = {"classic": CLASSIC, "letters": LETTERS}[spec.scoring]
@@ -114,7 +114,7 @@ def test_any_word_list_proves_as_brute_force(
     split: int,
 ) -> None:
     dictionary = str(dictionary_from_words(words, tmp_path_factory.mktemp("any")).path)
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     alphabet = open_dictionary(dictionary).alphabet
     buckets = " ".join(part for part in (alphabet[:split], alphabet[split:]) if part)
@@ -228,7 +228,7 @@ def test_the_classes_cover_every_board_once_up_to_symmetry(small_dict: str) -> N
 
 @pytest.mark.slow
 def test_the_top_board_is_never_below_what_best_finds(tmp_path: Path) -> None:
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
     from boggle_dafsa.search import best as B
 
     # A real list cut to a few letters, so that a 3x3 proof takes seconds.
@@ -246,7 +246,7 @@ def test_the_top_board_is_never_below_what_best_finds(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_default_buckets_partition_the_alphabet() -> None:
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     for name in ("enable2k", "fr"):
         opened = open_dictionary(name)
@@ -584,7 +584,7 @@ def test_a_server_that_is_not_a_scheduler_is_refused_in_bounded_time(
     import threading
 
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    from boggle_dafsa.search import distributed as D
+    from boggle_dafsa.solver import parallel as D
 
     server = socket.create_server(("127.0.0.1", 0))
     held: list[socket.socket] = []
@@ -615,7 +615,7 @@ def test_a_server_that_is_not_a_scheduler_is_refused_in_bounded_time(
 @pytest.mark.slow
 def test_an_unreachable_scheduler_stops_the_proof_in_bounded_time(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    from boggle_dafsa.search import distributed as D
+    from boggle_dafsa.solver import parallel as D
 
     spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)
@@ -701,7 +701,7 @@ def test_any_word_list_and_dice_prove_as_brute_force(
     from boggle_dafsa.board.grid import format_shape
 
     dictionary = str(dictionary_from_words(words, tmp_path_factory.mktemp("any")).path)
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     # The dictionary's letters (those on no die are passed over) and the dice's (Z maybe).
     alphabet = "".join(sorted(set(open_dictionary(dictionary).alphabet) | set("".join(dice))))

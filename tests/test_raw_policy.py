@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from boggle_dafsa import query
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import kernels
-from boggle_dafsa.build import build_dictionary
+from boggle_dafsa.dictionaries.build import build_dictionary
 from boggle_dafsa.formats import open_path
 from boggle_dafsa.query import setops
 from boggle_dafsa.words.normalize import Policy, normalize

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TEST_CACHE
 
-from boggle_dafsa import resolve
+from boggle_dafsa.dictionaries import resolve
+from boggle_dafsa.dictionaries.resolve import embedded_digest, embedded_path, open_dictionary, resolve_spec
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.resolve import embedded_digest, embedded_path, open_dictionary, resolve_spec
 from boggle_dafsa.words.wordlist import digest_words
 
 
@@ -98,7 +98,7 @@ def test_a_damaged_compiled_file_is_compiled_again(tmp_path: Path, monkeypatch: 
 
 
 def test_a_cached_file_of_other_words_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.dictionaries.build import compile_words
 
     monkeypatch.setenv("BOGGLE_DAFSA_CACHE", str(tmp_path))
     compiled = embedded_path("en")
@@ -215,7 +215,7 @@ def test_fixtures_that_open_dictionaries_at_collection_never_touch_the_user_cach
     shutil.copy(ROOT / "tests" / "conftest.py", suite / "conftest.py")
     (suite / "test_probe.py").write_text(
         "import pytest\n"
-        "from boggle_dafsa.resolve import open_dictionary\n"
+        "from boggle_dafsa.dictionaries.resolve import open_dictionary\n"
         "AT_IMPORT = len(open_dictionary('en'))\n"
         "@pytest.fixture(scope='module')\n"
         "def english():\n"
@@ -239,8 +239,8 @@ def test_fixtures_that_open_dictionaries_at_collection_never_touch_the_user_cach
 
 
 def test_stray_arguments_that_look_like_dictionaries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from boggle_dafsa.build import compile_words
-    from boggle_dafsa.resolve import describe, looks_like_dictionary
+    from boggle_dafsa.dictionaries.build import compile_words
+    from boggle_dafsa.dictionaries.resolve import describe, looks_like_dictionary
 
     monkeypatch.chdir(tmp_path)
     Path("mine").write_bytes(compile_words(["CHAT", "ZOO"]))  # no extension: told by its bytes

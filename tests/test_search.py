@@ -221,7 +221,7 @@ def assert_progress_fits(heard: list[tuple[int, int, int]], result: S.SearchResu
 def test_reported_scores_are_the_solver_s(small_dict: str) -> None:
     spec = S.make_spec(small_dict, (3, 3), pool=8)
     result = S.search(spec, seed=3, runs=2)
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     dictionary = open_dictionary(small_dict)
     for run in result.runs:
@@ -436,7 +436,7 @@ def test_dask_runs_report_their_progress_as_they_go(small_dict: str, cluster: ob
 def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_path: Path) -> None:
     # The search names a file that the workers see with other words (as on another
     # machine): they must use the copy they were sent, which the digest identifies.
-    from boggle_dafsa.search import distributed as D
+    from boggle_dafsa.solver import parallel as D
 
     meant = dictionary_from_words(["tea", "eat", "ate", "seat", "east", "teas"], tmp_path / "meant")
     spec = S.make_spec(meant.path, (2, 3), pool=5)
@@ -455,7 +455,7 @@ def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_pa
 def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: object, tmp_path: Path) -> None:
     from conftest import run_cli
 
-    from boggle_dafsa.search import distributed as D
+    from boggle_dafsa.solver import parallel as D
 
     rng = SplitMix64(3)
     grids = ["".join("ACOST"[rng.below(5)] for _ in range(9)) for _ in range(1100)]
@@ -478,7 +478,7 @@ def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: obj
 def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
     spec = S.make_spec(small_dict, (3, 3), pool=4)
-    from boggle_dafsa.search import distributed as D
+    from boggle_dafsa.solver import parallel as D
 
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)  # refused at once; the client retries until this
     with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):

@@ -167,7 +167,7 @@ def test_a_dice_set_gives_the_rules(dictionary: str) -> None:
 
 
 def test_a_dice_set_gives_the_dictionary_unless_one_is_given(dictionary: str) -> None:
-    from boggle_dafsa.batch import SolveOptions
+    from boggle_dafsa.solver.batch import SolveOptions
 
     options = SolveOptions.from_arguments(None, None, "king", None, False, dice="big")
     assert (options.scoring.name, options.min_length, options.language) == ("big", 4, "en")
@@ -295,9 +295,9 @@ def test_batch_files_are_decoded_as_word_lists_are(dictionary: str, tmp_path: Pa
 
 
 def test_the_library_names_no_option() -> None:
-    from boggle_dafsa.batch import SolveOptions, solve_batch
     from boggle_dafsa.errors import BoggleError
     from boggle_dafsa.output.render import Rendering
+    from boggle_dafsa.solver.batch import SolveOptions, solve_batch
 
     with pytest.raises(BoggleError) as caught:
         list(solve_batch([(1, "TAS")], None, SolveOptions(), Rendering(), jobs=0))  # type: ignore[arg-type]

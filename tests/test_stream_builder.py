@@ -22,7 +22,7 @@ from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
 from boggle_dafsa.automaton.fileformat import encode
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import NativeWriter, kernels, sort_blocks
-from boggle_dafsa.build import build_dictionary
+from boggle_dafsa.dictionaries.build import build_dictionary
 from boggle_dafsa.errors import WordListError
 from boggle_dafsa.formats.native import write_native
 from boggle_dafsa.words.normalize import Policy
@@ -159,7 +159,7 @@ def test_external_sort_with_tiny_runs(
 def test_build_with_runs_spilled_matches_the_in_memory_build(tmp_path: Path, kernel: str) -> None:
     import lzma
 
-    from boggle_dafsa.resolve import DATA_DIR
+    from boggle_dafsa.dictionaries.resolve import DATA_DIR
 
     words = lzma.decompress((DATA_DIR / "en.txt.xz").read_bytes()).decode().split()[::7]
     import random
@@ -404,7 +404,7 @@ def test_every_kernel_stops_at_the_same_state_with_the_same_error(words: list[st
 
 
 def test_the_compiled_default_cap_is_the_documented_limit() -> None:
-    from boggle_dafsa import limits
+    from boggle_dafsa.files import limits
 
     if "c" not in KERNELS:
         pytest.skip("the compiled builder is not built")
@@ -419,7 +419,7 @@ def test_the_compiled_default_cap_is_the_documented_limit() -> None:
 def test_a_build_over_the_state_cap_is_one_line_and_writes_nothing(
     tmp_path: Path, kernel: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from boggle_dafsa import limits
+    from boggle_dafsa.files import limits
 
     monkeypatch.setattr(limits, "MAX_STATES", 1000)
     source = tmp_path / "random.txt"

@@ -541,7 +541,7 @@ def test_a_marisa_probe_that_does_not_run_to_the_end_is_not_kept(tmp_path: Path,
 
 
 def test_verify_counts_the_extras_of_a_huge_language_past_the_end_of_the_list(folder: Path) -> None:
-    from boggle_dafsa.verify import verify
+    from boggle_dafsa.dictionaries.verify import verify
     from boggle_dafsa.words.wordlist import read_wordlist
 
     listed = folder / "two.txt"
@@ -553,7 +553,7 @@ def test_verify_counts_the_extras_of_a_huge_language_past_the_end_of_the_list(fo
 
 def test_verify_answers_at_once_when_the_lists_words_sort_late_in_a_huge_language(folder: Path) -> None:
     # A merge would walk about 2**31 words to reach "BB...B": the look-ups answer in the time of the list.
-    from boggle_dafsa.verify import verify
+    from boggle_dafsa.dictionaries.verify import verify
     from boggle_dafsa.words.wordlist import read_wordlist
 
     listed = folder / "late.txt"

@@ -228,8 +228,8 @@ def test_the_api_docs_have_no_serious_issue_and_lead_back_to_the_game(server: st
 @pytest.mark.slow
 def test_solo_hints_are_those_the_server_gives(server: str, browser: Any) -> None:
     from boggle_dafsa.board.dice import load_dice
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
     from boggle_dafsa.game.rounds import Game
-    from boggle_dafsa.resolve import open_dictionary
     from boggle_dafsa.web.hints import hint_payload
 
     errors: list[str] = []

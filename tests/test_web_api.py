@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.board.dice import BUILTIN_SETS, SplitMix64, load_dice, roll_grid
 from boggle_dafsa.board.grid import Grid
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.game.rounds import Game, Judge, score_players
 from boggle_dafsa.output.jsonable import report_json, result_json
-from boggle_dafsa.resolve import open_dictionary
 from boggle_dafsa.solver import solve
 from boggle_dafsa.web.app import create_app
 from boggle_dafsa.web.settings import Limits
@@ -38,7 +38,7 @@ def client() -> TestClient:
 @pytest.fixture(scope="module")
 def small_dictionary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from boggle_dafsa.automaton.fileformat import write_atomically
-    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.dictionaries.build import compile_words
     from boggle_dafsa.words.normalize import Policy
 
     path = tmp_path_factory.mktemp("dicts") / "tiny.dafsa"

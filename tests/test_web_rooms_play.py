@@ -19,8 +19,8 @@ pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip ins
 from fastapi.testclient import TestClient  # noqa: E402
 
 from boggle_dafsa.board.grid import Grid  # noqa: E402
+from boggle_dafsa.dictionaries.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.game.rounds import Game  # noqa: E402
-from boggle_dafsa.resolve import open_dictionary  # noqa: E402
 from boggle_dafsa.web.app import create_app  # noqa: E402
 from boggle_dafsa.web.hints import CELL_HINT_SHARE, hint_payload, lan_address, winner_line  # noqa: E402
 from boggle_dafsa.web.run import lan_url, listen  # noqa: E402

@@ -14,7 +14,7 @@ from boggle_dafsa import compiled
 from boggle_dafsa.automaton import fileformat
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.solver import generic, solve
 from boggle_dafsa.words.normalize import Policy
 

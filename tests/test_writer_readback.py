@@ -24,7 +24,7 @@ from boggle_dafsa import compiled
 from boggle_dafsa.automaton import fileformat, stream
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import NativeWriter, kernels, read_back
-from boggle_dafsa.build import build_dictionary, compile_words
+from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats.native import write_native
 from boggle_dafsa.words.normalize import Policy

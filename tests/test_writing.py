@@ -161,7 +161,7 @@ def test_the_reaper_removes_what_a_killed_process_listed_and_nothing_else(tmp_pa
     script = (
         "import os, signal, sys\n"
         "from pathlib import Path\n"
-        "from boggle_dafsa import reaper\n"
+        "from boggle_dafsa.files import reaper\n"
         "folder = Path(sys.argv[1])\n"
         "for name in ('file', 'folder', 'kept', 'renamed'):\n"
         "    reaper.listed(folder / name)\n"
@@ -187,7 +187,7 @@ def test_without_a_reaper_the_next_write_removes_a_dead_writers_temporary(tmp_pa
     # next write to the same path, which removes it (its process is gone).
     path = tmp_path / "words.native"
     write_dictionary(OLD, path)
-    script = "import boggle_dafsa.reaper as r; r._start = lambda: None\n" + _BUILD.replace("; ", "\n")
+    script = "import boggle_dafsa.files.reaper as r; r._start = lambda: None\n" + _BUILD.replace("; ", "\n")
     killed = subprocess.run(
         [sys.executable, "-c", script, str(path), *NEW], env={**os.environ, FAULT_VARIABLE: "1"}, capture_output=True, timeout=120
     )

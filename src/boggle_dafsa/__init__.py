@@ -48,10 +48,10 @@ if TYPE_CHECKING:
     from boggle_dafsa.automaton.builder import build_automaton
     from boggle_dafsa.automaton.reader import NativeDictionary
     from boggle_dafsa.board.grid import Grid
-    from boggle_dafsa.build import build_dictionary, compile_words
+    from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
     from boggle_dafsa.dictionary import Dictionary
     from boggle_dafsa.errors import BoggleError
-    from boggle_dafsa.resolve import open_dictionary
     from boggle_dafsa.solver import find, solve
     from boggle_dafsa.words.normalize import Policy, normalize
     from boggle_dafsa.words.wordlist import read_wordlist
@@ -59,9 +59,9 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _LAZY = {
-    "open_dictionary": "boggle_dafsa.resolve",
-    "build_dictionary": "boggle_dafsa.build",
-    "compile_words": "boggle_dafsa.build",
+    "open_dictionary": "boggle_dafsa.dictionaries.resolve",
+    "build_dictionary": "boggle_dafsa.dictionaries.build",
+    "compile_words": "boggle_dafsa.dictionaries.build",
     "read_wordlist": "boggle_dafsa.words.wordlist",
     "NativeDictionary": "boggle_dafsa.automaton.reader",
     "build_automaton": "boggle_dafsa.automaton.builder",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.build import compile_words
+from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.words.normalize import Policy, normalize
 
 #: Words over A C E O S T that cross on small grids: every class of a 2x3 or 3x3 proof is quick.

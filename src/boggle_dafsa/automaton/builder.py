@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.limits import MAX_STATES
+from boggle_dafsa.files.limits import MAX_STATES
 
 
 @dataclass(frozen=True)

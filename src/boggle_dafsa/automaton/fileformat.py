@@ -1270,10 +1270,10 @@ def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
     A symbolic link at ``path`` is replaced by the file, never written through (as
     ``sed -i`` does); a folder, device or pipe there is refused. A new file gets the
     mode the umask gives, a replaced regular file keeps its mode. A writer killed even
-    with SIGKILL leaves no temporary file: its reaper (:mod:`boggle_dafsa.reaper`)
+    with SIGKILL leaves no temporary file: its reaper (:mod:`boggle_dafsa.files.reaper`)
     removes it; without a reaper, the next write to the same path does.
     """
-    from boggle_dafsa import reaper  # only writers need it (it imports subprocess)
+    from boggle_dafsa.files import reaper  # only writers need it (it imports subprocess)
 
     target = Path(os.path.abspath(path))
     try:
@@ -1328,12 +1328,12 @@ def _create_temporary(folder: Path, name: str) -> tuple[Path, int]:
     # Read and write: a writer reads its file back before the rename (stream.read_back).
     import secrets  # only writers need it
 
-    from boggle_dafsa import reaper
+    from boggle_dafsa.files import reaper
 
     while True:
         temporary = folder / f".{name[:_TEMPORARY_NAME_LENGTH]}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         # Listed before it exists: whenever this process dies from now on, the reaper
-        # removes it (see reaper.py).
+        # removes it (see files/reaper.py).
         reaper.listed(temporary)
         try:
             flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -445,7 +445,7 @@ _SOUND: set[tuple[int, ...]] = set()
 
 
 def _verdict_file(key: tuple[int, ...]) -> Path | None:
-    from boggle_dafsa.folders import private_cache_dir
+    from boggle_dafsa.files.folders import private_cache_dir
 
     folder = private_cache_dir()
     return None if folder is None else folder / "native-census" / "-".join(map(str, key))

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, BinaryIO
 
-from boggle_dafsa import compiled, limits
+from boggle_dafsa import compiled
 from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, UnsortedInputError
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
@@ -53,6 +53,7 @@ from boggle_dafsa.automaton.fileformat import (
     words_blocks,
 )
 from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.files import limits
 from boggle_dafsa.words.normalize import Policy
 
 #: Bytes of words handed on at a time (one call into the kernel, one progress report).
@@ -570,7 +571,7 @@ def _spill_files(files: contextlib.ExitStack, folder: str | Path | None) -> Call
     unlinked at once), read back through ``/proc/self/fd/N``: a build killed even by
     SIGKILL leaves nothing, since the system frees such a file with its last descriptor.
     Elsewhere, runs are named files in a private folder, removed when the sort ends or is
-    interrupted, or by the process's reaper (:mod:`boggle_dafsa.reaper`) after SIGKILL.
+    interrupted, or by the process's reaper (:mod:`boggle_dafsa.files.reaper`) after SIGKILL.
     """
     if os.path.isdir(_PROC_FDS):
 
@@ -581,7 +582,7 @@ def _spill_files(files: contextlib.ExitStack, folder: str | Path | None) -> Call
             return os.fdopen(os.dup(run.fileno()), "wb"), f"{_PROC_FDS}/{run.fileno()}"
 
         return unnamed
-    from boggle_dafsa import reaper
+    from boggle_dafsa.files import reaper
 
     temporary = files.enter_context(tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder))
     reaper.listed(temporary)

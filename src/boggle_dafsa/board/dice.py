@@ -88,7 +88,7 @@ def load_dice(name_or_path: str | DiceSet) -> DiceSet:
     path = Path(name_or_path)
     if not path.exists() and not _looks_like_path(name_or_path):
         raise DiceError(f"unknown dice set {name_or_path!r} (known: {', '.join(BUILTIN_SETS)}; or give a dice file)")
-    from boggle_dafsa.limits import MAX_SMALL_FILE_BYTES, read_limited
+    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
 
     data = read_limited(name_or_path, MAX_SMALL_FILE_BYTES, DiceError, "dice file", stop_at_nul=True)
     return parse_dice(_decode(data, name_or_path), name=path.stem, source=name_or_path)
@@ -97,7 +97,7 @@ def load_dice(name_or_path: str | DiceSet) -> DiceSet:
 def read_dice(stream: BinaryIO, source: str = "standard input") -> DiceSet:
     """The dice file read from ``stream`` (standard input, given by the caller), bounded
     like a dice file on disk; the set is named ``stdin``."""
-    from boggle_dafsa.limits import MAX_SMALL_FILE_BYTES, read_limited
+    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
 
     data = read_limited(stream, MAX_SMALL_FILE_BYTES, DiceError, "dice file", stop_at_nul=True)
     return parse_dice(_decode(data, source), name="stdin", source=source)

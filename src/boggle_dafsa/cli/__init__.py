@@ -145,7 +145,7 @@ _OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUO
 
 def _stray_hint(args: list[str]) -> str:
     """``; FILE looks like a dictionary: give it with -d FILE`` for the first such argument."""
-    from boggle_dafsa.resolve import looks_like_dictionary
+    from boggle_dafsa.dictionaries.resolve import looks_like_dictionary
 
     for before, argument in zip(["", *args], args):
         if before not in ("-d", "--dict") and not argument.startswith("-") and looks_like_dictionary(argument):

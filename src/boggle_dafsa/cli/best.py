@@ -98,8 +98,8 @@ def best(
     """
     from boggle_dafsa.board.dice import load_dice, random_seed
     from boggle_dafsa.board.grid import parse_shape
+    from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
     from boggle_dafsa.errors import BoggleError
-    from boggle_dafsa.resolve import dictionary_spec_for
     from boggle_dafsa.search.best import default_pool, default_runs, make_spec, open_log, read_log, search
 
     dice_set = load_dice(dice_argument(dice)) if dice else None

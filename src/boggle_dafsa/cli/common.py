@@ -15,11 +15,11 @@ from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
-    from boggle_dafsa.batch import SolveOptions
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
     from boggle_dafsa.cli.compat import Context as ClickContext
     from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.solver.batch import SolveOptions
 
 PROGRAM = "boggle-dafsa"
 
@@ -152,7 +152,7 @@ def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
     choice nobody sees coming), one line on stderr says which one answered, unless
     ``announce`` is False (commands with a totals line say it there, for any implicit choice).
     """
-    from boggle_dafsa.resolve import DEFAULT_BUILD, describe, resolve_spec
+    from boggle_dafsa.dictionaries.resolve import DEFAULT_BUILD, describe, resolve_spec
 
     chosen, implicit = resolve_spec(spec)
     dictionary = open_with_progress(chosen)
@@ -166,7 +166,7 @@ def load_dictionary(spec: str | None, *, announce: bool = True) -> Dictionary:
 def open_with_progress(spec: str | None) -> Dictionary:
     """:func:`boggle_dafsa.open_dictionary`, with a progress bar on a terminal while a word
     list is compiled into the cache on its first use (about a second per 300,000 words)."""
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     if not is_terminal(sys.stderr):
         return open_dictionary(spec)  # the usual case: nothing more to import
@@ -181,7 +181,7 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     if text is not None and text != "-":
         return options.parse(text, dictionary)
     from boggle_dafsa.errors import GridError
-    from boggle_dafsa.limits import MAX_SMALL_FILE_BYTES, read_limited
+    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
     from boggle_dafsa.words.decoding import decode
 
     if is_terminal(sys.stdin):
@@ -201,7 +201,7 @@ def with_dictionary(totals: str) -> str:
 
 def check_stray_dictionaries(arguments: list[str], verb: str) -> None:
     """Refuse an argument that names a dictionary or word list file: it belongs after -d."""
-    from boggle_dafsa.resolve import looks_like_dictionary
+    from boggle_dafsa.dictionaries.resolve import looks_like_dictionary
 
     for argument in arguments:
         if looks_like_dictionary(argument):

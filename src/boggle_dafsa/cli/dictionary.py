@@ -33,7 +33,7 @@ from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.formats.registry import DEFAULT, REGISTRY, spoken
 
 if TYPE_CHECKING:
-    from boggle_dafsa.build import BuildProgress, BuildReport
+    from boggle_dafsa.dictionaries.build import BuildProgress, BuildReport
 
 #: build --format's help: every format of the registry and what it is, the default first.
 FORMAT_HELP = (
@@ -127,7 +127,7 @@ def build(
     """
     import signal
 
-    from boggle_dafsa.build import build_dictionary
+    from boggle_dafsa.dictionaries.build import build_dictionary
     from boggle_dafsa.words.normalize import Policy
 
     # A termination request unwinds like Ctrl-C, so that temporary files are removed.
@@ -235,7 +235,7 @@ def verify(
     Exit 0 if so, 1 with the first differences otherwise, 2 if it is damaged.
     """
     from boggle_dafsa.cli.progress import progress_bar
-    from boggle_dafsa.verify import verify as verify_dictionary
+    from boggle_dafsa.dictionaries.verify import verify as verify_dictionary
     from boggle_dafsa.words.wordlist import read_wordlist
 
     d = load_dictionary(pick_dictionary(file, dictionary))
@@ -264,7 +264,7 @@ def inspect(
     as_json: JsonOption = False,
 ) -> None:
     """Show a dictionary's format, policy, alphabet, counts, sizes and digests, and how it was chosen."""
-    from boggle_dafsa.resolve import resolve_spec
+    from boggle_dafsa.dictionaries.resolve import resolve_spec
     from boggle_dafsa.solver.kernels import kernel_for
 
     spec = pick_dictionary(file, dictionary)
@@ -285,7 +285,7 @@ def inspect(
 
 
 def _why_default(chosen: str) -> str:
-    from boggle_dafsa.resolve import DEFAULT_BUILD, ENV_VARIABLE
+    from boggle_dafsa.dictionaries.resolve import DEFAULT_BUILD, ENV_VARIABLE
 
     if chosen == str(DEFAULT_BUILD):
         return f"{DEFAULT_BUILD} exists in this folder"
@@ -356,7 +356,7 @@ def dot(
     max_states: Annotated[int, typer.Option("--max-states", help="Refuse larger automata.")] = 2000,
 ) -> None:
     """Print the automaton as Graphviz DOT (`| dot -Tpng > a.png`), for small dictionaries."""
-    from boggle_dafsa.dot import to_dot
+    from boggle_dafsa.automaton.dot import to_dot
 
     for line in to_dot(load_dictionary(pick_dictionary(file, dictionary)), max_states):  # type: ignore[arg-type]
         typer.echo(line)

@@ -16,8 +16,8 @@ from boggle_dafsa.cli.options import AdjacencyOption, DictOption, JsonOption, Qu
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
-    from boggle_dafsa.batch import SolveOptions
     from boggle_dafsa.dictionary import Dictionary
+    from boggle_dafsa.solver.batch import SolveOptions
 
 
 @app.command()
@@ -35,7 +35,7 @@ def find(
 
     Exit status 0 if WORD can be traced, 1 if not (2 for bad input).
     """
-    from boggle_dafsa.batch import SolveOptions
+    from boggle_dafsa.solver.batch import SolveOptions
 
     options = SolveOptions.from_arguments(None, None, adjacency, shape, q_is_qu)
     with time_limit(timeout, "find"):

@@ -64,7 +64,7 @@ def generate(
 ) -> None:
     """Roll random grids, one a line, in the syntax `solve` reads (the seed goes to stderr if not given)."""
     from boggle_dafsa.board.dice import GridQuality, generate_grids, load_dice, random_seed
-    from boggle_dafsa.resolve import dictionary_spec_for
+    from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
 
     dice_set = load_dice(dice_argument(dice_name))
     quality = None
@@ -115,11 +115,11 @@ def play(
     Standard input may be a pipe (one word a line), so games can be scripted.
     """
     from boggle_dafsa.board.dice import load_dice, random_seed
+    from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
     from boggle_dafsa.game.console import run_console
     from boggle_dafsa.game.rounds import Game, check_seconds
     from boggle_dafsa.output.jsonable import report_json
     from boggle_dafsa.output.render import render_grid, render_report
-    from boggle_dafsa.resolve import dictionary_spec_for
 
     check_seconds(seconds)
     if dice_name == "-":
@@ -141,8 +141,8 @@ def play(
     chosen_seed = random_seed() if seed is None else seed
     blocked: frozenset[str] = frozenset()
     if clean:
+        from boggle_dafsa.dictionaries.resolve import embedded_name, resolve_spec
         from boggle_dafsa.game.clean import blocked_words
-        from boggle_dafsa.resolve import embedded_name, resolve_spec
 
         blocked = blocked_words(embedded_name(resolve_spec(spec)[0]), dice_set.language)
     full = None
@@ -212,11 +212,11 @@ def score(
     encoding: EncodingOption = None,
 ) -> None:
     """Score several players on one grid: a word found by two players or more scores 0 for everyone."""
-    from boggle_dafsa.batch import SolveOptions
+    from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
     from boggle_dafsa.game.rounds import Judge, player_names, read_player_file, score_players
     from boggle_dafsa.output.jsonable import score_sheet_json
     from boggle_dafsa.output.render import render_score_sheet
-    from boggle_dafsa.resolve import dictionary_spec_for
+    from boggle_dafsa.solver.batch import SolveOptions
 
     if player_files.count("-") > 1:
         raise BoggleError("'-' given for two player files: standard input can be read once")

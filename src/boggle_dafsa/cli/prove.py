@@ -98,14 +98,14 @@ def prove(
     from boggle_dafsa.board.dice import load_dice
     from boggle_dafsa.board.grid import parse_shape
     from boggle_dafsa.cli.common import dice_argument
+    from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
     from boggle_dafsa.errors import BoggleError
-    from boggle_dafsa.resolve import dictionary_spec_for
     from boggle_dafsa.search import prove as P
 
     if memory < 1:
         raise BoggleError(f"--memory must be at least 1 MB, not {memory}")
     if dask:
-        from boggle_dafsa.search.distributed import check_address, require_dask
+        from boggle_dafsa.solver.parallel import check_address, require_dask
 
         require_dask()  # before the dictionary is opened: say at once what is missing or wrong
         check_address(dask)

@@ -43,9 +43,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from contextlib import AbstractContextManager
 
-    from boggle_dafsa.batch import SolveOptions
     from boggle_dafsa.dictionary import Dictionary
     from boggle_dafsa.output.render import Rendering
+    from boggle_dafsa.solver.batch import SolveOptions
 
 
 @app.command()
@@ -100,9 +100,9 @@ def solve(
 
     '-' or no GRID: the grid is read from standard input, faces separated by spaces or newlines (-s 4 for 4x4).
     """
-    from boggle_dafsa.batch import SolveOptions
+    from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
     from boggle_dafsa.output.render import Rendering
-    from boggle_dafsa.resolve import dictionary_spec_for
+    from boggle_dafsa.solver.batch import SolveOptions
 
     one_standard_input(**{"the grid": batch is None and grid in (None, "-"), "--batch": batch == "-", "--dice": dice == "-"})
     options = SolveOptions.from_arguments(min_length, scoring, adjacency, shape, q_is_qu, dice_argument(dice))
@@ -117,8 +117,8 @@ def solve(
         raise BoggleError("--dask solves a --batch on a cluster: give --batch FILE")
     blocked: frozenset[str] = frozenset()
     if clean:
+        from boggle_dafsa.dictionaries.resolve import embedded_name, resolve_spec
         from boggle_dafsa.game.clean import blocked_words
-        from boggle_dafsa.resolve import embedded_name, resolve_spec
 
         if batch is not None:
             raise BoggleError("--clean filters one grid's words: not with --batch")
@@ -238,9 +238,9 @@ def run_batch(
     dask: str | None = None,
 ) -> None:
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
-    from boggle_dafsa.batch import MAX_JOBS, batch_lines, solve_batch
     from boggle_dafsa.cli.common import open_with_progress
     from boggle_dafsa.output.render import format_totals
+    from boggle_dafsa.solver.batch import MAX_JOBS, batch_lines, solve_batch
 
     if grid_text is not None:
         raise BoggleError("give a GRID or --batch FILE, not both")
@@ -304,7 +304,7 @@ def _batch_stream(batch: str) -> Iterable[str]:
 
     if batch == "-":
         return _standard_input_lines()
-    from boggle_dafsa.limits import MAX_BATCH_BYTES, read_limited
+    from boggle_dafsa.files.limits import MAX_BATCH_BYTES, read_limited
 
     data = read_limited(batch, MAX_BATCH_BYTES, GridError, "batch file", stop_at_nul=True)
     nul = data.find(b"\0")
@@ -323,7 +323,7 @@ def _standard_input_lines() -> Iterator[str]:
         yield from sys.stdin
         return
     from boggle_dafsa.board.grid import MAX_GRID_CHARS
-    from boggle_dafsa.limits import read_line
+    from boggle_dafsa.files.limits import read_line
 
     # A line is a grid: at most MAX_GRID_CHARS characters of up to 4 bytes each.
     while raw := read_line(binary, 4 * MAX_GRID_CHARS + 2, GridError, "standard input"):

@@ -295,7 +295,7 @@ def _lexicon(spec: str | None) -> str:
     """Whose cardbox: an embedded list by its name, a file by its absolute path."""
     import os
 
-    from boggle_dafsa.resolve import embedded_name, resolve_spec
+    from boggle_dafsa.dictionaries.resolve import embedded_name, resolve_spec
 
     chosen, _implicit = resolve_spec(spec)
     return embedded_name(chosen) or os.path.abspath(chosen)

@@ -181,10 +181,10 @@ class DawgDictionary(ForeignDictionary):
     def _count_keys_below(self, start: int) -> None:
         """Count the keys below unit ``start`` through the guide, once per unit, before any
         walk: a cycle, a key longer than the longest word, or more keys than the sidecar
-        says (without one, than :data:`~boggle_dafsa.limits.MAX_DICTIONARY_WORDS`) is a
+        says (without one, than :data:`~boggle_dafsa.files.limits.MAX_DICTIONARY_WORDS`) is a
         damaged file. A valid file of a few states can hold 2**1000 keys; listing them
         would never end."""
-        from boggle_dafsa.limits import MAX_DICTIONARY_WORDS
+        from boggle_dafsa.files.limits import MAX_DICTIONARY_WORDS
 
         most = self.sidecar.words if self.sidecar else MAX_DICTIONARY_WORDS
         counted: dict[int, tuple[int, int]] = self.__dict__.setdefault("_counted", {})

@@ -247,7 +247,7 @@ def _run_probe(path: str) -> tuple[str | None, bool]:
 
 
 def _verdict_file(key: tuple[int, int, int, int]) -> Path | None:
-    from boggle_dafsa.folders import private_cache_dir
+    from boggle_dafsa.files.folders import private_cache_dir
 
     folder = private_cache_dir()
     return None if folder is None else folder / "marisa-probes" / "-".join(map(str, key))

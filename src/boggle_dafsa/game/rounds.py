@@ -389,7 +389,7 @@ def read_player_file(source: str | Path | BinaryIO, encoding: str | None = None)
     """As :func:`read_player_words`, with the note to give the player when the guessed
     encoding probably lost characters (see :func:`boggle_dafsa.words.wordlist.encoding_hint`), or None."""
     from boggle_dafsa.errors import WordListError
-    from boggle_dafsa.limits import MAX_SMALL_FILE_BYTES, read_limited
+    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
     from boggle_dafsa.words.decoding import decode, encoding_hint
     from boggle_dafsa.words.wordlist import split_items
 

@@ -552,7 +552,7 @@ def _rack(dictionary: Any, letters: str, sub: bool) -> Anagram:
 
 def _other(dictionary: Any, other: Any, what: str) -> Any:
     if isinstance(other, str):
-        from boggle_dafsa.resolve import open_dictionary
+        from boggle_dafsa.dictionaries.resolve import open_dictionary
 
         other = open_dictionary(other)
     if getattr(other, "policy", None) != getattr(dictionary, "policy", None):

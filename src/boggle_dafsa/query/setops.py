@@ -142,8 +142,8 @@ def write_set(
     """Write ``operation`` over ``dictionaries`` to ``output`` as a native dictionary (atomically).
 
     ``progress``: see :func:`merged`."""
+    from boggle_dafsa.files.limits import refuse_overwriting
     from boggle_dafsa.formats import write_dictionary
-    from boggle_dafsa.limits import refuse_overwriting
 
     refuse_overwriting(output, [d.path for d in dictionaries if getattr(d, "path", None)], DictionaryError)
     count = 0

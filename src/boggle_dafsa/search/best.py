@@ -42,7 +42,7 @@ from boggle_dafsa.board.dice import DiceSet, SplitMix64
 from boggle_dafsa.board.grid import Grid, format_shape
 from boggle_dafsa.board.scoring import SCORINGS, Scoring
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.limits import MAX_WORD_CHARS
+from boggle_dafsa.files.limits import MAX_WORD_CHARS
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
@@ -578,7 +578,7 @@ def make_spec(
     ``quick``: whether the hill climb over free letters defers swaps and follows hints
     (None: :func:`default_quick` of the shape).
     """
-    from boggle_dafsa.resolve import open_dictionary, resolve_spec
+    from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
 
     dictionary, _ = resolve_spec(dictionary or None)
     if objective not in OBJECTIVES:
@@ -614,7 +614,7 @@ def make_spec(
     digest = None
     path = getattr(opened, "path", None)
     if path and Path(dictionary).is_file():
-        from boggle_dafsa.search.distributed import file_digest
+        from boggle_dafsa.solver.parallel import file_digest
 
         digest = file_digest(dictionary)
     return SearchSpec(
@@ -756,7 +756,7 @@ def _context(spec: SearchSpec, data: bytes | None = None) -> _Context:
 
 
 def _open_for(spec: SearchSpec, data: bytes | None) -> Dictionary:
-    from boggle_dafsa.search.distributed import open_shipped
+    from boggle_dafsa.solver.parallel import open_shipped
 
     return open_shipped(spec.dictionary, spec.dictionary_digest, data)
 
@@ -1076,7 +1076,7 @@ def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResu
     score what the line says. Else the log is refused in one line naming it and the
     line (:class:`BoggleError`). A last line cut short is dropped.
     """
-    from boggle_dafsa.limits import format_bytes, read_limited
+    from boggle_dafsa.files.limits import format_bytes, read_limited
     from boggle_dafsa.search import logs
 
     key = spec.key()
@@ -1181,13 +1181,13 @@ def search(
     result = SearchResult(spec, seed, [done[run] for run in sorted(done) if run < runs])
     todo = [run for run in range(runs) if run not in done]
     if dask:
-        from boggle_dafsa.search.distributed import dask_as_completed, require_dask
+        from boggle_dafsa.solver.parallel import dask_as_completed, require_dask
 
         require_dask()
 
         path = spec.dictionary if spec.dictionary_digest else None
         if path is not None:
-            from boggle_dafsa.search.distributed import file_digest
+            from boggle_dafsa.solver.parallel import file_digest
 
             if not Path(path).is_file() or file_digest(path) != spec.dictionary_digest:
                 raise BoggleError(f"{path}: changed since the search was described")
@@ -1222,7 +1222,7 @@ def _pool_init(queue: Any, parent: int) -> None:
     # _pool_runs), so that one press stops everything without a traceback per worker.
     import signal
 
-    from boggle_dafsa.lifeline import follow_parent
+    from boggle_dafsa.search.lifeline import follow_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     follow_parent(parent)  # a run ends with its parent, however it dies (kill -9 too)

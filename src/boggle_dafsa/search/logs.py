@@ -44,7 +44,7 @@ def dictionary_identity(dictionary: str, digest: str | None) -> str:
     list's words (``data/SHA256SUMS``), else its name as given."""
     if digest:
         return f"file:{digest}"
-    from boggle_dafsa.resolve import embedded_digest, embedded_name
+    from boggle_dafsa.dictionaries.resolve import embedded_digest, embedded_name
 
     name = embedded_name(dictionary)
     return f"embedded:{name}:{embedded_digest(name)}" if name is not None else f"name:{dictionary}"

@@ -506,7 +506,7 @@ def make_spec(
     cell, showing one of its faces): the faces are the dice's, the scoring by default
     theirs, and the shape may have fewer cells than there are dice (some stay in the box).
     """
-    from boggle_dafsa.resolve import open_dictionary, resolve_spec
+    from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
 
     dictionary, _ = resolve_spec(dictionary or None)
     shape = tuple(shape)
@@ -561,7 +561,7 @@ def make_spec(
             corner = parse_buckets(corner_buckets, faces, opened.normalize, absent)
     digest = None
     if getattr(opened, "path", None) and Path(dictionary).is_file():
-        from boggle_dafsa.search.distributed import file_digest
+        from boggle_dafsa.solver.parallel import file_digest
 
         digest = file_digest(dictionary)
     return ProofSpec(
@@ -995,7 +995,7 @@ def context_for(spec: ProofSpec, kernel: str = "auto", data: bytes | None = None
     key = (spec.key(), seam.choose("prover", kernel))  # BOGGLE_DAFSA_PURE may change between calls
     context = _CONTEXTS.get(key)
     if context is None:
-        from boggle_dafsa.search.distributed import open_shipped
+        from boggle_dafsa.solver.parallel import open_shipped
 
         context = _Context(spec, open_shipped(spec.dictionary, spec.dictionary_digest, data), kernel)
         _CONTEXTS.clear()
@@ -1167,7 +1167,7 @@ def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult
     # Every board of the log scored again: a proof prints no board the solver did not
     # score in this process. The solver alone (not the proof's context: its trie of the
     # words takes seconds to make, for nothing in this process with --jobs or --dask).
-    from boggle_dafsa.search.distributed import open_shipped
+    from boggle_dafsa.solver.parallel import open_shipped
 
     scorer = Scorer(
         open_shipped(spec.dictionary, spec.dictionary_digest, None),
@@ -1301,7 +1301,7 @@ def proof_order(todo: Iterable[int]) -> list[int]:
 def _on_dask(spec: ProofSpec, todo: list[int], address: str, kernel: str) -> Generator[ClassResult, None, None]:
     # Classes on a Dask cluster through the path `best --dask` takes (the dictionary file
     # shipped once to each worker), a few classes a task.
-    from boggle_dafsa.search.distributed import dask_as_completed, file_digest, require_dask
+    from boggle_dafsa.solver.parallel import dask_as_completed, file_digest, require_dask
 
     require_dask()
     path = spec.dictionary if spec.dictionary_digest else None
@@ -1367,7 +1367,7 @@ def _pool_init(parent: int) -> None:
     # class: see lifeline.
     import signal
 
-    from boggle_dafsa.lifeline import follow_parent
+    from boggle_dafsa.search.lifeline import follow_parent
 
     global _PARENT
     _PARENT = parent

@@ -4,7 +4,7 @@ folder), kept the way the server's store is kept (``web/store.py``):
 
 - the folder is created 0700 and the file 0600; a folder or file that others may write
   to, that is someone else's, or a symbolic link, is refused in one line
-  (:func:`boggle_dafsa.folders.unsafe`);
+  (:func:`boggle_dafsa.files.folders.unsafe`);
 - one writer: a session holds ``quiz.lock`` (``flock``) for its life, and a second one is
   refused, naming the first's process; reading (:meth:`History.stats`) takes no lock;
 - each answer is one transaction, committed before the next question is asked (WAL,
@@ -74,7 +74,7 @@ def private_folder(folder: str | Path) -> Path:
     """``folder``, created 0700 if missing (its parents as usual); :class:`BoggleError` (one
     line) if it, or the database in it, is a symbolic link, someone else's, or others may
     write to it."""
-    from boggle_dafsa.folders import unsafe
+    from boggle_dafsa.files.folders import unsafe
 
     folder = Path(folder)
     try:

@@ -357,7 +357,7 @@ def create_app(
         qu: Annotated[bool, Query(description="Read a lone Q as the QU face.")] = False,
         clean: Annotated[bool, Query(description="Leave out the family-friendly blocklist (as a clean game does).")] = False,
     ) -> JSONResponse:
-        from boggle_dafsa.batch import SolveOptions
+        from boggle_dafsa.solver.batch import SolveOptions
 
         if dice is not None:
             dice_set(dice)  # only built-in sets

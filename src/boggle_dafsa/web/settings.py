@@ -99,7 +99,7 @@ class DictionaryCatalog:
 
     def __init__(self, specs: list[str] | tuple[str, ...] = ()) -> None:
         """Offer the embedded dictionaries and ``specs`` (files or embedded names, as ``-d`` takes them)."""
-        from boggle_dafsa.resolve import EMBEDDED, embedded_name, open_dictionary
+        from boggle_dafsa.dictionaries.resolve import EMBEDDED, embedded_name, open_dictionary
 
         #: name -> (spec, description, kind); insertion order is the order clients see.
         self._entries: dict[str, tuple[str, str, str]] = {}
@@ -142,7 +142,7 @@ class DictionaryCatalog:
 
     def get(self, name: str | None) -> tuple[str, Dictionary]:
         """(name, dictionary) for ``name`` (None: the default); raises :class:`BoggleError` for an unknown name."""
-        from boggle_dafsa.resolve import open_dictionary
+        from boggle_dafsa.dictionaries.resolve import open_dictionary
 
         name = name or self.default
         if name not in self._entries:

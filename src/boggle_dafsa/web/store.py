@@ -110,8 +110,8 @@ def private_data_folder(folder: str | Path) -> Path:
     """``folder``, created 0700 if missing (its parents as usual); raises :class:`BoggleError`
     (one line) if it is a symbolic link, someone else's, or others may read or write it, or
     if the database in it is: it holds the players' tokens (the rule of the cache folder,
-    :func:`boggle_dafsa.folders.unsafe`, with reading too)."""
-    from boggle_dafsa.folders import unsafe
+    :func:`boggle_dafsa.files.folders.unsafe`, with reading too)."""
+    from boggle_dafsa.files.folders import unsafe
 
     folder = Path(folder)
     try:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from boggle_dafsa.errors import WordListError, opening
-from boggle_dafsa.limits import (
+from boggle_dafsa.files.limits import (
     MAX_LINE_BYTES,
     MAX_LIST_BYTES,
     MAX_READ_BYTES,
@@ -111,7 +111,7 @@ def read_bytes(path: str | Path, limit: int = MAX_READ_BYTES, *, stop_at_nul: bo
     """The bytes of a user-given file, with one-line errors for every way it can fail.
 
     At most ``limit`` bytes (more is an error); reading stops early at a NUL byte unless
-    ``stop_at_nul`` is false (see :func:`boggle_dafsa.limits.read_limited`).
+    ``stop_at_nul`` is false (see :func:`boggle_dafsa.files.limits.read_limited`).
     """
     return read_limited(path, limit, WordListError, "file", stop_at_nul=stop_at_nul)
 
@@ -174,7 +174,7 @@ def _parse_raw(text: str, source: str, encoding: str) -> WordList:
 def split_items(text: str, source: str = "<text>") -> Iterator[str]:
     """The non-empty items of ``text``, stripped: what lies between line breaks, ``;`` and ``,``.
 
-    An item over :data:`~boggle_dafsa.limits.MAX_WORD_CHARS` characters is a
+    An item over :data:`~boggle_dafsa.files.limits.MAX_WORD_CHARS` characters is a
     :class:`WordListError` (located in ``source``), never split.
     """
     for match in _ITEM.finditer(text):

@@ -207,9 +207,9 @@ def _fast_batch(
     chunk: int,
     grouped: bool = False,
 ) -> Iterator[BatchResult]:
-    from boggle_dafsa.fastbatch import QuickGrids, Renderer, mode_for, solve_texts, summary_chunks
     from boggle_dafsa.output.render import format_totals
     from boggle_dafsa.solver import prepared_solver
+    from boggle_dafsa.solver.fastbatch import QuickGrids, Renderer, mode_for, solve_texts, summary_chunks
 
     def solver_for(shape: tuple[int, ...]) -> Any:
         return prepared_solver(
@@ -267,8 +267,8 @@ def _dask_batch(
     import itertools
     from pathlib import Path
 
-    from boggle_dafsa.resolve import resolve_spec
-    from boggle_dafsa.search.distributed import BATCH_CHUNK, dask_map_chunks, file_digest
+    from boggle_dafsa.dictionaries.resolve import resolve_spec
+    from boggle_dafsa.solver.parallel import BATCH_CHUNK, dask_map_chunks, file_digest
 
     spec, _ = resolve_spec(dictionary_spec)
     path = spec if Path(spec).is_file() else None
@@ -291,7 +291,7 @@ def _solve_chunk(
 ) -> list[BatchResult]:
     # A Dask task: the worker opens the dictionary once, then keeps it for later chunks.
     if _worker.get("key") != (spec, digest):
-        from boggle_dafsa.search.distributed import open_shipped
+        from boggle_dafsa.solver.parallel import open_shipped
 
         _worker.update(key=(spec, digest), dictionary=open_shipped(spec, digest, data))
     _worker.update(options=options, rendering=rendering, source=source)
@@ -314,7 +314,7 @@ _worker: dict[str, Any] = {}
 def _init_worker(dictionary_spec: str | None, options: SolveOptions, rendering: Rendering, source: str) -> None:
     import signal
 
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     # Ctrl-C reaches the whole process group: the parent's pool stops the workers (its
     # exit terminates them), without a traceback from each.

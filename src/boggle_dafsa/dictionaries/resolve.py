@@ -15,11 +15,11 @@ from pathlib import Path
 
 from boggle_dafsa.dictionary import Dictionary
 from boggle_dafsa.errors import DictionaryError, WordListError
-from boggle_dafsa.folders import cache_dir, fallback_cache_dir, private_temporary_folder
+from boggle_dafsa.files.folders import cache_dir, fallback_cache_dir, private_temporary_folder
 
 ENV_VARIABLE = "BOGGLE_DAFSA_DICT"
 DEFAULT_BUILD = Path("build") / "dictionary.dafsa"
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 #: SHA-256 of each embedded list's normalized words (the digest its compiled header holds);
 #: written by scripts/make_data.py, checked by the tests against the lists themselves.
 DIGESTS_FILE = DATA_DIR / "SHA256SUMS"
@@ -109,7 +109,7 @@ def open_wordlist(
 
     def compile_list(target: Path) -> None:
         from boggle_dafsa.automaton.fileformat import write_atomically
-        from boggle_dafsa.build import compile_words
+        from boggle_dafsa.dictionaries.build import compile_words
         from boggle_dafsa.words.wordlist import decode, parse_words
 
         try:
@@ -225,7 +225,7 @@ def _compile_embedded(name: str, target: Path, progress: CompileProgress | None 
     import lzma
 
     from boggle_dafsa.automaton.fileformat import write_atomically
-    from boggle_dafsa.build import compile_words
+    from boggle_dafsa.dictionaries.build import compile_words
 
     source = DATA_DIR / f"{name}.txt.xz"
     try:

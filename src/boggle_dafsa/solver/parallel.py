@@ -138,7 +138,7 @@ def open_shipped(spec: str, digest: str | None, data: bytes | None) -> Dictionar
 
     Without a digest (an embedded name) the spec is opened as it is.
     """
-    from boggle_dafsa.resolve import open_dictionary
+    from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     if digest is None:
         return open_dictionary(spec)

@@ -21,9 +21,9 @@ from boggle_dafsa.automaton.builder import StateLimitError, UnsortedInputError
 from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION, VERSIONS, FormatLimitError
 from boggle_dafsa.automaton.stream import sort_blocks
 from boggle_dafsa.errors import BoggleError, WordListError
+from boggle_dafsa.files.limits import MAX_WORD_CHARS, refuse_overwriting
 from boggle_dafsa.formats import FORMATS, write_dictionary
 from boggle_dafsa.formats.native import compile_words, native_writer
-from boggle_dafsa.limits import MAX_WORD_CHARS, refuse_overwriting
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import read_wordlist, stream_wordlist
 
