@@ -48,3 +48,81 @@ def test_the_help_names_every_score_table() -> None:
     assert "Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic)." in shown
     for name in SCORINGS:
         assert re.search(rf"\b{name}\b", shown.split("Score table:", 1)[1].split(".", 1)[0])
+
+
+# -- each rule checked once, in board/ ----------------------------------------------------
+
+PACKAGE = ROOT / "src" / "boggle_dafsa"
+#: The start of each rule's message, and the module of board/ that alone writes it.
+CHECKS = {
+    "unknown scoring": "board/scoring.py",
+    "unknown adjacency": "board/grid.py",
+    "unknown objective": "board/rules.py",
+    "the shortest word (": "board/rules.py",
+}
+
+
+def _strings(path: Path) -> list[str]:
+    # Every string constant of a module, f-strings' literal parts included (docstrings too:
+    # harmless, none of them starts a message); parsed only when its text holds one.
+    import ast
+
+    text = path.read_text(encoding="utf-8")
+    if not any(start in text for start in CHECKS):
+        return []
+    return [node.value for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def test_each_rule_is_checked_in_one_module_of_board() -> None:
+    writers: dict[str, list[str]] = {start: [] for start in CHECKS}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for text in _strings(path):
+            for start in CHECKS:
+                if text.startswith(start) or f": {start}" in text:
+                    writers[start].append(path.relative_to(PACKAGE).as_posix())
+    assert {start: sorted(set(found)) for start, found in writers.items()} == {
+        start: [module] for start, module in CHECKS.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from boggle_dafsa.testing import dictionary_from_words
+
+    return str(dictionary_from_words(["CAT", "CATS", "ACTS", "SCAT"], tmp_path_factory.mktemp("rules")).path)
+
+
+def _refusals(small_dict: str, **bad: object) -> set[str]:
+    """The messages of every entry that takes the rules, given the same bad value."""
+    from boggle_dafsa.board.rules import resolve_rules
+    from boggle_dafsa.errors import BoggleError
+    from boggle_dafsa.search import best, prove
+
+    entries = [lambda: best.make_spec(small_dict, (2, 2), **bad), lambda: prove.make_spec(small_dict, (2, 2), 1, **bad)]
+    if set(bad) <= {"scoring", "min_length"}:
+        entries.append(lambda: resolve_rules(None, **bad))
+    messages = set()
+    for entry in entries:
+        with pytest.raises(BoggleError) as refused:
+            entry()
+        messages.add(str(refused.value))
+    return messages
+
+
+def test_every_entry_refuses_a_bad_rule_with_the_one_message(small_dict: str) -> None:
+    assert _refusals(small_dict, scoring="golf") == {"unknown scoring 'golf' (known: classic, big, letters)"}
+    assert _refusals(small_dict, adjacency="queen") == {"unknown adjacency 'queen' (known: king, orthogonal)"}
+    assert _refusals(small_dict, objective="fame") == {"unknown objective 'fame' (known: points, words)"}
+    resolve_rules_and_prove = "the shortest word (`min_length`) must have at least 1 letter, not 0"
+    best_too = "the shortest word (`min_length`) must be 1 to 1,024 letters, not 0"
+    assert _refusals(small_dict, min_length=0) == {resolve_rules_and_prove, best_too}
+
+
+def test_a_dice_file_refuses_an_unknown_scoring_through_the_same_check(tmp_path: Path) -> None:
+    from boggle_dafsa.board.dice import load_dice
+    from boggle_dafsa.errors import DiceError
+
+    dice = tmp_path / "mine.txt"
+    dice.write_text("title: mine\nscoring: golf\nABCDEF\n", encoding="utf-8")
+    with pytest.raises(DiceError, match=re.escape("mine.txt:2: unknown scoring 'golf' (known: classic, big, letters)")):
+        load_dice(str(dice))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.board.dice import DiceSet, SplitMix64, load_dice
 from boggle_dafsa.board.grid import Grid, neighbours
+from boggle_dafsa.board.rules import OBJECTIVES
 from boggle_dafsa.board.scoring import CLASSIC, LETTERS
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import best as S
@@ -490,7 +491,7 @@ def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypat
 @given(
     data=st.data(),
     shape=st.sampled_from([(2, 2), (2, 3), (3, 3), (4, 4)]),
-    objective=st.sampled_from(S.OBJECTIVES),
+    objective=st.sampled_from(OBJECTIVES),
     swaps=st.booleans(),
 )
 def test_the_neighbours_scored_on_codes_are_those_scored_one_by_one(

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from boggle_dafsa.board.grid import BLANK, MAX_FACE_LETTERS, Grid, parse_shape
-from boggle_dafsa.board.scoring import SCORINGS, Scoring
+from boggle_dafsa.board.scoring import Scoring, UnknownScoringError, get_scoring
 from boggle_dafsa.errors import BoggleError, DiceError, GridError
 from boggle_dafsa.words.decoding import decode
 
@@ -162,9 +162,10 @@ def parse_dice(text: str, *, name: str, source: str) -> DiceSet:
     if shape[0] * shape[1] != len(dice):
         raise DiceError(f"{source}: {len(dice)} dice for a {shape[0]}x{shape[1]} grid, which needs {shape[0] * shape[1]}")
 
-    scoring_name = headers.get("scoring", "classic").lower()
-    if scoring_name not in SCORINGS:
-        raise DiceError(f"{where('scoring')}: unknown scoring {scoring_name!r} (known: {', '.join(SCORINGS)})")
+    try:
+        scoring = get_scoring(headers.get("scoring", "classic").lower())
+    except UnknownScoringError as error:
+        raise DiceError(f"{where('scoring')}: {error}") from None
     language = headers.get("dictionary") or None
     title = headers.get("title") or name
     return DiceSet(
@@ -172,7 +173,7 @@ def parse_dice(text: str, *, name: str, source: str) -> DiceSet:
         title=title,
         dice=dice,
         shape=shape,
-        scoring=SCORINGS[scoring_name],
+        scoring=scoring,
         language=language,
         source=headers.get("source") or source,
     )

@@ -322,6 +322,13 @@ def format_shape(shape: Sequence[int]) -> str:
     return "x".join(str(size) for size in shape)
 
 
+def check_adjacency(adjacency: str) -> str:
+    """``adjacency`` if it is one of :data:`ADJACENCIES`, else a :class:`GridError` naming them (the one check)."""
+    if adjacency not in ADJACENCIES:
+        raise GridError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
+    return adjacency
+
+
 @lru_cache(maxsize=64)
 def neighbours(shape: tuple[int, ...], adjacency: str = "king") -> tuple[tuple[int, ...], ...]:
     """For each cell of a grid of ``shape``, the numbers of its adjacent cells, ascending.
@@ -330,8 +337,7 @@ def neighbours(shape: tuple[int, ...], adjacency: str = "king") -> tuple[tuple[i
     of Boggle in 2-D, 26 in 3-D) or ``"orthogonal"`` (one coordinate differs by one).
     Raises :class:`GridError` for a table of more than :data:`MAX_ADJACENCIES` pairs.
     """
-    if adjacency not in ADJACENCIES:
-        raise GridError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
+    check_adjacency(adjacency)
     _check_dimensions(len(shape))
     pairs = adjacency_count(shape, adjacency)
     if pairs > MAX_ADJACENCIES:

@@ -1,17 +1,69 @@
 """What a command plays by: a dice set's rules, overridden by a score table and a shortest word.
 
-Above :mod:`.dice` and :mod:`.scoring`, which never import it: the one place that combines them.
+Above :mod:`.dice` and :mod:`.scoring`, which never import it: the one place that combines them,
+and the front door of every check of the rules, which the searches, the batches and the
+commands call rather than checking again:
+
+* a score table's name: :func:`scoring_of` (through :func:`.scoring.get_scoring`, the
+  check itself, which dice files call from below);
+* the shortest word: :func:`check_min_length`;
+* which cells touch: :func:`check_adjacency` (:func:`.grid.check_adjacency`, which the
+  neighbour tables call from below);
+* what a board is measured by: :func:`check_objective`.
+
+Messages name the library's parameters in backquotes (`min_length`); the command line
+writes its options in their place.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boggle_dafsa.board.grid import ADJACENCIES, check_adjacency
 from boggle_dafsa.board.scoring import CLASSIC, Scoring, get_scoring
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
+
+__all__ = [
+    "ADJACENCIES",
+    "OBJECTIVES",
+    "Rules",
+    "check_adjacency",
+    "check_min_length",
+    "check_objective",
+    "resolve_rules",
+    "scoring_of",
+]
+
+#: What a search measures a board by: its points or its number of words.
+OBJECTIVES: tuple[str, ...] = ("points", "words")
+
+
+def scoring_of(scoring: str | None, dice: DiceSet | None = None) -> Scoring:
+    """The table named ``scoring``, else the dice set's, else classic (raises
+    :class:`~.scoring.UnknownScoringError` for a name no table has)."""
+    if scoring:
+        return get_scoring(scoring)
+    return dice.scoring if dice is not None else CLASSIC
+
+
+def check_min_length(min_length: int | None, most: int | None = None) -> None:
+    """Refuse a shortest word (None: the table's) under 1 letter, or over ``most`` when given."""
+    if min_length is None:
+        return
+    if most is not None and not 1 <= min_length <= most:
+        raise BoggleError(f"the shortest word (`min_length`) must be 1 to {most:,} letters, not {min_length}")
+    if min_length < 1:
+        raise BoggleError(f"the shortest word (`min_length`) must have at least 1 letter, not {min_length}")
+
+
+def check_objective(objective: str) -> str:
+    """``objective`` if it is one of :data:`OBJECTIVES`, else an error naming them."""
+    if objective not in OBJECTIVES:
+        raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    return objective
 
 
 class Rules:
@@ -51,14 +103,8 @@ def resolve_rules(dice: str | DiceSet | None = None, scoring: str | None = None,
         )
 
         dice_set = load_dice(dice)
-    table = dice_set.scoring if dice_set else CLASSIC
-    if scoring:
-        try:
-            table = get_scoring(scoring)
-        except KeyError as error:
-            raise BoggleError(str(error.args[0])) from None
-    if min_length is not None and min_length < 1:
-        raise BoggleError(f"the shortest word (`min_length`) must have at least 1 letter, not {min_length}")
+    table = scoring_of(scoring, dice_set)
+    check_min_length(min_length)
     return Rules(
         scoring=table,
         min_length=table.min_length if min_length is None else min_length,

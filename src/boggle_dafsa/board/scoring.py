@@ -1,6 +1,14 @@
-"""Score tables: points for a word by its number of letters (a QU face counts as two letters)."""
+"""Score tables: points for a word by its number of letters (a QU face counts as two letters).
+
+:data:`SCORINGS` is the one list of them: ``--scoring``'s help, the web's choices and the
+"unknown scoring" error (:func:`get_scoring`, the one check of a table's name, which
+``board.rules`` and the dice files call) derive from it; docs/solve.md's table is checked
+against it (``tests/test_rules.py``). A new table is one :class:`Scoring` in it.
+"""
 
 from __future__ import annotations
+
+from boggle_dafsa.errors import BoggleError
 
 
 class Scoring(tuple[str, int, tuple[int, ...], str]):
@@ -60,9 +68,13 @@ LETTERS = Scoring("letters", 3, tuple(range(0, 64)), "one point a letter (words 
 SCORINGS: dict[str, Scoring] = {s.name: s for s in (CLASSIC, BIG, LETTERS)}
 
 
+class UnknownScoringError(BoggleError):
+    """A score table's name that :data:`SCORINGS` does not have."""
+
+
 def get_scoring(name: str) -> Scoring:
-    """The table called ``name`` (raises KeyError listing the known names)."""
+    """The table called ``name`` (raises :class:`UnknownScoringError` listing the known names)."""
     try:
         return SCORINGS[name]
     except KeyError:
-        raise KeyError(f"unknown scoring {name!r} (known: {', '.join(SCORINGS)})") from None
+        raise UnknownScoringError(f"unknown scoring {name!r} (known: {', '.join(SCORINGS)})") from None

@@ -40,15 +40,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from boggle_dafsa.board.dice import DiceSet, SplitMix64
 from boggle_dafsa.board.grid import Grid, format_shape
-from boggle_dafsa.board.scoring import SCORINGS, Scoring
+from boggle_dafsa.board.rules import check_adjacency, check_min_length, check_objective, scoring_of
+from boggle_dafsa.board.scoring import Scoring, get_scoring
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.files.limits import MAX_WORD_CHARS
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
 
-#: What a board is worth to the search: its points, or its number of words.
-OBJECTIVES: tuple[str, ...] = ("points", "words")
+#: What a board is worth to the search (its points, or its number of words): board.rules.OBJECTIVES.
 METHODS: tuple[str, ...] = ("hillclimb", "anneal")
 
 #: Default pool of the hill climb, and runs of a search, when no shape says otherwise.
@@ -194,8 +194,7 @@ class Scorer:
         adjacency: str = "king",
         objective: str = "points",
     ) -> None:
-        if objective not in OBJECTIVES:
-            raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+        check_objective(objective)
         self.dictionary = dictionary
         self.shape = tuple(shape)
         self.scoring = scoring
@@ -581,23 +580,20 @@ def make_spec(
     from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
 
     dictionary, _ = resolve_spec(dictionary or None)
-    if objective not in OBJECTIVES:
-        raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    check_objective(objective)
+    check_adjacency(adjacency)
     if method not in METHODS:
         raise BoggleError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     if not 1 <= pool <= MAX_POOL:
         raise BoggleError(f"the pool (`pool`) must hold 1 to {MAX_POOL:,} boards, not {pool}")
     if not (1 <= steps <= MAX_STEPS and 1 <= stall <= MAX_STEPS):
         raise BoggleError(f"the steps and stall of annealing (`steps`, `stall`) must be 1 to {MAX_STEPS:,}")
-    if min_length is not None and not 1 <= min_length <= MAX_WORD_CHARS:
-        raise BoggleError(f"the shortest word (`min_length`) must be 1 to {MAX_WORD_CHARS:,} letters, not {min_length}")
+    check_min_length(min_length, MAX_WORD_CHARS)
     shape = tuple(shape)
     quick = default_quick(shape) if quick is None else quick
     if math.prod(shape) > 4096:
         raise BoggleError(f"a {format_shape(shape)} grid is too large to search (4,096 cells at most)")
-    scoring_name = scoring or (dice.scoring.name if dice else "classic")
-    if scoring_name not in SCORINGS:
-        raise BoggleError(f"unknown scoring {scoring_name!r} (known: {', '.join(SCORINGS)})")
+    scoring_name = scoring_of(scoring, dice).name
     opened = open_dictionary(dictionary)
     letters: tuple[str, ...] = ()
     common: tuple[str, ...] = ()
@@ -718,7 +714,7 @@ class _Context:
 
     def __init__(self, spec: SearchSpec, dictionary: Dictionary) -> None:
         self.spec = spec
-        scoring = SCORINGS[spec.scoring]
+        scoring = get_scoring(spec.scoring)
         self.scorer = Scorer(
             dictionary,
             spec.shape,

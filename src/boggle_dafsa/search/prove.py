@@ -51,9 +51,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.board.grid import format_shape, neighbours
-from boggle_dafsa.board.scoring import SCORINGS, Scoring
+from boggle_dafsa.board.rules import check_adjacency, check_min_length, check_objective, scoring_of
+from boggle_dafsa.board.scoring import Scoring, get_scoring
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.search.best import OBJECTIVES, Canonical, Scorer, symmetries
+from boggle_dafsa.search.best import Canonical, Scorer, symmetries
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
@@ -514,10 +515,8 @@ def make_spec(
         raise BoggleError(f"a {format_shape(shape)} grid is too large to prove ({MAX_CELLS} cells at most)")
     if math.prod(shape) < 1:
         raise BoggleError("the grid has no cells")
-    if objective not in OBJECTIVES:
-        raise BoggleError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
-    if adjacency not in ("king", "orthogonal"):
-        raise BoggleError(f"unknown adjacency {adjacency!r} (known: king, orthogonal)")
+    check_objective(objective)
+    check_adjacency(adjacency)
     if dice is not None:
         if math.prod(shape) > len(dice.dice):
             raise BoggleError(
@@ -525,11 +524,8 @@ def make_spec(
             )
         if q_is_qu:
             raise BoggleError(f"--qu does not go with dice: dice {dice.name} say which face shows QU")
-    scoring_name = scoring or (dice.scoring.name if dice is not None else "classic")
-    if scoring_name not in SCORINGS:
-        raise BoggleError(f"unknown scoring {scoring_name!r} (known: {', '.join(SCORINGS)})")
-    if min_length is not None and min_length < 1:
-        raise BoggleError(f"the shortest word (--min-length) must be at least 1, not {min_length}")
+    scoring_name = scoring_of(scoring, dice).name
+    check_min_length(min_length)
     if minimum < 1:
         raise BoggleError(f"the minimum (--min) must be at least 1, not {minimum}")
     if not 100 <= node_budget <= MAX_NODE_BUDGET:
@@ -939,7 +935,7 @@ class _Context:
 
     def __init__(self, spec: ProofSpec, dictionary: Dictionary, kernel: str = "auto") -> None:
         self.spec = spec
-        scoring = SCORINGS[spec.scoring]
+        scoring = get_scoring(spec.scoring)
         min_length = scoring.min_length if spec.min_length is None else spec.min_length
         self.lexicon = build_lexicon(
             iter(dictionary), spec.faces, spec.cells, value_function(scoring, min_length, spec.objective)
@@ -1172,7 +1168,7 @@ def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult
     scorer = Scorer(
         open_shipped(spec.dictionary, spec.dictionary_digest, None),
         spec.shape,
-        scoring=SCORINGS[spec.scoring],
+        scoring=get_scoring(spec.scoring),
         min_length=spec.min_length,
         adjacency=spec.adjacency,
         objective=spec.objective,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from boggle_dafsa.board.grid import ADJACENCIES, Grid, parse_shape
+from boggle_dafsa.board.grid import Grid, parse_shape
 from boggle_dafsa.board.scoring import CLASSIC, Scoring
 from boggle_dafsa.errors import BoggleError, GridError
 from boggle_dafsa.output.render import Rendering, render_block
@@ -63,10 +63,9 @@ class SolveOptions:
         The rules are those of the dice set ``dice`` (a set name, a dice file or a set read; default:
         classic scoring), overridden by ``scoring`` and ``min_length`` when given.
         """
-        from boggle_dafsa.board.rules import resolve_rules
+        from boggle_dafsa.board.rules import check_adjacency, resolve_rules
 
-        if adjacency not in ADJACENCIES:
-            raise BoggleError(f"unknown adjacency {adjacency!r} (known: {', '.join(ADJACENCIES)})")
+        check_adjacency(adjacency)
         rules = resolve_rules(dice, scoring, min_length)
         return cls(rules.min_length, rules.scoring, adjacency, parse_shape(shape) if shape else None, q_is_qu, rules.language)
 
