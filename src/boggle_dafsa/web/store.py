@@ -1,4 +1,5 @@
-"""State that survives a restart: rooms, their players (and tokens), and the daily results, in SQLite.
+"""State that survives a restart: rooms, their players (and tokens), the daily results, and the
+arena's players, games and boards, in SQLite.
 
 One database file, ``boggle-dafsa.sqlite3``, in the server's data folder (``serve --data
 DIR``, else ``$XDG_DATA_HOME/boggle-dafsa``, else ``~/.local/share/boggle-dafsa``),
@@ -48,7 +49,8 @@ LOCK = "boggle-dafsa.lock"
 WRITE_ERRORS = (OSError, sqlite3.Error)
 #: Bumped when the tables change; an older file is migrated, a newer one refused.
 #: 2: daily_starts and secrets (the daily puzzle's start tokens); a version 1 file gets them on open.
-SCHEMA_VERSION = 2
+#: 3: members and arena_games (the arena: game/arena.py); older files get them on open.
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -97,6 +99,29 @@ CREATE TABLE IF NOT EXISTS secrets (
     name TEXT PRIMARY KEY,         -- e.g. "daily": the key that signs the daily puzzle's start tokens
     value BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS members (
+    id INTEGER PRIMARY KEY,        -- players who took a name and a token on this server (the arena's)
+    token TEXT NOT NULL UNIQUE,    -- SHA-256 of the secret token (the token itself is never stored)
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE, -- the name up to case: one player a name
+    address TEXT NOT NULL,         -- a keyed hash of the address that made it (never the address)
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS members_address ON members (address, created);
+CREATE TABLE IF NOT EXISTS arena_games (
+    dice TEXT NOT NULL,
+    minutes INTEGER NOT NULL,      -- the slot length: (dice, minutes, slot) names one board
+    slot INTEGER NOT NULL,         -- the slot's number since the epoch
+    starts REAL NOT NULL,          -- Unix time the slot starts (the boards' windows)
+    member INTEGER NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+    submitted TEXT NOT NULL,       -- JSON list of the words as typed, in order
+    score INTEGER NOT NULL,
+    words INTEGER NOT NULL,        -- words found
+    address TEXT NOT NULL,         -- a keyed hash of the address that played
+    PRIMARY KEY (dice, minutes, slot, member)
+);
+CREATE INDEX IF NOT EXISTS arena_games_starts ON arena_games (dice, minutes, starts);
+CREATE INDEX IF NOT EXISTS arena_games_address ON arena_games (dice, minutes, slot, address);
 """
 
 
@@ -161,7 +186,16 @@ class Store:
     """The server's database. Thread-safe (one connection behind a lock): the routes that
     run in worker threads and the event loop share it."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path | None) -> None:
+        """The database of the data ``folder``; None: one in memory, the same tables and
+        answers, gone with the process (an application made without a data folder)."""
+        if folder is None:
+            self.path: Path | None = None
+            self._db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            self._lock = threading.Lock()
+            return
         folder = private_data_folder(folder)
         try:
             self.path = folder / DATABASE
@@ -360,6 +394,100 @@ class Store:
                 (day, dice, player, score, words, time.time()),
             )
         return None
+
+    # -- members and the arena (game/arena.py) -------------------------------------------
+
+    def member_join(self, name: str, name_key: str, token: str, address: str, now: float, most: int) -> int | str:
+        """Make the member ``name`` with the hashed ``token``: their id; or why not: "taken"
+        (the name, up to case, is another member's), "address" (``address`` made ``most``
+        members in the last day)."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM members WHERE name_key = ?", (name_key,)).fetchone() is not None:
+                return "taken"
+            (made,) = db.execute(
+                "SELECT COUNT(*) FROM members WHERE address = ? AND created > ?", (address, now - 86400)
+            ).fetchone()
+            if made >= most:
+                return "address"
+            cursor = db.execute(
+                "INSERT INTO members (token, name, name_key, address, created) VALUES (?, ?, ?, ?, ?)",
+                (token, name, name_key, address, now),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def member(self, token: str) -> tuple[int, str] | None:
+        """The member (id, name) of the hashed ``token``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT id, name FROM members WHERE token = ?", (token,)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def arena_submitted(self, dice: str, minutes: int, slot: int, member: int) -> list[str] | None:
+        """The words ``member`` sent on that board, as typed, in order; None if they have not played it."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT submitted FROM arena_games WHERE dice = ? AND minutes = ? AND slot = ? AND member = ?",
+                (dice, minutes, slot, member),
+            ).fetchone()
+        return None if row is None else list(json.loads(row[0]))
+
+    def arena_save(
+        self,
+        dice: str,
+        minutes: int,
+        slot: int,
+        starts: float,
+        member: int,
+        submitted: list[str],
+        score: int,
+        words: int,
+        address: str,
+        most: int,
+    ) -> bool:
+        """Keep ``member``'s game of that board as it is now (one transaction); False, with
+        nothing written, if it is their first word there and ``address`` has ``most``
+        players on that board already."""
+        with self._transaction() as db:
+            key = (dice, minutes, slot, member)
+            known = db.execute(
+                "SELECT 1 FROM arena_games WHERE dice = ? AND minutes = ? AND slot = ? AND member = ?", key
+            ).fetchone()
+            if known is None:
+                (playing,) = db.execute(
+                    "SELECT COUNT(*) FROM arena_games WHERE dice = ? AND minutes = ? AND slot = ? AND address = ?",
+                    (dice, minutes, slot, address),
+                ).fetchone()
+                if playing >= most:
+                    return False
+            db.execute(
+                "INSERT INTO arena_games (dice, minutes, slot, starts, member, submitted, score, words, address)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(dice, minutes, slot, member) DO UPDATE SET submitted=excluded.submitted,"
+                " score=excluded.score, words=excluded.words",
+                (*key[:3], starts, member, json.dumps(submitted, ensure_ascii=False), score, words, address),
+            )
+        return True
+
+    def arena_results(self, dice: str, minutes: int, slot: int) -> list[tuple[str, int, int]]:
+        """Every game of that board: (player's name, score, words found)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT members.name, score, words FROM arena_games JOIN members ON members.id = arena_games.member"
+                " WHERE dice = ? AND minutes = ? AND slot = ?",
+                (dice, minutes, slot),
+            ).fetchall()
+        return [(str(name), int(score), int(words)) for name, score, words in rows]
+
+    def arena_totals(self, dice: str, minutes: int, since: float, before: float) -> list[tuple[str, int, int, int, int]]:
+        """Each player's games of the boards that start from ``since`` and before ``before``,
+        added up: (name, total score, words found, games, best score)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT members.name, SUM(score), SUM(words), COUNT(*), MAX(score)"
+                " FROM arena_games JOIN members ON members.id = arena_games.member"
+                " WHERE dice = ? AND minutes = ? AND starts >= ? AND starts < ? GROUP BY arena_games.member",
+                (dice, minutes, since, before),
+            ).fetchall()
+        return [(str(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4])) for row in rows]
 
 
 def restore_rooms(
