@@ -214,6 +214,7 @@ OPTIONS = {
     "count": "--count",
     "encoding": "--encoding",
     "exclude_letters": "--exclude-letters",
+    "format_version": "--format-version",
     "jobs": "--jobs",
     "max_attempts": "--max-attempts",
     "max_states": "--max-states",

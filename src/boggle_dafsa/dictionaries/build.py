@@ -22,8 +22,9 @@ from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION, VERSIONS, FormatL
 from boggle_dafsa.automaton.stream import sort_blocks
 from boggle_dafsa.errors import BoggleError, WordListError
 from boggle_dafsa.files.limits import MAX_WORD_CHARS, refuse_overwriting
-from boggle_dafsa.formats import FORMATS, write_dictionary
+from boggle_dafsa.formats import write_dictionary
 from boggle_dafsa.formats.native import compile_words, native_writer
+from boggle_dafsa.formats.registry import format_named
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import read_wordlist, stream_wordlist
 
@@ -113,22 +114,23 @@ def build_dictionary(
     ``format_version``: of a native file, 1 or 2 (default: the newest, 2). ``index``: of
     a native file, write its word-number section (``d.index``, ``d.word``; docs/format.md).
     """
-    if format not in FORMATS:
-        raise BoggleError(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
-    if format_version is not None and (format != "native" or format_version not in VERSIONS):
+    # Only native streams (its writer is the streamed path below); every other format is
+    # read whole and written by its record's writer, whatever it is.
+    streamed = format_named(format).streams
+    if format_version is not None and (not streamed or format_version not in VERSIONS):
         known = ", ".join(map(str, VERSIONS))
         raise BoggleError(
             f"format version {format_version}: native files have versions {known}"
-            if format == "native"
-            else f"--format-version is for native files, not {format}"
+            if streamed
+            else f"`format_version` is for native files, not {format}"
         )
     started = time.perf_counter()
     output = Path(output)
     if data is None:
         refuse_overwriting(output, [source], BoggleError)
-    if format != "native":
-        # Read whole, then built and written by marisa-trie or the dawgdic port in one
-        # call each: the phases are all there is to report.
+    if not streamed:
+        # Read whole, then built and written by the format's writer in one call (marisa-trie,
+        # the dawgdic port): the phases are all there is to report.
         if progress is not None:
             progress(BuildProgress("reading", started=started, seconds=time.perf_counter() - started))
         wordlist = read_wordlist(source, policy=policy, encoding=encoding, data=data)

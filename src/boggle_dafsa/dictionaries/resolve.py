@@ -243,6 +243,10 @@ def describe(dictionary: Dictionary, spec: str) -> str:
     return f"{spec}, {count:,} word{'' if count == 1 else 's'}"
 
 
+#: The extensions of word lists as people name them (a dictionary's are its format's suffix).
+_LIST_SUFFIXES = (".txt", ".lst", ".dic")
+
+
 def looks_like_dictionary(argument: str) -> bool:
     """True if ``argument`` names an existing file that is a dictionary (from its first
     bytes), or a file with a dictionary's or word list's extension: a stray argument
@@ -253,9 +257,11 @@ def looks_like_dictionary(argument: str) -> bool:
             return False
     except OSError:
         return False
-    if path.suffix.lower() in (".dafsa", ".marisa", ".dawg", ".txt", ".lst", ".dic"):
-        return True
     from boggle_dafsa.formats.detect import detect_format
+    from boggle_dafsa.formats.registry import REGISTRY
+
+    if path.suffix.lower() in (*(record.suffix for record in REGISTRY), *_LIST_SUFFIXES):
+        return True
 
     try:
         detect_format(path)

@@ -72,6 +72,7 @@ class Format:
         self.writer = writer
         #: Written from a stream of sorted words, never held whole (sorted in bounded
         #: memory by ``build``, with versions and a progress report); else read whole.
+        #: Only native streams: ``build``'s streamed path is its writer's.
         self.streams = streams
 
     def __repr__(self) -> str:
