@@ -101,6 +101,15 @@ def play(
         ),
     ] = True,
     bonus: BonusOption = None,
+    missed_file: Annotated[
+        Optional[str],
+        typer.Option(
+            "--missed",
+            help="At the end, write the words you missed to this file, one a line, longest first: "
+            "`boggle-dafsa quiz --list FILE` studies them.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play a grid at the console: type words one a line; an empty line ends the game.
 
@@ -122,6 +131,10 @@ def play(
     from boggle_dafsa.output.render import render_grid, render_report
 
     check_seconds(seconds)
+    if missed_file is not None:
+        from boggle_dafsa.files.limits import refuse_overwriting
+
+        refuse_overwriting(missed_file, [path for path in (dictionary, bonus, dice_name) if path], BoggleError)
     if dice_name == "-":
         raise BoggleError("--dice -: play reads the player's words from standard input: give the dice as a file")
     dice_set = load_dice(dice_name)
@@ -179,6 +192,16 @@ def play(
         print(render_grid(game.grid), file=screen)
         ended = run_console(game, seconds=seconds, stdin=sys.stdin, out=screen, interactive=is_terminal(sys.stdin))
     report = game.report(ended, seconds=seconds)
+    study_hint = None
+    if missed_file is not None:
+        from boggle_dafsa.automaton.fileformat import write_atomically
+        from boggle_dafsa.game.review import review
+
+        write_atomically(missed_file, "".join(f"{word}\n" for word in review(report).study).encode())
+        quiz = ["boggle-dafsa", "quiz", *(["-d", spec] if spec else []), "--list", missed_file]
+        import shlex
+
+        study_hint = f"The words you missed are in {missed_file}: study them with {shlex.join(quiz)}"
     share = None
     if day is not None:
         from boggle_dafsa.game.daily import share_text
@@ -193,6 +216,8 @@ def play(
         print_json(data)
     else:
         typer.echo(render_report(report))
+        if study_hint is not None:
+            typer.echo(study_hint)
         if share is not None:
             typer.echo(f"\nTo share (no spoilers):\n{share}")
 

@@ -128,6 +128,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "missed": hits_json(report.missed),
         "total": {"words": report.total_words, "points": report.total_points},
         "share": {"words": report.word_share, "points": report.point_share},
+        "review": review_json(report),
         # Without a bonus list: null. Bonus words are counted apart and never scored.
         "bonus": None
         if report.bonus_spec is None
@@ -137,6 +138,22 @@ def report_json(report: Report) -> dict[str, Any]:
             "missed": hits_json(report.bonus_missed),
             "total": report.total_bonus,
         },
+    }
+
+
+def review_json(report: Report) -> dict[str, Any]:
+    """The game arranged for study (:mod:`boggle_dafsa.game.review`): the missed words by
+    length and by starting cell, the missed anagrams of words found, the board's best
+    words, the list to study."""
+    from boggle_dafsa.game.review import review
+
+    arranged = review(report)
+    return {
+        "by_length": [{"length": length, "words": words} for length, words in arranged.by_length],
+        "by_cell": [{"cell": list(report.grid.coordinates(cell)), "words": words} for cell, words in arranged.by_cell],
+        "anagrams": [{"found": word, "missed": missed} for word, missed in arranged.anagrams],
+        "best": [{"word": hit.word, "points": hit.points, "found": hit.word in arranged.found} for hit in arranged.best],
+        "study": arranged.study,
     }
 
 

@@ -171,6 +171,7 @@ def render_report(report: Report) -> str:
         missed_points = report.total_points - report.score
         lines.append(f"Missed: {_count(len(report.missed), 'word')}, {_count(missed_points, 'point')}:")
         lines.extend(_by_points(report.missed))
+    lines.extend(render_review(report))
     lines.append(
         f"You found {_share(len(report.found), report.total_words, 'words')} "
         f"and {_share(report.score, report.total_points, 'points')}."
@@ -189,6 +190,25 @@ def render_report(report: Report) -> str:
     if report.seed is not None:
         lines.append(f"Replay this grid with: {replay_command(report)}")
     return "\n".join(lines)
+
+
+def render_review(report: Report) -> list[str]:
+    """The game arranged for study (:mod:`boggle_dafsa.game.review`), a few lines: the missed
+    words counted by length, the missed anagrams of words found, the board's best words."""
+    from boggle_dafsa.game.review import review
+
+    arranged = review(report)
+    lines = []
+    if arranged.by_length:
+        counts = ", ".join(f"{length} letters {len(words)}" for length, words in arranged.by_length)
+        lines.append(f"Missed by length: {counts}.")
+    if arranged.anagrams:
+        pairs = "; ".join(f"{word}: {', '.join(missed)}" for word, missed in arranged.anagrams)
+        lines.append(textwrap.fill(f"Anagrams of your words, missed: {pairs}.", width=78, subsequent_indent="  "))
+    if arranged.best and report.total_words:
+        best = "  ".join(f"{hit.word}{'*' if hit.word in arranged.found else ''}" for hit in arranged.best)
+        lines.append(textwrap.fill(f"The board's best (* found): {best}", width=78, subsequent_indent="  "))
+    return lines
 
 
 def replay_command(report: Report) -> str:
