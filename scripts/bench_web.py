@@ -20,10 +20,14 @@ import statistics
 import sys
 import time
 import urllib.parse
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from boggle_dafsa.board.dice import generate_grids, load_dice
-from boggle_dafsa.web.harness import live_server
+# tests/helpers/: the test helpers, kept out of the wheel.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from boggle_dafsa.board.dice import generate_grids, load_dice  # noqa: E402
+from helpers.harness import live_server  # noqa: E402
 
 #: No run lasts longer than this, whatever --requests says.
 MAX_SECONDS = 60.0

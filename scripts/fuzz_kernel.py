@@ -42,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # tests/helpers/: the test helpers, kept out of the wheel
 
 from boggle_dafsa.automaton import fileformat  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
@@ -51,7 +52,7 @@ from boggle_dafsa.output.jsonable import json_row  # noqa: E402
 from boggle_dafsa.output.rows import SCORED_PATH_ROW, SUMMARY_LINE  # noqa: E402
 from boggle_dafsa.solver import Hit  # noqa: E402
 from boggle_dafsa.solver.python import Solver as PythonSolver  # noqa: E402
-from boggle_dafsa.testing import dictionary_from_words  # noqa: E402
+from helpers.dictionaries import dictionary_from_words  # noqa: E402
 
 ALPHABET = "ABCDEIKLNOQRSTU"
 # (3, 3, 3, 3): a cell with 80 neighbours, more than the masked search takes.

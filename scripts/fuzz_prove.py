@@ -53,8 +53,9 @@ def build(folder: str) -> str:
 
 def fuzz(module_path: str, rounds: int, seed: int) -> None:
     sys.path.insert(0, str(ROOT / "src"))
+    sys.path.insert(0, str(ROOT / "tests"))  # tests/helpers/: the test helpers, kept out of the wheel
     from boggle_dafsa.search import prove as P
-    from boggle_dafsa.testing import PROOF_BUCKETS, PROOF_CORNERS, PROOF_WORDS, dictionary_from_words
+    from helpers.dictionaries import PROOF_BUCKETS, PROOF_CORNERS, PROOF_WORDS, dictionary_from_words
 
     spec = importlib.util.spec_from_file_location("_prove", module_path)
     assert spec is not None and spec.loader is not None

@@ -21,7 +21,10 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from boggle_dafsa.web.harness import headless_chromium, live_server, new_page, open_page, start_game
+# tests/helpers/: the test helpers, kept out of the wheel.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from helpers.harness import headless_chromium, live_server, new_page, open_page, start_game  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "web"
 DEVICES = {

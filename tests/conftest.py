@@ -73,7 +73,7 @@ def enable2k_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """A headless Chromium for a module of browser tests (each skips itself where Chromium or playwright is missing)."""
-    from boggle_dafsa.web.harness import headless_chromium
+    from helpers.harness import headless_chromium
 
     with headless_chromium() as browser:
         yield browser

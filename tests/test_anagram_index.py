@@ -25,8 +25,8 @@ from boggle_dafsa import query
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.query import automata, conditions, walk
-from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy
+from helpers.dictionaries import normalized_words
 
 
 @contextmanager

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
 from boggle_dafsa.automaton.fileformat import encode
 from boggle_dafsa.dictionaries.build import compile_words
-from boggle_dafsa.testing import dictionary_from_words, normalized_words
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import read_wordlist
+from helpers.dictionaries import dictionary_from_words, normalized_words
 
 small_words = st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=6), max_size=40)
 # Beyond 31 letters a state header takes two cells: exercise that layout too.

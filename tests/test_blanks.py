@@ -14,8 +14,8 @@ from boggle_dafsa.board.dice import SplitMix64, die_text, load_dice, roll_grid
 from boggle_dafsa.board.grid import BLANK, Grid, neighbours
 from boggle_dafsa.errors import DiceError
 from boggle_dafsa.solver import find, solve
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import normalize
+from helpers.dictionaries import dictionary_from_words
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.game.rounds import Game, Judge, Reason
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy
+from helpers.dictionaries import dictionary_from_words
 
 LETTERS = "AEST"
 

@@ -27,8 +27,8 @@ from boggle_dafsa.output.jsonable import json_row
 from boggle_dafsa.output.rows import PATH_ROW, SCORED_PATH_ROW
 from boggle_dafsa.solver import Hit, PreparedSolver, available_kernels, solve, sort_key
 from boggle_dafsa.solver import python as native
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.dictionaries import dictionary_from_words
 
 COMPILED = "c" in available_kernels()
 if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and not COMPILED:  # pragma: no cover - CI guard
@@ -224,7 +224,6 @@ def test_any_order_of_the_neighbour_table_gives_the_twins_paths(tmp_path: Path) 
     import random
 
     from boggle_dafsa.solver._native import Solver as Compiled
-
     from boggle_dafsa.solver.python import Solver as Twin
 
     rng = random.Random(4)

@@ -32,7 +32,7 @@ from boggle_dafsa.board.scoring import BIG, CLASSIC
 from boggle_dafsa.cli import app
 from boggle_dafsa.errors import BoggleError, DiceError
 from boggle_dafsa.solver import solve
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

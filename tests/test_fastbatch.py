@@ -17,8 +17,8 @@ from boggle_dafsa.output.render import Rendering, format_totals, render_lines
 from boggle_dafsa.output.rows import GRID, PATH, POINTS, SUMMARY_LINE, WORD, WORDS, RowFormat, SummaryFormat
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
 from boggle_dafsa.solver.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.dictionaries import dictionary_from_words
 
 KERNELS = [kernel for kernel in available_kernels() if kernel != "generic"]
 

@@ -26,8 +26,8 @@ from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import solve
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy
+from helpers.dictionaries import dictionary_from_words
 
 WORDS = st.lists(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=9), max_size=80)
 # Any key (the raw policy): alphabets of any size, labels over 15 escaped.

@@ -25,7 +25,7 @@ from boggle_dafsa.game.rounds import MAX_SECONDS, EndReason, Game, Reason, check
 from boggle_dafsa.output.jsonable import report_json
 from boggle_dafsa.output.render import format_clock, render_grid, render_report
 from boggle_dafsa.solver import sort_key
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()"]

@@ -24,7 +24,7 @@ from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import PreparedSolver, available_kernels
 from boggle_dafsa.solver import python as native
 from boggle_dafsa.solver.hood import MAX_VARIANTS, MIN_RUN, hood_totals, runs
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 KERNELS = ["python", *(["c"] if "c" in available_kernels() else [])]
 FACES = ["A", "B", "E", "S", "U", "QU", "SQU", "X", "Q", "T"]

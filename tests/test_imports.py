@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import boggle_dafsa
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 PACKAGE = Path(boggle_dafsa.__file__).resolve().parent
 
@@ -137,6 +137,62 @@ def test_the_layers() -> None:
     assert not [m for m in library if "sys.stdout" in names[m].read_text() or "sys.stdin" in names[m].read_text()]
     # typer's vendored click is reached from one module only.
     assert [m for m, path in names.items() if "typer._click" in path.read_text()] == ["boggle_dafsa.cli.compat"]
+
+
+#: Where a run of the package begins: ``import boggle_dafsa``, ``python -m boggle_dafsa``, and
+#: the console script (``[project.scripts]`` in pyproject.toml).
+DOORS = ("boggle_dafsa", "boggle_dafsa.__main__", "boggle_dafsa.cli")
+#: Modules only the tests may import: a package module that does is a test helper.
+TEST_ONLY = ("pytest", "hypothesis", "playwright", "pexpect", "axe_playwright_python")
+
+
+def named_modules(path: Path, known: set[str]) -> set[str]:
+    """The modules a file names in a string, imported later by name: ``"pkg.module"`` or
+    ``"pkg.module:attribute"`` (the lazy public names, the format registry, the compiled parts)."""
+    strings = (node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.Constant))
+    return {text.partition(":")[0] for text in strings if isinstance(text, str) and text.partition(":")[0] in known}
+
+
+def reached(edges: dict[str, set[str]], doors: tuple[str, ...]) -> set[str]:
+    """The modules a run can import from ``doors``, following ``edges`` and, since importing
+    a module runs its packages' ``__init__`` first, every package above a module reached."""
+    seen: set[str] = set()
+    waiting = list(doors)
+    while waiting:
+        module = waiting.pop()
+        if module in seen or module not in edges:
+            continue
+        seen.add(module)
+        waiting.extend(edges[module])
+        waiting.extend(module.rsplit(".", depth)[0] for depth in range(1, module.count(".") + 1))
+    return seen
+
+
+def test_the_reach_finds_a_module_nobody_imports() -> None:
+    edges = {"p": {"p.a"}, "p.a": {"p.b.c"}, "p.b": set(), "p.b.c": set(), "p.helper": {"p.a"}}
+    assert set(edges) - reached(edges, ("p",)) == {"p.helper"}
+
+
+@pytest.mark.slow
+def test_every_module_is_reached_from_a_door_so_the_wheel_holds_no_test_helper() -> None:
+    # A module that no run of the package can import serves only the tests or the scripts:
+    # its place is tests/helpers/, out of the wheel (issue 32: testing.py and web/harness.py
+    # were two). Run against an installed wheel, this reads the wheel's own files.
+    from boggle_dafsa.cli import VERBS
+
+    names = module_names()
+    known = set(names)
+    edges = {name: imports | named_modules(names[name], known) for name, imports in import_graph().items()}
+    # cli's main() imports the module of the verb it runs by its short name.
+    edges["boggle_dafsa.cli"] |= {f"boggle_dafsa.cli.{module}" for module in VERBS.values()}
+    assert sorted(known - reached(edges, DOORS)) == []
+    # ... and the check sees one: a helper importing the library, imported by nothing.
+    edges["boggle_dafsa.testing"] = {"boggle_dafsa.dictionaries.build"}
+    assert "boggle_dafsa.testing" not in reached(edges, DOORS)
+    # No module of the package imports what only the tests install.
+    importers = {name for name, path in names.items() for other in TEST_ONLY if f"import {other}" in path.read_text()}
+    importers |= {name for name, path in names.items() for other in TEST_ONLY if f"from {other}" in path.read_text()}
+    assert sorted(importers) == []
 
 
 #: What `solve GRID -q` on a native file must not import: other verbs and their command

@@ -29,8 +29,8 @@ from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import solve
 from boggle_dafsa.solver.kernels import select
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import normalize
+from helpers.dictionaries import dictionary_from_words
 
 KERNELS = compiled.available("solver")
 

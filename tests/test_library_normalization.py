@@ -15,8 +15,8 @@ from boggle_dafsa.board.grid import neighbours
 from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.errors import DictionaryError, WordListError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
-from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.dictionaries import normalized_words
 
 # Letters in both cases, accented and not, ligatures; a hyphen and a space to be refused.
 RAW = st.text(alphabet="abceéèEÉÈCçÇœŒzZ", min_size=1, max_size=6)

@@ -12,7 +12,7 @@ import pexpect
 import pytest
 from conftest import ROOT
 
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 #: The first French grid of seed 42 is IEFA/AEFE/MHAL/ETTE: METAL and AIE are on it, HIER is not a word here.
 WORDS = ["fatma", "halte", "thème", "métal", "aie", "thé", "maison", "été", "ah"]
@@ -158,7 +158,7 @@ def test_every_long_operation_has_the_same_progress_bar(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_set_operations_report_the_words_read_from_their_inputs(tmp_path: Path) -> None:
     from boggle_dafsa.query.setops import write_set
-    from boggle_dafsa.testing import dictionary_from_words
+    from helpers.dictionaries import dictionary_from_words
 
     words = ["".join("abcdefghij"[n // 10**k % 10] for k in range(5)) for n in range(100_000)]
     first = dictionary_from_words(words[:60_000], tmp_path, name="first.dafsa")

@@ -25,10 +25,10 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import best as S
 from boggle_dafsa.search import logs
 from boggle_dafsa.search import prove as P
-from boggle_dafsa.testing import PROOF_BUCKETS as BUCKETS
-from boggle_dafsa.testing import PROOF_CORNERS as CORNERS
-from boggle_dafsa.testing import PROOF_WORDS as WORDS
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import PROOF_BUCKETS as BUCKETS
+from helpers.dictionaries import PROOF_CORNERS as CORNERS
+from helpers.dictionaries import PROOF_WORDS as WORDS
+from helpers.dictionaries import dictionary_from_words
 
 runner = CliRunner()
 #: The proof of these tests: 6 classes, 37 boards of at least 3 points.

@@ -41,8 +41,8 @@ from boggle_dafsa.automaton.lookup import POLICY_CODES
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.dictionaries import normalized_words
 
 KERNELS = compiled.available("census")
 #: The letters of the crafted files: code points from U+10000, each the label of one edge.

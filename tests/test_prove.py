@@ -23,10 +23,10 @@ from boggle_dafsa.board.scoring import CLASSIC, LETTERS
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import prove as P
 from boggle_dafsa.search.best import Canonical, Scorer
-from boggle_dafsa.testing import PROOF_BUCKETS as BUCKETS
-from boggle_dafsa.testing import PROOF_CORNERS as CORNERS
-from boggle_dafsa.testing import PROOF_WORDS as WORDS
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import PROOF_BUCKETS as BUCKETS
+from helpers.dictionaries import PROOF_CORNERS as CORNERS
+from helpers.dictionaries import PROOF_WORDS as WORDS
+from helpers.dictionaries import dictionary_from_words
 
 #: Words with QU, for --qu (alphabet A E I O Q S T U).
 QU_WORDS = ["quest", "quote", "quota", "aqua", "equate", "suet", "set", "seat", "east", "toque", "quiet", "quit", "suit"]

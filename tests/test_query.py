@@ -27,8 +27,8 @@ from boggle_dafsa.automaton.fileformat import NativeLayout
 from boggle_dafsa.errors import DictionaryError, QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.query import automata, setops, walk
-from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy
+from helpers.dictionaries import normalized_words
 
 if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "c" not in walk.available_kernels():  # pragma: no cover - CI guard
     raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled query walk (query/_walk.c) is not built")

@@ -9,8 +9,8 @@ import pytest
 from conftest import run_cli
 
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
-from boggle_dafsa.testing import normalized_words
 from boggle_dafsa.words.normalize import Policy
+from helpers.dictionaries import normalized_words
 
 WORDS = normalized_words(["chat", "chats", "chien", "niche", "nicher", "zoo", "élève", "élèves", "tact", "scat", "cat"])
 

@@ -21,7 +21,7 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.study.history import History, private_folder
 from boggle_dafsa.study.schedule import DAYS, TOP_BOX, WINDOWS, Card, Schedule, new_card
 from boggle_dafsa.study.session import Question, alphagrams, judge, keeper, run_quiz
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 #: Four anagram groups: ACT (2 words), DGO (1), EILNST (4), OPST (6).
 WORDS = ["stop", "pots", "tops", "spot", "opts", "post", "listen", "silent", "enlist", "tinsel", "cat", "act", "dog"]

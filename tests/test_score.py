@@ -16,7 +16,7 @@ from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.cli import app
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.game.rounds import Judge, Reason, player_names, read_player_words, score_players
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -110,7 +110,7 @@ def _every_part_says(expected_pure: bool, tmp_path: Path) -> dict[str, str]:
     from boggle_dafsa.search import prove
     from boggle_dafsa.solver import PreparedSolver, kernel_status, prepared_solver
     from boggle_dafsa.solver.kernels import kernel_for, select
-    from boggle_dafsa.testing import dictionary_from_words
+    from helpers.dictionaries import dictionary_from_words
 
     dictionary = dictionary_from_words(["abc", "abd"], tmp_path, name=f"seam{int(expected_pure)}.dafsa")
     census = reader._compiled_census()
@@ -183,7 +183,7 @@ def test_the_docs_name_the_kernels_and_the_parts_of_the_seam() -> None:
 
 def test_a_kernel_named_runs_where_built_whatever_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from boggle_dafsa.solver.kernels import select
-    from boggle_dafsa.testing import dictionary_from_words
+    from helpers.dictionaries import dictionary_from_words
 
     dictionary = dictionary_from_words(["abc"], tmp_path)
     monkeypatch.setenv(compiled.PURE_VARIABLE, "1")

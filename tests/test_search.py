@@ -19,7 +19,7 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.search import best as S
 from boggle_dafsa.search.best import Board
 from boggle_dafsa.solver import solve, totals
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 WORDS = ["cat", "act", "tac", "cats", "scat", "taco", "coat", "coats", "ascot", "stoa", "oats", "oast", "tacos"]
 

@@ -32,7 +32,7 @@ from boggle_dafsa.errors import QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.query import conditions, walk
 from boggle_dafsa.query.tiles import BAGS, TileBag, bag_for
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 # -- the oracle: each condition as a scan of the list -----------------------------------------
 

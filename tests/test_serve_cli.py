@@ -17,7 +17,7 @@ pytest.importorskip("uvicorn", reason="the [web] extra is not installed (pip ins
 
 from conftest import run_cli
 
-from boggle_dafsa.web.harness import live_server
+from helpers.harness import live_server
 
 
 @pytest.mark.slow

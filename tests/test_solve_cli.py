@@ -14,7 +14,7 @@ from conftest import run_cli
 from typer.testing import CliRunner
 
 from boggle_dafsa.cli import app
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 runner = CliRunner()
 WORDS = ["tas", "sat", "tase", "set", "est", "este", "quête", "quai", "ta", "as", "stase"]

@@ -21,8 +21,8 @@ from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import Hit, find, solve, sort_key, totals
-from boggle_dafsa.testing import dictionary_from_words
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.dictionaries import dictionary_from_words
 
 
 class SetDictionary:

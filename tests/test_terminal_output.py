@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.cli.best import _Progress, eta_seconds, format_eta
 from boggle_dafsa.search import best as S
-from boggle_dafsa.testing import dictionary_from_words
+from helpers.dictionaries import dictionary_from_words
 
 WORDS = ["cat", "act", "tac", "cats", "scat", "taco", "coat", "coats", "ascot", "stoa", "oats", "oast", "tacos"]
 

@@ -26,7 +26,7 @@ import pytest
 
 from boggle_dafsa.cli.progress import TimeLeft
 from boggle_dafsa.search import prove as P
-from boggle_dafsa.testing import PROOF_BUCKETS, PROOF_CORNERS, PROOF_WORDS, dictionary_from_words
+from helpers.dictionaries import PROOF_BUCKETS, PROOF_CORNERS, PROOF_WORDS, dictionary_from_words
 
 CLASSES = 2000
 

@@ -28,8 +28,8 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from boggle_dafsa.web.app import create_app  # noqa: E402
 from boggle_dafsa.web.guard import name_key, player_name  # noqa: E402
-from boggle_dafsa.web.harness import live_server  # noqa: E402
 from boggle_dafsa.web.settings import Limits  # noqa: E402
+from helpers.harness import live_server  # noqa: E402
 
 # -- names ---------------------------------------------------------------------------------------
 

@@ -36,9 +36,9 @@ from websockets.sync.client import connect as ws_connect  # noqa: E402
 from boggle_dafsa.errors import BoggleError  # noqa: E402
 from boggle_dafsa.web.app import create_app  # noqa: E402
 from boggle_dafsa.web.guard import ClientGuard, ConnectionGate  # noqa: E402
-from boggle_dafsa.web.harness import live_server  # noqa: E402
 from boggle_dafsa.web.settings import Limits  # noqa: E402
 from boggle_dafsa.web.store import StorageError, Store  # noqa: E402
+from helpers.harness import live_server  # noqa: E402
 
 #: `serve` with limits of the test's choosing: a real uvicorn, as `boggle-dafsa serve` runs it.
 _SERVER = """

@@ -22,7 +22,7 @@ pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright; no browser download needed)"
 )
 
-from boggle_dafsa.web.harness import WAIT_MS, chromium_path, live_server, new_page, open_page, start_game  # noqa: E402
+from helpers.harness import WAIT_MS, chromium_path, live_server, new_page, open_page, start_game  # noqa: E402
 
 if chromium_path() is None:
     pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)

@@ -265,7 +265,7 @@ def test_play_daily_refuses_a_seed_and_a_dice_file() -> None:
 @pytest.mark.slow
 def test_the_daily_page_plays_today_s_grid_and_shares_the_result() -> None:
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    from boggle_dafsa.web.harness import chromium_path, headless_chromium, live_server, new_page, open_page, start_game
+    from helpers.harness import chromium_path, headless_chromium, live_server, new_page, open_page, start_game
 
     if chromium_path() is None:
         pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
@@ -301,7 +301,7 @@ def test_the_daily_page_plays_today_s_grid_and_shares_the_result() -> None:
 @pytest.mark.slow
 def test_the_daily_page_remembers_on_reload_that_the_day_was_played() -> None:
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    from boggle_dafsa.web.harness import chromium_path, headless_chromium, live_server, new_page, open_page, start_game
+    from helpers.harness import chromium_path, headless_chromium, live_server, new_page, open_page, start_game
 
     if chromium_path() is None:
         pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")

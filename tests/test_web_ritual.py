@@ -18,7 +18,7 @@ pytest.importorskip(
 )
 
 from boggle_dafsa.game.daily import today
-from boggle_dafsa.web.harness import chromium_path, live_server, new_page, open_page, start_game
+from helpers.harness import chromium_path, live_server, new_page, open_page, start_game
 
 if chromium_path() is None:
     pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)

@@ -142,7 +142,7 @@ def test_bytes_already_read_are_a_list_named_by_path() -> None:
 
 def test_verify_reports_its_progress(tmp_path: Path) -> None:
     from boggle_dafsa.dictionaries.verify import verify
-    from boggle_dafsa.testing import dictionary_from_words
+    from helpers.dictionaries import dictionary_from_words
 
     words = [f"W{a}{b}{c}" for a in "ABCDEFGHIJ" for b in "ABCDEFGHIJ" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
     dictionary = dictionary_from_words(words, tmp_path)
