@@ -320,7 +320,7 @@ def test_the_header_refuses_unknown_flags_and_a_cut_section() -> None:
     with pytest.raises(DictionaryError, match="truncated"):
         opened(cut)
     header_size = struct.unpack_from("<I", data, 12)[0]
-    data[17] |= 0x02
+    data[17] |= 0x04  # bit 1 is the value section's (issue 33): bit 2 is unknown
     struct.pack_into("<I", data, 92, 0)
     struct.pack_into("<I", data, 92, zlib.crc32(bytes(data[:header_size])))
     with pytest.raises(DictionaryError, match="upgrade"):

@@ -255,6 +255,36 @@ class DictionaryBase(Generic[State]):
         if start == self.root and counted[start][0] != max_words:
             raise self._damaged(f"{counted[start][0]:,} words, its header says {max_words:,}")
 
+    # -- values (issue 33): a format that holds them overrides these ------------------
+
+    #: True if the dictionary holds a value per word (a map), not only words.
+    has_values = False
+    #: ``int``, ``text`` or ``bytes`` for a map; None for a set of words.
+    value_kind: str | None = None
+
+    def _no_values(self) -> Exception:
+        from boggle_dafsa.errors import NoValuesError
+
+        what = getattr(self, "format_name", "this")
+        return NoValuesError(
+            f"{self.path}: holds no values, only words ({what} dictionary): build a native one with --values int|text"
+        )
+
+    def __getitem__(self, word: str) -> Any:
+        raise self._no_values()
+
+    def get(self, word: str, default: Any = None) -> Any:
+        """The value of ``word``, or ``default`` if it is no word (a dictionary with values)."""
+        raise self._no_values()
+
+    def items(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
+        """The (word, value) pairs of the words starting with ``prefix`` (a dictionary with values)."""
+        raise self._no_values()
+
+    def values(self) -> Iterator[Any]:
+        """Every value in the words' order (a dictionary with values)."""
+        raise self._no_values()
+
     def _damaged(self, what: str) -> Exception:
         from boggle_dafsa.errors import DictionaryError
 

@@ -66,3 +66,8 @@ def opening(path: object, error: type[BoggleError], what: str) -> Iterator[None]
 
 class QueryError(BoggleError):
     """A query cannot be run: a malformed pattern or regex (with its column), a bound exceeded."""
+
+
+class NoValuesError(DictionaryError, TypeError):
+    """``d[word]`` (or ``get``, ``items``, ``values``) on a dictionary that holds no values,
+    only words: a ``TypeError`` too, as subscripting a set is."""

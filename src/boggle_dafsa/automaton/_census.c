@@ -578,6 +578,9 @@ done:
 typedef struct {
     const uint8_t *data;
     uint64_t units, counted, escapes, directory_at, counts_at, table_at;
+    /* Optional (a ValueReader's): the bitmap in 64-bit words, and the rank before each. */
+    const uint64_t *bits;
+    const uint32_t *fine;
 } Section;
 
 typedef struct {
@@ -590,6 +593,8 @@ static int section_open(Section *s, const Py_buffer *view, uint64_t units) {
     uint64_t len = (uint64_t)view->len;
     if (len < WN_FIXED || memcmp(d, "WNUM", 4) != 0) goto bad;
     s->data = d;
+    s->bits = NULL;
+    s->fine = NULL;
     s->units = (uint64_t)d[12] | (uint64_t)d[13] << 8 | (uint64_t)d[14] << 16 | (uint64_t)d[15] << 24;
     s->counted = (uint64_t)d[16] | (uint64_t)d[17] << 8 | (uint64_t)d[18] << 16 | (uint64_t)d[19] << 24;
     s->escapes = (uint64_t)d[20] | (uint64_t)d[21] << 8 | (uint64_t)d[22] << 16 | (uint64_t)d[23] << 24;
@@ -604,18 +609,35 @@ bad:
     return -1;
 }
 
+/* The bit count of a 64-bit word. */
+static inline unsigned popcount64(uint64_t x) {
+    /* Without -mpopcnt the builtin is a call into libgcc: the arithmetic is faster. */
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 static uint32_t wn_get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
 /* The count stored for `unit`: >= 1; 0 when none is stored; -1 with an error set. */
 static int64_t section_count(const Section *s, uint64_t unit) {
     if (unit >= s->units) return 0;
-    const uint8_t *bitmap = s->data + WN_FIXED;
-    uint8_t byte = bitmap[unit >> 3];
-    if (!(byte >> (unit & 7) & 1u)) return 0;
-    uint64_t block = unit / WN_RANK_BLOCK_BITS;
-    uint64_t ordinal = wn_get32(s->data + s->directory_at + 4 * block);
-    for (uint64_t i = block * (WN_RANK_BLOCK_BITS / 8); i < (unit >> 3); i++) ordinal += popcount32(bitmap[i]);
-    ordinal += popcount32(byte & ((1u << (unit & 7)) - 1u));
+    uint64_t ordinal;
+    if (s->fine != NULL) {
+        /* One word and its rank: the values' hot path (d[word]). */
+        uint64_t word = s->bits[unit >> 6], bit = unit & 63;
+        if (!(word >> bit & 1u)) return 0;
+        ordinal = s->fine[unit >> 6] + (uint64_t)popcount64(word & ((UINT64_C(1) << bit) - 1u));
+    } else {
+        const uint8_t *bitmap = s->data + WN_FIXED;
+        uint8_t byte = bitmap[unit >> 3];
+        if (!(byte >> (unit & 7) & 1u)) return 0;
+        uint64_t block = unit / WN_RANK_BLOCK_BITS;
+        ordinal = wn_get32(s->data + s->directory_at + 4 * block);
+        for (uint64_t i = block * (WN_RANK_BLOCK_BITS / 8); i < (unit >> 3); i++) ordinal += popcount32(bitmap[i]);
+        ordinal += popcount32(byte & ((1u << (unit & 7)) - 1u));
+    }
     if (ordinal >= s->counted) { damaged("its word-number section's rank directory is wrong"); return -1; }
     uint8_t count = s->data[s->counts_at + ordinal];
     if (count == 0) { damaged("a count in its word-number section is zero or larger than its words"); return -1; }
@@ -709,6 +731,94 @@ static int number_ready(Lookup *l, PyObject *section, Py_buffer *view, Section *
     return 0;
 }
 
+/* The walk of index: the number of `key` (folding ASCII lower case when `fold`) into
+ * *number: 1; 0 when it is no word; -1 with an error set. `edges` has room for l->letters. */
+/* The states nearest the root, which most walks pass, with their edges' counts and the sum
+ * of the counts before each, made once (a ValueReader's): such a state costs one search of
+ * its labels instead of decoding every edge and reading every count. */
+typedef struct {
+    uint32_t label;
+    int32_t next;    /* the child's CachedState, or -1: it is not cached */
+    uint64_t child;
+    int64_t below, before;
+} CachedEdge;
+
+typedef struct {
+    uint64_t state;
+    int64_t words;   /* the words at or below it: the `left` a walk brings */
+    int final;
+    uint32_t first, count; /* its edges in StateCache.edges */
+} CachedState;
+
+typedef struct {
+    CachedState *states; /* the root first; a walk moves from one to the next by CachedEdge.next */
+    CachedEdge *edges;
+    uint32_t count;
+} StateCache;
+
+static int number_walk(const Lookup *l, const Section *s, PyObject *key, int fold, int64_t word_count, NumberEdge *edges,
+                       const StateCache *cache, int64_t *number) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+    if (word_count <= 0 || length > l->longest) return 0;
+    uint64_t state = l->root;
+    int64_t left = word_count, rank = 0;
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    /* The root's cached state, then each cached child's, until the walk leaves the cache. */
+    const CachedState *known = cache != NULL && cache->count ? cache->states : NULL;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (fold && c >= 'a' && c <= 'z') c -= 'a' - 'A';
+        int64_t label = lookup_label(l, c);
+        if (label < 0) return 0;
+        if (known != NULL) {
+            if (known->words != left) { damaged("its word counts do not add up"); return -1; }
+            if (known->final) { rank++; left--; }
+            const CachedEdge *e = cache->edges + known->first;
+            uint32_t lo = 0, hi = known->count;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (e[mid].label < (uint64_t)label) lo = mid + 1; else hi = mid;
+            }
+            if (lo == known->count || e[lo].label != (uint64_t)label) return 0;
+            rank += e[lo].before;
+            left = e[lo].below;
+            state = e[lo].child;
+            known = e[lo].next >= 0 ? cache->states + e[lo].next : NULL;
+            continue;
+        }
+        int final = lookup_final(l, state);
+        if (final < 0) return -1;
+        if (final) { rank++; left--; }
+        int64_t n = number_edges(l, state, edges);
+        if (n < 0) return -1;
+        int64_t place = 0;
+        for (; place < n; place++) {
+            int64_t later = n - 1 - place;
+            if (edges[place].label == (uint64_t)label) {
+                int64_t below = number_child(l, s, edges[place].child, left, later);
+                if (below < 0) return -1;
+                left = below;
+                state = edges[place].child;
+                break;
+            }
+            if (edges[place].label > (uint64_t)label) return 0;
+            int64_t below = number_child(l, s, edges[place].child, left, later);
+            if (below < 0) return -1;
+            rank += below;
+            left -= below;
+        }
+        if (place == n) return 0;
+    }
+    int final = lookup_final(l, state);
+    if (final <= 0) return final;
+    int more = number_has_edges(l, state);
+    if (more < 0) return -1;
+    if (!more && left != 1) { damaged("its word counts do not add up"); return -1; }
+    *number = rank;
+    return 1;
+}
+
 static PyObject *lookup_number_of(PyObject *self, PyObject *args) {
     Lookup *l = (Lookup *)self;
     PyObject *key, *section;
@@ -720,54 +830,13 @@ static PyObject *lookup_number_of(PyObject *self, PyObject *args) {
     Section s;
     NumberEdge *edges;
     if (number_ready(l, section, &view, &s, &edges) < 0) return NULL;
-    PyObject *result = NULL;
-    uint64_t state = l->root;
-    int64_t left = word_count, rank = 0;
-    int kind = PyUnicode_KIND(key);
-    const void *data = PyUnicode_DATA(key);
-    for (Py_ssize_t i = 0; i < length; i++) {
-        int64_t label = lookup_label(l, PyUnicode_READ(kind, data, i));
-        if (label < 0) goto none;
-        int final = lookup_final(l, state);
-        if (final < 0) goto done;
-        if (final) { rank++; left--; }
-        int64_t n = number_edges(l, state, edges);
-        if (n < 0) goto done;
-        int64_t place = 0;
-        for (; place < n; place++) {
-            int64_t later = n - 1 - place;
-            if (edges[place].label == (uint64_t)label) {
-                int64_t below = number_child(l, &s, edges[place].child, left, later);
-                if (below < 0) goto done;
-                left = below;
-                state = edges[place].child;
-                break;
-            }
-            if (edges[place].label > (uint64_t)label) goto none;
-            int64_t below = number_child(l, &s, edges[place].child, left, later);
-            if (below < 0) goto done;
-            rank += below;
-            left -= below;
-        }
-        if (place == n) goto none;
-    }
-    {
-        int final = lookup_final(l, state);
-        if (final < 0) goto done;
-        if (!final) goto none;
-        int more = number_has_edges(l, state);
-        if (more < 0) goto done;
-        if (!more && left != 1) { damaged("its word counts do not add up"); goto done; }
-        result = PyLong_FromLongLong(rank);
-        goto done;
-    }
-none:
-    result = Py_None;
-    Py_INCREF(result);
-done:
+    int64_t number = 0;
+    int found = number_walk(l, &s, key, 0, word_count, edges, NULL, &number);
     PyMem_Free(edges);
     PyBuffer_Release(&view);
-    return result;
+    if (found < 0) return NULL;
+    if (!found) Py_RETURN_NONE;
+    return PyLong_FromLongLong(number);
 }
 
 static PyObject *lookup_word_of(PyObject *self, PyObject *args) {
@@ -826,6 +895,389 @@ done:
     return result;
 }
 
+/* ---- values (issue 33) ---------------------------------------------------------------------
+ *
+ * ValueReader(lookup, section, values, word_count): d[word] on a file with a value section
+ * (automaton/values.py, docs/format.md), over a Lookup (which holds the body) and the
+ * checked word-number section (bytes, as number_of takes it). `values` is the value section
+ * of a file of int values (a buffer on the mapped file), or None for text and bytes, whose
+ * blocks Python inflates: then only number() is of use.
+ *
+ * get(text) -> the int value of `text`, KeyError if it is no word, None when its key needs
+ * Python's normalization (as Lookup.word: ASCII letters, folded under the fold policy; any
+ * text without a line break under raw); number(text) -> its word number, likewise;
+ * at(number) -> the value of a number; range(start, stop) -> a list of values. Their
+ * Python twins are numbering.index_of (the walk) and values.ValueTable.at and .range (the
+ * values): the same walk, the same checks that the counts add up along the path, the same
+ * ValueError("damaged: ...") where they raise one.
+ *
+ * Fast: the section's bitmap is copied into 64-bit words with the rank before each (a
+ * byte of memory per 16 units of the body), so a count is one word, one popcount and one
+ * byte; the edges' array is made once. Bounded: the walk is number_of's (a key longer
+ * than the longest word answers at once; a version 2 state's edges read at most once per
+ * letter of the alphabet); a value's index is checked against the section's count, and its
+ * bits against the packed array's bytes, which the constructor checks against the buffer.
+ */
+#define VAL_FIXED 40
+#define VAL_KIND_INT 1
+
+typedef struct {
+    PyObject_HEAD
+    Lookup *lookup;          /* held: the body, the alphabet, the policy */
+    PyObject *counts;        /* the word-number section (held) */
+    Py_buffer counts_view;
+    Py_buffer values_view;
+    int held;                /* the buffers are held (until release()) */
+    int has_values;          /* int values: values_view holds their section */
+    Section section;
+    uint64_t *bits;
+    uint32_t *fine;
+    NumberEdge *edges;
+    StateCache cache;
+    int64_t word_count;
+    const uint8_t *packed;   /* the int values' packed array */
+    uint64_t packed_words;   /* its 64-bit words */
+    unsigned width;
+    uint64_t base;           /* the smallest value, as two's complement */
+} ValueReader;
+
+static uint64_t val_get64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+static int reader_closed(ValueReader *r) {
+    if (r->held && r->lookup->held) return 0;
+    PyErr_SetString(PyExc_ValueError, "the dictionary is closed");
+    return 1;
+}
+
+/* The int value of number `n` (0 <= n < word_count, checked by the caller). */
+static int64_t reader_value(const ValueReader *r, uint64_t n) {
+    if (!r->width) return (int64_t)r->base;
+    uint64_t bit = n * r->width, word = bit >> 6, shift = bit & 63;
+    /* The constructor checked packed_words * 64 >= word_count * width: word is inside. */
+    uint64_t v = val_get64(r->packed + 8 * word) >> shift;
+    if (shift + r->width > 64) v |= val_get64(r->packed + 8 * (word + 1)) << (64 - shift);
+    if (r->width < 64) v &= (UINT64_C(1) << r->width) - 1u;
+    return (int64_t)(r->base + v);
+}
+
+/* The key of `text` as Lookup.word makes it: 1 (walk it, *fold set), 0 (no key: not a
+ * word), -2 (ask Python: it needs normalizing). */
+static int reader_key(const ValueReader *r, PyObject *text, int *fold) {
+    if (!PyUnicode_Check(text)) return -2;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (length == 0) return 0;
+    *fold = 0;
+    if (r->lookup->policy == POLICY_RAW) {
+        if (PyUnicode_FindChar(text, '\n', 0, length, 1) != -1 || PyUnicode_FindChar(text, '\r', 0, length, 1) != -1)
+            return 0;
+        return 1;
+    }
+    if (!PyUnicode_IS_ASCII(text)) return -2;
+    const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS1 c = chars[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) return -2;
+    }
+    *fold = r->lookup->policy == POLICY_FOLD;
+    return 1;
+}
+
+/* The number of `text`: 1 (into *number), 0 (no word), -2 (ask Python), -1 (an error set). */
+static int reader_number(ValueReader *r, PyObject *text, int64_t *number) {
+    int fold = 0;
+    int key = reader_key(r, text, &fold);
+    if (key <= 0) return key;
+    return number_walk(r->lookup, &r->section, text, fold, r->word_count, r->edges, &r->cache, number);
+}
+
+static PyObject *reader_get(PyObject *self, PyObject *text) {
+    ValueReader *r = (ValueReader *)self;
+    if (reader_closed(r)) return NULL;
+    if (!r->has_values) { PyErr_SetString(PyExc_TypeError, "get: a reader of int values only"); return NULL; }
+    int64_t number = 0;
+    int found = reader_number(r, text, &number);
+    if (found == -2) Py_RETURN_NONE;
+    if (found < 0) return NULL;
+    if (!found) { PyErr_SetObject(PyExc_KeyError, text); return NULL; }
+    return PyLong_FromLongLong(reader_value(r, (uint64_t)number));
+}
+
+static PyObject *reader_number_method(PyObject *self, PyObject *text) {
+    ValueReader *r = (ValueReader *)self;
+    if (reader_closed(r)) return NULL;
+    int64_t number = 0;
+    int found = reader_number(r, text, &number);
+    if (found == -2) Py_RETURN_NONE;
+    if (found < 0) return NULL;
+    if (!found) { PyErr_SetObject(PyExc_KeyError, text); return NULL; }
+    return PyLong_FromLongLong(number);
+}
+
+static PyObject *reader_at(PyObject *self, PyObject *arg) {
+    ValueReader *r = (ValueReader *)self;
+    if (reader_closed(r)) return NULL;
+    if (!r->has_values) { PyErr_SetString(PyExc_TypeError, "at: a reader of int values only"); return NULL; }
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0 || n >= r->word_count) { PyErr_SetString(PyExc_IndexError, "word number out of range"); return NULL; }
+    return PyLong_FromLongLong(reader_value(r, (uint64_t)n));
+}
+
+static PyObject *reader_range(PyObject *self, PyObject *args) {
+    ValueReader *r = (ValueReader *)self;
+    long long start, stop;
+    if (!PyArg_ParseTuple(args, "LL", &start, &stop)) return NULL;
+    if (reader_closed(r)) return NULL;
+    if (!r->has_values) { PyErr_SetString(PyExc_TypeError, "range: a reader of int values only"); return NULL; }
+    if (start < 0) start = 0;
+    if (stop > r->word_count) stop = r->word_count;
+    if (stop < start) stop = start;
+    PyObject *list = PyList_New((Py_ssize_t)(stop - start));
+    if (list == NULL) return NULL;
+    for (long long n = start; n < stop; n++) {
+        PyObject *value = PyLong_FromLongLong(reader_value(r, (uint64_t)n));
+        if (value == NULL) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, (Py_ssize_t)(n - start), value);
+    }
+    return list;
+}
+
+static void reader_let_go(ValueReader *r) {
+    if (r->held) {
+        PyBuffer_Release(&r->counts_view);
+        if (r->has_values) PyBuffer_Release(&r->values_view);
+        r->held = 0;
+    }
+}
+
+static PyObject *reader_release(PyObject *self, PyObject *unused) {
+    reader_let_go((ValueReader *)self);
+    Py_RETURN_NONE;
+}
+
+static void reader_dealloc(PyObject *self) {
+    ValueReader *r = (ValueReader *)self;
+    reader_let_go(r);
+    Py_XDECREF(r->lookup);
+    Py_XDECREF(r->counts);
+    PyMem_Free(r->bits);
+    PyMem_Free(r->fine);
+    PyMem_Free(r->edges);
+    PyMem_Free(r->cache.states);
+    PyMem_Free(r->cache.edges);
+    Py_TYPE(self)->tp_free(self);
+}
+
+/* The states nearest the root, breadth first, while they are at most CACHE_STATES and their
+ * edges at most CACHE_EDGES, each with its edges' counts (number_child's, with its checks). */
+#define CACHE_STATES 2048
+#define CACHE_EDGES 16384
+
+static uint64_t cache_hash(uint64_t state) { return (state * UINT64_C(0x9E3779B97F4A7C15)) >> 17; }
+
+/* The max-heap of reader_cache: state indices by their words (the most first). */
+static void heap_push(uint32_t *heap, uint32_t *size, const CachedState *states, uint32_t item) {
+    uint32_t at = (*size)++;
+    while (at > 0) {
+        uint32_t parent = (at - 1) / 2;
+        if (states[heap[parent]].words >= states[item].words) break;
+        heap[at] = heap[parent];
+        at = parent;
+    }
+    heap[at] = item;
+}
+
+static uint32_t heap_pop(uint32_t *heap, uint32_t *size, const CachedState *states) {
+    uint32_t top = heap[0], item = heap[--(*size)], at = 0;
+    for (;;) {
+        uint32_t child = 2 * at + 1;
+        if (child >= *size) break;
+        if (child + 1 < *size && states[heap[child + 1]].words > states[heap[child]].words) child++;
+        if (states[item].words >= states[heap[child]].words) break;
+        heap[at] = heap[child];
+        at = child;
+    }
+    if (*size) heap[at] = item;
+    return top;
+}
+
+static int reader_cache(ValueReader *r) {
+    /* Best first: the states with the most words below, which the most walks pass (a
+     * walk passes a state for each word below it), until CACHE_STATES states or
+     * CACHE_EDGES edges. A state seen (a child of one cached) but not cached keeps no edges. */
+    const Lookup *l = r->lookup;
+    StateCache *c = &r->cache;
+    c->count = 0;
+    uint32_t room = 4 * CACHE_STATES; /* states seen */
+    c->states = PyMem_Malloc(room * sizeof(CachedState));
+    c->edges = PyMem_Malloc(CACHE_EDGES * sizeof(CachedEdge));
+    /* While it is made: the states seen, by state (open addressing: 1 + its index, 0: none). */
+    uint64_t mask = 2 * (uint64_t)room - 1;
+    uint32_t *slots = PyMem_Calloc(mask + 1, sizeof(uint32_t));
+    uint32_t *heap = PyMem_Malloc(room * sizeof(uint32_t));
+    int result = -1;
+    if (!c->states || !c->edges || !slots || !heap) { PyErr_NoMemory(); goto done; }
+    result = 0;
+    if (r->word_count <= 0) goto done;
+    result = -1;
+    uint32_t edges_used = 0, seen = 1, waiting = 0, cached = 0;
+    c->states[0].state = l->root;
+    c->states[0].words = r->word_count;
+    c->states[0].count = 0;
+    c->states[0].first = UINT32_MAX; /* not cached (yet) */
+    slots[cache_hash(l->root) & mask] = 1;
+    heap_push(heap, &waiting, c->states, 0);
+    while (waiting && cached < CACHE_STATES) {
+        uint32_t q = heap_pop(heap, &waiting, c->states);
+        CachedState *st = &c->states[q];
+        int final = lookup_final(l, st->state);
+        if (final < 0) goto done;
+        int64_t n = number_edges(l, st->state, r->edges);
+        if (n < 0) goto done;
+        if (edges_used + (uint64_t)n > CACHE_EDGES) break;
+        int64_t left = st->words - final, before = 0;
+        st->final = final;
+        st->first = edges_used;
+        st->count = (uint32_t)n;
+        cached++;
+        for (int64_t place = 0; place < n; place++) {
+            int64_t below = number_child(l, &r->section, r->edges[place].child, left, n - 1 - place);
+            if (below < 0) goto done;
+            CachedEdge *e = &c->edges[edges_used++];
+            e->label = r->edges[place].label;
+            e->child = r->edges[place].child;
+            e->below = below;
+            e->before = before;
+            e->next = -1;
+            before += below;
+            left -= below;
+            /* A child with edges is seen once (and waits its turn), while there is room. */
+            int more = number_has_edges(l, e->child);
+            if (more < 0) goto done;
+            if (!more) continue;
+            uint64_t at = cache_hash(e->child) & mask;
+            while (slots[at] && c->states[slots[at] - 1].state != e->child) at = (at + 1) & mask;
+            if (slots[at]) {
+                e->next = (int32_t)(slots[at] - 1);
+                continue;
+            }
+            if (seen == room) continue;
+            c->states[seen].state = e->child;
+            c->states[seen].words = below;
+            c->states[seen].count = 0;
+            c->states[seen].first = UINT32_MAX;
+            e->next = (int32_t)seen;
+            slots[at] = ++seen;
+            heap_push(heap, &waiting, c->states, seen - 1);
+        }
+    }
+    /* An edge to a state seen but never cached leads out of the cache. */
+    for (uint32_t i = 0; i < edges_used; i++)
+        if (c->edges[i].next >= 0 && c->states[c->edges[i].next].first == UINT32_MAX) c->edges[i].next = -1;
+    c->count = c->states[0].first == UINT32_MAX ? 0 : seen;
+    result = 0;
+done:
+    PyMem_Free(slots);
+    PyMem_Free(heap);
+    return result;
+}
+
+static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *lookup, *counts, *values;
+    long long word_count;
+    static char *names[] = {"lookup", "section", "values", "word_count", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OOL", names, &LookupType, &lookup, &counts, &values, &word_count))
+        return NULL;
+    Lookup *l = (Lookup *)lookup;
+    if (lookup_closed(l)) return NULL;
+    if (l->version < 2 && l->header_cells != 1) {
+        PyErr_SetString(PyExc_ValueError, "values: version 1 headers wider than one cell (ask the twin)");
+        return NULL;
+    }
+    if (word_count < 0 || word_count > 0xFFFFFFFFll) { damaged("a word count out of range"); return NULL; }
+    ValueReader *r = (ValueReader *)type->tp_alloc(type, 0);
+    if (r == NULL) return NULL;
+    Py_INCREF(lookup);
+    r->lookup = l;
+    Py_INCREF(counts);
+    r->counts = counts;
+    r->word_count = word_count;
+    if (PyObject_GetBuffer(counts, &r->counts_view, PyBUF_SIMPLE) < 0) goto fail;
+    if (values != Py_None) {
+        if (PyObject_GetBuffer(values, &r->values_view, PyBUF_SIMPLE) < 0) {
+            PyBuffer_Release(&r->counts_view);
+            goto fail;
+        }
+        r->has_values = 1;
+    }
+    r->held = 1;
+    if (section_open(&r->section, &r->counts_view, l->size) < 0) goto fail;
+    /* The bitmap as 64-bit words (zero past the units) and the rank before each word. */
+    uint64_t units = r->section.units, words = (units + 63) / 64;
+    r->bits = PyMem_Calloc((size_t)(words ? words : 1), sizeof(uint64_t));
+    r->fine = PyMem_Malloc((size_t)(words ? words : 1) * sizeof(uint32_t));
+    r->edges = PyMem_Malloc((size_t)(l->letters ? l->letters : 1) * sizeof(NumberEdge));
+    if (!r->bits || !r->fine || !r->edges) { PyErr_NoMemory(); goto fail; }
+    const uint8_t *bitmap = r->section.data + WN_FIXED;
+    uint64_t bitmap_bytes = (units + 7) / 8, before = 0;
+    for (uint64_t i = 0; i < bitmap_bytes; i++) r->bits[i >> 3] |= (uint64_t)bitmap[i] << (8 * (i & 7));
+    if (units % 64) r->bits[words - 1] &= (UINT64_C(1) << (units % 64)) - 1u;
+    for (uint64_t w = 0; w < words; w++) {
+        r->fine[w] = (uint32_t)before;
+        before += popcount64(r->bits[w]);
+    }
+    if (before != r->section.counted) { damaged("its word-number section's bitmap and counts disagree"); goto fail; }
+    r->section.bits = r->bits;
+    r->section.fine = r->fine;
+    if (reader_cache(r) < 0) goto fail;
+    if (r->has_values) {
+        const uint8_t *v = (const uint8_t *)r->values_view.buf;
+        uint64_t len = (uint64_t)r->values_view.len;
+        if (len < VAL_FIXED || memcmp(v, "WVAL", 4) != 0 || v[16] != VAL_KIND_INT || v[17] != 0 || v[18] > 64
+            || wn_get32(v + 20) != (uint64_t)word_count) {
+            damaged("its value section's fields are inconsistent");
+            goto fail;
+        }
+        r->width = v[18];
+        r->base = val_get64(v + 24);
+        r->packed = v + VAL_FIXED;
+        r->packed_words = (len - VAL_FIXED) / 8;
+        /* Every entry's bits lie within the packed words (the reads of reader_value). */
+        if ((uint64_t)word_count * r->width > r->packed_words * 64) {
+            damaged("its value section's fields are inconsistent");
+            goto fail;
+        }
+    }
+    return (PyObject *)r;
+fail:
+    Py_DECREF(r);
+    return NULL;
+}
+
+static PyMethodDef reader_methods[] = {
+    {"get", reader_get, METH_O, "get(text) -> its int value; KeyError if it is no word; None: ask Python"},
+    {"number", reader_number_method, METH_O, "number(text) -> its word number; KeyError if it is no word; None: ask Python"},
+    {"at", reader_at, METH_O, "at(number) -> the int value of that word number"},
+    {"range", reader_range, METH_VARARGS, "range(start, stop) -> the int values of those word numbers, a list"},
+    {"release", reader_release, METH_NOARGS, "release(): let go of the sections"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ValueReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "boggle_dafsa.automaton._census.ValueReader",
+    .tp_basicsize = sizeof(ValueReader),
+    .tp_dealloc = reader_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "d[word] over a native body and its word-number and value sections, in place.",
+    .tp_methods = reader_methods,
+    .tp_new = reader_new,
+};
+
 static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS, "census(cells, root, width, max_depth, max_words) -> (words, longest_word, states)"},
     {"word_numbers", word_numbers, METH_VARARGS,
@@ -838,11 +1290,18 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__census(void) {
     if (PyType_Ready(&LookupType) < 0) return NULL;
+    if (PyType_Ready(&ValueReaderType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&LookupType);
     if (PyModule_AddObject(m, "Lookup", (PyObject *)&LookupType) < 0) {
         Py_DECREF(&LookupType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&ValueReaderType);
+    if (PyModule_AddObject(m, "ValueReader", (PyObject *)&ValueReaderType) < 0) {
+        Py_DECREF(&ValueReaderType);
         Py_DECREF(m);
         return NULL;
     }

@@ -110,6 +110,7 @@ class Header:
         "source_digest",
         "flags",
         "index_bytes",
+        "values_bytes",
     )
 
     def __init__(
@@ -130,6 +131,7 @@ class Header:
         header_size: int | None = None,
         flags: int = 0,
         index_bytes: int = 0,
+        values_bytes: int = 0,
     ) -> None:
         self.version = version
         # As a file says (decode_header checks them), else as a writer lays the file out.
@@ -152,6 +154,8 @@ class Header:
         self.flags = flags
         #: Bytes of the word-number section after the body (0: none).
         self.index_bytes = index_bytes
+        #: Bytes of the value section after the body and the word-number section (0: none).
+        self.values_bytes = values_bytes
 
     @property
     def body_size(self) -> int:
@@ -160,13 +164,23 @@ class Header:
 
     @property
     def file_size(self) -> int:
-        """The exact size in bytes of a file with this header (its word-number section included)."""
-        return self.header_size + self.body_size + self.index_bytes
+        """The exact size in bytes of a file with this header (its optional sections included)."""
+        return self.header_size + self.body_size + self.index_bytes + self.values_bytes
 
     @property
     def has_word_numbers(self) -> bool:
         """True if a word-number section follows the body (:data:`FLAG_WORD_NUMBERS`)."""
         return bool(self.flags & FLAG_WORD_NUMBERS)
+
+    @property
+    def has_values(self) -> bool:
+        """True if a value section follows the body and the word-number section (:data:`FLAG_VALUES`)."""
+        return bool(self.flags & FLAG_VALUES)
+
+    @property
+    def values_at(self) -> int:
+        """Where the value section starts (if any): after the body and the word-number section."""
+        return self.header_size + self.body_size + self.index_bytes
 
 
 class _Layout:
@@ -785,8 +799,11 @@ def project_cells(states: NativeLayout | CompactLayout, keep: bytes) -> tuple[ar
 
 #: Bit 0 of the header's flags byte (offset 17): a word-number section follows the body.
 FLAG_WORD_NUMBERS = 0x01
+#: Bit 1: a value section (a value per word, docs/format.md) follows the body and the
+#: word-number section (automaton/values.py).
+FLAG_VALUES = 0x02
 #: Every flag this code knows: a file with another is refused ("upgrade").
-KNOWN_FLAGS = FLAG_WORD_NUMBERS
+KNOWN_FLAGS = FLAG_WORD_NUMBERS | FLAG_VALUES
 INDEX_MAGIC = b"WNUM"
 #: The section's fixed part: magic, the section's bytes, CRC-32 of the bytes after this
 #: field, units (bits of the bitmap), counted states, escaped counts.
@@ -826,6 +843,21 @@ def index_section_bytes(data: Buffer, header: Header, source: str, file_size: in
     ):
         raise DictionaryError(f"{source}: damaged dictionary (its word-number section's fields are inconsistent)")
     return int(size)
+
+
+def values_section_bytes(data: Buffer, header: Header, source: str, file_size: int) -> int:
+    """The size of the value section of a file whose header says it has one (its fixed
+    part checked against the header); raises :class:`DictionaryError` otherwise."""
+    from boggle_dafsa.automaton.values import VALUES_FIXED_SIZE, Layout
+
+    start = header.values_at
+    if file_size < start + VALUES_FIXED_SIZE or len(data) < start + VALUES_FIXED_SIZE:
+        raise DictionaryError(f"{source}: truncated ({file_size} bytes, its value section starts at {start})")
+    try:
+        layout = Layout(data[start : start + VALUES_FIXED_SIZE], header.word_count)
+    except ValueError:
+        raise DictionaryError(f"{source}: damaged dictionary (its value section's fields are inconsistent)") from None
+    return int(layout.size)
 
 
 def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[int, int], list[int]]:
@@ -1209,6 +1241,8 @@ def decode_header(data: Buffer, source: str, file_size: int) -> Header:
     check_fields(header, source)
     if header.has_word_numbers:
         header.index_bytes = index_section_bytes(data, header, source, file_size)
+    if header.has_values:
+        header.values_bytes = values_section_bytes(data, header, source, file_size)
     if file_size != header.file_size:
         what = "truncated" if file_size < header.file_size else "has trailing bytes"
         raise DictionaryError(f"{source}: {what} ({file_size} bytes, header says {header.file_size})")

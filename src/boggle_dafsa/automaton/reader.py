@@ -29,13 +29,14 @@ from boggle_dafsa.automaton.fileformat import (
 )
 from boggle_dafsa.automaton.lookup import Lookups
 from boggle_dafsa.automaton.numbering import WordNumbers
+from boggle_dafsa.automaton.values import Values
 from boggle_dafsa.errors import DictionaryError, opening
 from boggle_dafsa.words.normalize import Policy
 
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
 
 
-class NativeDictionary(Lookups, WordNumbers):
+class NativeDictionary(Values, Lookups, WordNumbers):
     """A dictionary in the native DAFSA format, mapped from its file.
 
     A state is the index of its first cell; see ``docs/format.md``.
@@ -409,23 +410,30 @@ class NativeDictionary(Lookups, WordNumbers):
             "source_sha256": h.source_digest,
             "body_crc32": f"{h.body_crc32:08x}",
             "word_numbers": "stored" if h.has_word_numbers else "not stored (computed in memory on first use)",
+            "values": self.values_info(),
         }
 
     # -- integrity ----------------------------------------------------------------------
 
     def body_intact(self) -> bool:
         """True if the cells match the checksum recorded in the header (and the word-number
-        section, if any, its own: its counts are checked against the automaton's by :meth:`check_word_numbers`)."""
+        and value sections, if any, their own: the counts are checked against the automaton's
+        by :meth:`check_word_numbers`)."""
         h = self.header
         data = memoryview(self._map)
         intact = zlib.crc32(data[h.header_size : h.header_size + h.body_size]) == h.body_crc32
         if intact and h.has_word_numbers:
             start = h.header_size + h.body_size
             intact = index_crc_holds(data[start : start + h.index_bytes])
+        if intact and h.has_values:
+            from boggle_dafsa.automaton.values import crc_holds
+
+            intact = crc_holds(data[h.values_at : h.values_at + h.values_bytes])
         return intact
 
     def close(self) -> None:
         """Release the mapping (the dictionary is unusable afterwards)."""
+        self._release_values()
         self._release_lookup()
         if isinstance(self.cells, memoryview):
             self.cells.release()

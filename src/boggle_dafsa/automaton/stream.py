@@ -31,13 +31,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from boggle_dafsa import compiled
 from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, UnsortedInputError
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     DEFAULT_VERSION,
+    FLAG_VALUES,
     FLAG_WORD_NUMBERS,
     VERSIONS,
     CompactLayout,
@@ -55,6 +56,9 @@ from boggle_dafsa.automaton.fileformat import (
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.files import limits
 from boggle_dafsa.words.normalize import Policy
+
+if TYPE_CHECKING:
+    from boggle_dafsa.automaton.values import ValueColumn
 
 #: Bytes of words handed on at a time (one call into the kernel, one progress report).
 BLOCK_BYTES = 1 << 20
@@ -248,16 +252,37 @@ class NativeWriter:
     states (default ``limits.MAX_STATES``, read when the writer is made), whatever the kernel.
     """
 
-    def __init__(self, kernel: Any = None, max_states: int | None = None) -> None:
+    def __init__(self, kernel: Any = None, max_states: int | None = None, values: str | None = None) -> None:
         self.kernel = kernel or default_kernel()
         self.builder = self.kernel.Builder(max_states=max_states or limits.MAX_STATES)
         self.hasher = hashlib.sha256()
         self.words = 0
         self._finished = False
         self._last = b""  # the last word added, for the digest of blocks with duplicates
+        #: The values of the words (``values``: "int", "text" or "bytes"), one per word in
+        #: order, written after the body (docs/format.md); None: a set of words.
+        self.values: ValueColumn | None = None
+        if values is not None:
+            from boggle_dafsa.automaton.values import ValueColumn
 
-    def add_block(self, data: bytes) -> int:
-        """Add the sorted words of ``data`` (one a line); return how many were new."""
+            self.values = ValueColumn(values)
+
+    def add_block(self, data: bytes, values: Sequence[Any] | None = None) -> int:
+        """Add the sorted words of ``data`` (one a line); return how many were new.
+
+        With values (a writer made with ``values``), ``values`` holds one per line of
+        ``data``, and every word must be new (one value a word: a repeated word raises
+        :class:`UnsortedInputError`).
+        """
+        if self.values is not None:
+            lines = [line for line in data.split(b"\n") if line]
+            if values is None or len(values) != len(lines):
+                raise ValueError(f"{len(lines):,} words and {0 if values is None else len(values):,} values: one value a word")
+            if not lines:
+                return 0
+            data = b"\n".join(lines) + b"\n"
+        elif values is not None:
+            raise ValueError("values given to a writer of words only: make it with NativeWriter(values=kind)")
         if not data:
             return 0
         if not data.endswith(b"\n"):
@@ -273,6 +298,10 @@ class NativeWriter:
                 ) from None
             raise
         lines = data.count(b"\n")
+        if self.values is not None:
+            if added != lines:
+                raise UnsortedInputError("a word is repeated: with values, each word once (one value a word)")
+            self.values.extend(values)  # type: ignore[arg-type]
         if added == lines:
             self.hasher.update(data)
             self._last = data[data.rfind(b"\n", 0, len(data) - 1) + 1 : -1]
@@ -294,6 +323,20 @@ class NativeWriter:
                 block.clear()
         if block:
             self.add_block(("\n".join(block) + "\n").encode("utf-8"))
+
+    def add_items(self, items: Iterable[tuple[str, Any]], block_words: int = 65536) -> None:
+        """Add sorted, unique ``(word, value)`` pairs (normalized words), in blocks (a writer with values)."""
+        words: list[str] = []
+        values: list[Any] = []
+        for word, value in items:
+            words.append(word)
+            values.append(value)
+            if len(words) == block_words:
+                self.add_block(("\n".join(words) + "\n").encode("utf-8"), values)
+                words.clear()
+                values = []
+        if words:
+            self.add_block(("\n".join(words) + "\n").encode("utf-8"), values)
 
     def stats(self) -> dict[str, Any]:
         """The builder's counts so far (see the kernels)."""
@@ -369,6 +412,11 @@ class NativeWriter:
             section = word_numbers_of(body, version, root, stats["alphabet"], stats["longest"], stats["words"])
             stream.seek(len(room) + len(body))
             stream.write(section)
+        value_section = b""
+        if self.values is not None:
+            value_section = self.values.encode()
+            stream.seek(len(room) + (len(body) if version == 2 else 4 * count) + len(section))
+            stream.write(value_section)
         header = Header(
             policy,
             stats["alphabet"],
@@ -382,15 +430,17 @@ class NativeWriter:
             crc,
             digest,
             version,
-            flags=FLAG_WORD_NUMBERS if index else 0,
+            flags=(FLAG_WORD_NUMBERS if index else 0) | (FLAG_VALUES if self.values is not None else 0),
             index_bytes=len(section),
+            values_bytes=len(value_section),
         )
         stream.seek(0)
         stream.write(pack_header(header))
         stream.flush()
         stream.seek(0)
         # Named by the caller: a temporary file's stream is named by its descriptor (a number).
-        read_back(stream.read(), name or "<memory>", self.hasher.hexdigest(), self.words, self.kernel)
+        with_values = {} if self.values is None else {"values": self.values}
+        read_back(stream.read(), name or "<memory>", self.hasher.hexdigest(), self.words, self.kernel, **with_values)
         return NativeStats(stats["words"], stats["states"], stats["transitions"], header.file_size, digest)
 
     def _compact_body(self, alphabet_size: int) -> tuple[bytes, int]:
@@ -428,10 +478,13 @@ def word_numbers_of(body: bytes, version: int, root: int, alphabet: str, longest
 READ_BACK_BLOCK = 1 << 20
 
 
-def read_back(data: bytes, source: str, digest: str, words: int, kernel: Any = None) -> None:
+def read_back(data: bytes, source: str, digest: str, words: int, kernel: Any = None, values: ValueColumn | None = None) -> None:
     """Raise :class:`DictionaryError` (one line) unless the native file ``data`` opens, its
     checksums and census hold, and its words, listed, are ``words`` words whose SHA-256
-    (each followed by a newline, as :func:`~boggle_dafsa.words.wordlist.digest_words`) is ``digest``.
+    (each followed by a newline, as :func:`~boggle_dafsa.words.wordlist.digest_words`) is ``digest``;
+    and, given ``values`` (the column written), unless its value section holds exactly them
+    (ints compared one by one, text and bytes by the SHA-256 of their canonical stream),
+    and a file without ``values`` holds none.
 
     What every native writer runs on its own output before the file is renamed into place,
     so that a writer's fault can never leave a damaged file behind an exit status of 0 (as
@@ -457,6 +510,7 @@ def read_back(data: bytes, source: str, digest: str, words: int, kernel: Any = N
         header = dictionary.header
         if header.word_count != words:
             raise wrong(f"{header.word_count:,} words, {words:,} were added")
+        _read_back_values(dictionary, values, wrong)
         hasher = hashlib.sha256()
         cells = dictionary._cells()
         if cells is not None:
@@ -485,6 +539,27 @@ def read_back(data: bytes, source: str, digest: str, words: int, kernel: Any = N
         raise wrong(str(error).removeprefix(f"{source}: ")) from None
     if listed != words or hasher.hexdigest() != digest:
         raise wrong("other words than those added")
+
+
+def _read_back_values(dictionary: Any, values: ValueColumn | None, wrong: Callable[[str], DictionaryError]) -> None:
+    # The values read back through the reader's own paths (the table, or the compiled reader
+    # of ints), compared with the column that was written.
+    if values is None:
+        if dictionary.header.has_values:
+            raise wrong("a value section no value was given for")
+        return
+    if not dictionary.header.has_values:
+        raise wrong("no value section")
+    table = dictionary.value_table()
+    if table.kind != values.kind or table.layout.count != values.count:
+        raise wrong(f"{table.layout.count:,} values of kind {table.kind}, {values.count:,} of kind {values.kind} were added")
+    if values.kind == "int":
+        from array import array
+
+        if array("q", dictionary._all_values()) != values.ints:
+            raise wrong("other values than those added")
+    elif table.canonical_digest() != values.digest():
+        raise wrong("other values than those added")
 
 
 def _state_limit(error: ValueError) -> None:

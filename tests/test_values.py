@@ -1,0 +1,370 @@
+"""Values (issue 33): a value per word in the native file's value section (docs/format.md),
+``d[word]``, ``d.get``, ``d.items``, ``d.values``, the writer's read-back of them, and the
+checks that refuse a damaged section."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import struct
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boggle_dafsa import compiled
+from boggle_dafsa.automaton import fileformat, values
+from boggle_dafsa.automaton.reader import NativeDictionary
+from boggle_dafsa.automaton.stream import NativeWriter, kernels
+from boggle_dafsa.automaton.values import ValueColumn, ValueTable, pack, unpack
+from boggle_dafsa.errors import DictionaryError, NoValuesError
+from boggle_dafsa.words.normalize import Policy, normalize
+
+POLICIES = [Policy.FOLD, Policy.EXACT, Policy.RAW]
+#: The kernels of d[word]: the compiled ValueReader where built, and the twins.
+KERNELS = ["c", "python"] if hasattr(compiled.built("census"), "ValueReader") else ["python"]
+BUILDERS = list(kernels())
+
+
+@contextmanager
+def kernel_of(name: str) -> Iterator[None]:
+    """Dictionaries armed within use the named kernel (the seam reads BOGGLE_DAFSA_PURE when a dictionary arms)."""
+    saved = os.environ.get(compiled.PURE_VARIABLE)
+    os.environ[compiled.PURE_VARIABLE] = "1" if name == "python" else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[compiled.PURE_VARIABLE]
+        else:
+            os.environ[compiled.PURE_VARIABLE] = saved
+
+
+def written(
+    items: list[tuple[str, Any]],
+    kind: str,
+    policy: Policy = Policy.FOLD,
+    version: int = 2,
+    index: bool = True,
+    builder: str = "c",
+) -> bytes:
+    """The file of the sorted, unique, normalized ``items`` with their values of ``kind``."""
+    writer = NativeWriter(kernels().get(builder), values=kind)
+    writer.add_items(items)
+    stream = io.BytesIO()
+    writer.write_to(stream, policy, None, version, index)
+    return stream.getvalue()
+
+
+def armed(data: bytes, kernel: str) -> NativeDictionary:
+    """The dictionary of ``data``, its values read by ``kernel``."""
+    with kernel_of(kernel):
+        d = NativeDictionary.of_buffer(data, "test.dafsa")
+        if d.has_values and len(d):
+            d._arm_values()
+            assert (d._value_reader is not None) == (kernel == "c")
+    return d
+
+
+def keyed(raw: list[tuple[str, Any]], policy: Policy) -> list[tuple[str, Any]]:
+    """The normalized keys of ``raw`` (the first value of each), in byte order."""
+    chosen: dict[str, Any] = {}
+    for word, value in raw:
+        key = normalize(word, policy)
+        if key and key not in chosen:
+            chosen[key] = value
+    return sorted(chosen.items(), key=lambda item: item[0].encode("utf-8"))
+
+
+WORD = st.text(alphabet="ABCDEFÉçz-' 1", min_size=1, max_size=9)
+VALUE = {
+    "int": st.integers(min_value=values.INT_MIN, max_value=values.INT_MAX),
+    "text": st.text(max_size=60),
+    "bytes": st.binary(max_size=60),
+}
+SMALL_INT = st.integers(min_value=-3, max_value=1 << 20)
+
+
+def check_map(d: NativeDictionary, items: list[tuple[str, Any]]) -> None:
+    assert len(d) == len(items)
+    for word, value in items:
+        assert d[word] == value
+        assert d.get(word, "absent") == value
+    assert list(d.items()) == items
+    assert list(d.values()) == [value for _, value in items]
+    for word, _ in items[:4]:
+        for prefix in (word[:1], word[:2], word):
+            assert list(d.items(prefix)) == [(w, v) for w, v in items if w.startswith(prefix)]
+    present = {word for word, _ in items}
+    for word, _ in items[:5]:
+        for other in (word + "A", "Q" + word, word[:-1]):
+            if other and other not in present and normalize(other, d.policy) == other:
+                with pytest.raises(KeyError):
+                    d[other]
+                assert d.get(other, "absent") == "absent"
+    assert d.get("", 7) == 7
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    kind=st.sampled_from(["int", "text", "bytes"]),
+    policy=st.sampled_from(POLICIES),
+    version=st.sampled_from([1, 2]),
+    index=st.booleans(),
+    kernel=st.sampled_from(KERNELS),
+    builder=st.sampled_from(BUILDERS),
+)
+def test_what_goes_in_comes_out(
+    data: st.DataObject, kind: str, policy: Policy, version: int, index: bool, kernel: str, builder: str
+) -> None:
+    raw = data.draw(st.lists(st.tuples(WORD, VALUE[kind] if kind != "int" else st.one_of(SMALL_INT, VALUE["int"])), max_size=50))
+    items = keyed(raw, policy)
+    d = armed(written(items, kind, policy, version, index, builder), kernel)
+    assert d.has_values and d.value_kind == kind
+    check_map(d, items)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("version", [1, 2])
+def test_many_words_many_blocks_and_every_width(version: int, kernel: str) -> None:
+    rng = random.Random(33)
+    words = sorted({"".join(rng.choice("ABCDEFGHIJ") for _ in range(rng.randint(1, 8))) for _ in range(1200)})
+    for width in (0, 1, 7, 20, 33, 63, 64):
+        low = -(1 << 63) if width == 64 else -5
+        ints = [low + (rng.randrange(1 << width) if width else 0) for _ in words]
+        if width == 64:
+            ints[0], ints[1] = values.INT_MIN, values.INT_MAX
+        d = armed(written(list(zip(words, ints)), "int", version=version), kernel)
+        assert list(d.values()) == ints
+        assert all(d[word] == value for word, value in zip(words[::29], ints[::29]))
+    texts = ["é" * rng.randint(0, 90) + str(i) for i in range(len(words))]
+    d = armed(written(list(zip(words, texts)), "text", version=version), kernel)
+    assert list(d.items()) == list(zip(words, texts))
+    assert all(d[word] == value for word, value in zip(words[::29], texts[::29]))
+
+
+def test_the_kernels_answer_alike_and_normalize_as_in_does() -> None:
+    items = keyed([("élève", 1), ("Arbre", -2), ("zèbre", 1 << 40), ("ÉTÉ", 9)], Policy.FOLD)
+    data = written(items, "int")
+    for kernel in KERNELS:
+        d = armed(data, kernel)
+        assert d["eleve"] == d["ÉLÈVE"] == d[" élève "] == 1
+        assert d["arbre"] == -2 and d.get("zebre") == 1 << 40
+        for absent in ("ARBRES", "ARB", "été-là", "", "A1", "\n"):
+            with pytest.raises(KeyError):
+                d[absent]
+        with pytest.raises(KeyError):
+            d[3]  # type: ignore[index]
+
+
+def test_bit_packing_is_its_own_inverse() -> None:
+    rng = random.Random(7)
+    for width in range(65):
+        entries = [rng.randrange(1 << width) if width else 0 for _ in range(rng.randint(0, 300))]
+        packed = pack(entries, width)
+        assert len(packed) == values.packed_bytes(len(entries), width)
+        assert unpack(packed, 0, width, 0, len(entries)) == entries
+        for index in range(0, len(entries), 17):
+            assert values.entry(packed, 0, width, index) == entries[index]
+
+
+def test_a_set_of_words_says_so_in_one_line() -> None:
+    writer = NativeWriter()
+    writer.add_words(["ARBRE", "CHAT"])
+    stream = io.BytesIO()
+    writer.write_to(stream)
+    d = NativeDictionary.of_buffer(stream.getvalue(), "words.dafsa")
+    assert not d.has_values and d.value_kind is None
+    assert d.info()["values"].startswith("none")
+    for call in (lambda: d["CHAT"], lambda: d.get("CHAT"), lambda: list(d.items()), lambda: list(d.values())):
+        with pytest.raises(NoValuesError, match="holds no values") as caught:
+            call()
+        assert isinstance(caught.value, TypeError) and "\n" not in str(caught.value)
+
+
+def test_inspect_says_what_values_a_file_holds() -> None:
+    d = NativeDictionary.of_buffer(written([("A", 1), ("B", 1 << 20)], "int"), "x")
+    assert d.info()["values"].startswith("int (20 bits a value from 1;")
+    d = NativeDictionary.of_buffer(written([("A", "un"), ("B", "deux")], "text"), "x")
+    assert d.info()["values"].startswith("text (1 deflated blocks of 32 values")
+
+
+def test_values_out_of_range_or_of_the_wrong_type_are_refused() -> None:
+    for kind, bad in (("int", 1 << 63), ("int", "1"), ("int", 1.5), ("text", b"x"), ("text", "\ud800"), ("bytes", "x")):
+        writer = NativeWriter(values=kind)
+        with pytest.raises(values.ValuesError):
+            writer.add_items([("A", bad)])
+
+
+def test_a_repeated_word_or_a_missing_value_is_refused() -> None:
+    writer = NativeWriter(values="int")
+    with pytest.raises(ValueError, match="one value a word"):
+        writer.add_block(b"A\nB\n", [1])
+    with pytest.raises(ValueError, match="repeated"):
+        writer.add_block(b"A\nA\n", [1, 2])
+    with pytest.raises(ValueError, match="NativeWriter"):
+        NativeWriter().add_block(b"A\n", [1])
+
+
+# -- the writer reads back what it wrote ------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["int", "text"])
+def test_a_writer_that_writes_a_wrong_value_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    items = [("A", 1), ("B", 2), ("C", 3)] if kind == "int" else [("A", "un"), ("B", "deux"), ("C", "trois")]
+    honest = ValueColumn.encode
+
+    def lying(self: ValueColumn) -> bytes:
+        if self.kind == "int":
+            self.ints[1] += 1  # the section says 3 where 2 was added
+            try:
+                return honest(self)
+            finally:
+                self.ints[1] -= 1
+        column = ValueColumn(self.kind)
+        column.extend(["un", "deux!", "trois"])
+        return honest(column)
+
+    monkeypatch.setattr(ValueColumn, "encode", lying)
+    writer = NativeWriter(values=kind)
+    writer.add_items(items)
+    target = tmp_path / "map.dafsa"
+    with pytest.raises(DictionaryError, match="does not read back \\(other values than those added\\)") as caught:
+        writer.write(target)
+    assert "\n" not in str(caught.value)
+    assert not target.exists() and not list(tmp_path.iterdir())
+
+
+def test_the_read_back_refuses_a_section_nobody_asked_for_or_one_missing() -> None:
+    from boggle_dafsa.automaton.stream import read_back
+
+    with_values = written([("A", 1)], "int")
+    writer = NativeWriter()
+    writer.add_words(["A"])
+    stream = io.BytesIO()
+    writer.write_to(stream)
+    digest = writer.hasher.hexdigest()
+    with pytest.raises(DictionaryError, match="a value section no value was given for"):
+        read_back(with_values, "x", digest, 1)
+    column = ValueColumn("int")
+    column.extend([1])
+    with pytest.raises(DictionaryError, match="no value section"):
+        read_back(stream.getvalue(), "x", digest, 1, None, column)
+
+
+# -- damaged sections ------------------------------------------------------------------------
+
+
+def section_start(data: bytes) -> int:
+    return fileformat.decode_header(data, "x", len(data)).values_at
+
+
+def resealed(data: bytes, offset: int, value: bytes) -> bytes:
+    """``data`` with ``value`` at ``offset`` of its value section, its CRC recomputed."""
+    start = section_start(data)
+    out = bytearray(data)
+    out[start + offset : start + offset + len(value)] = value
+    struct.pack_into("<I", out, start + 4, zlib.crc32(bytes(out[start + 16 :])))
+    return bytes(out)
+
+
+def use_every_value(data: bytes, kernel: str) -> None:
+    d = armed(data, kernel)
+    for word in d:
+        d[word]
+    list(d.values())
+    list(d.items())
+
+
+SAMPLE = [(word, i * 37 - 5) for i, word in enumerate(sorted({a + b + c for a in "ABC" for b in "DEF" for c in "GHIJ"}))]
+TEXTS = [(word, f"valeur {i} " * (i % 5)) for i, word in enumerate(w for w, _ in SAMPLE)]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kind", ["int", "text"])
+def test_every_changed_byte_of_the_section_is_refused_in_one_line(kernel: str, kind: str) -> None:
+    data = written(SAMPLE if kind == "int" else TEXTS, kind)
+    start = section_start(data)
+    rng = random.Random(5)
+    for offset in sorted({*range(0, 40), *rng.sample(range(40, len(data) - start), min(60, len(data) - start - 40))}):
+        bad = bytearray(data)
+        bad[start + offset] ^= 1 << rng.randrange(8)
+        with pytest.raises(DictionaryError) as caught:
+            use_every_value(bytes(bad), kernel)
+        message = str(caught.value)
+        assert "\n" not in message and ("damaged" in message or "truncated" in message), (offset, message)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kind", ["int", "text", "bytes"])
+def test_a_resealed_lie_is_refused_or_read_within_bounds(kernel: str, kind: str) -> None:
+    """Bytes changed and the CRC made again: what the fields allow is read (no byte outside
+    the section), anything else is refused in one line."""
+    items = SAMPLE if kind == "int" else TEXTS if kind == "text" else [(w, v.encode()) for w, v in TEXTS]
+    data = written(items, kind)
+    size = len(data) - section_start(data)
+    rng = random.Random(9)
+    for _ in range(150):
+        offset = rng.randrange(16, size)
+        bad = resealed(data, offset, bytes([rng.randrange(256)]))
+        try:
+            use_every_value(bad, kernel)
+        except DictionaryError as error:
+            assert "\n" not in str(error)
+
+
+def test_the_section_fields_are_checked_when_the_file_opens() -> None:
+    data = written(SAMPLE, "int")
+    start = section_start(data)
+    for offset, value in ((0, b"XVAL"), (16, b"\x07"), (17, b"\x01"), (18, b"\x41"), (20, b"\x01\x00\x00\x00")):
+        bad = bytearray(data)
+        bad[start + offset : start + offset + len(value)] = value
+        with pytest.raises(DictionaryError, match="value section's fields are inconsistent"):
+            NativeDictionary.of_buffer(bytes(bad), "x")
+    with pytest.raises(DictionaryError, match="truncated"):
+        NativeDictionary.of_buffer(data[:-1], "x")
+    with pytest.raises(DictionaryError, match="trailing bytes"):
+        NativeDictionary.of_buffer(data + b"\0", "x")
+
+
+def test_an_older_reader_refuses_a_file_with_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that knows the word-number section only (the flags before issue 33's values)
+    refuses a file with values: "upgrade", not wrong answers."""
+    data = written(SAMPLE, "int")
+    monkeypatch.setattr(fileformat, "KNOWN_FLAGS", fileformat.FLAG_WORD_NUMBERS)
+    with pytest.raises(DictionaryError, match="upgrade"):
+        NativeDictionary.of_buffer(data, "x")
+
+
+def test_a_table_checks_its_block_table() -> None:
+    data = written(TEXTS, "text")
+    start = section_start(data)
+    section = data[start:]
+    ValueTable(section, len(TEXTS))
+    bad = bytearray(section)
+    layout = values.Layout(section, len(TEXTS))
+    starts = unpack(section, values.VALUES_FIXED_SIZE, layout.width, 0, layout.entries)
+    starts[0] = 1
+    bad[values.VALUES_FIXED_SIZE : layout.blob_at] = pack(starts, layout.width)
+    struct.pack_into("<I", bad, 4, zlib.crc32(bytes(bad[16:])))
+    with pytest.raises(ValueError, match="block table"):
+        ValueTable(bytes(bad), len(TEXTS))
+
+
+def test_closing_releases_the_mapped_sections(tmp_path: Path) -> None:
+    path = tmp_path / "map.dafsa"
+    path.write_bytes(written(SAMPLE, "int"))
+    for kernel in KERNELS:
+        with kernel_of(kernel):
+            d = NativeDictionary(path)
+            assert d[SAMPLE[3][0]] == SAMPLE[3][1]
+        d.close()
+        with pytest.raises((ValueError, DictionaryError)):
+            d[SAMPLE[3][0]]
