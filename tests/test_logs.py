@@ -210,7 +210,10 @@ def test_a_proof_log_of_another_dictionary_or_shape_is_refused(small_dict: str, 
 def test_a_proof_log_of_an_older_version_is_refused(small_dict: str, proof_log: str, tmp_path: Path) -> None:
     spec = proof_spec(small_dict)
     log = written(tmp_path / "old.ndjson", [{k: v for k, v in row.items() if k != "digest"} for row in records(proof_log)])
-    refused(lambda: P.read_log(log, spec, strict=True), log, 1, "without a digest .*start over with --log in a new file")
+    refused(lambda: P.read_log(log, spec, strict=True), log, 1, "without a digest .*start over with `log` in a new file")
+    # The command line writes its option for the parameter.
+    resumed = runner.invoke(app, ["prove", "-d", small_dict, *PROVE, "--resume", str(log)])
+    assert resumed.exit_code == 2 and "start over with --log in a new file" in resumed.output
 
 
 # -- best -----------------------------------------------------------------------------------

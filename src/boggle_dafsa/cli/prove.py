@@ -104,6 +104,9 @@ def prove(
 
     if memory < 1:
         raise BoggleError(f"--memory must be at least 1 MB, not {memory}")
+    most = P.MAX_NODE_BUDGET * P.NODE_BYTES >> 20
+    if memory > most:
+        raise BoggleError(f"--memory must be at most {most:,} MB, not {memory:,} (the most nodes a class's tree may hold)")
     if dask:
         from boggle_dafsa.solver.parallel import check_address, require_dask
 

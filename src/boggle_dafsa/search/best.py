@@ -1137,7 +1137,7 @@ def _check_boards(path: str | Path, spec: SearchSpec, done: dict[int, RunResult]
                 not rollable(spec.dice, board, faces) if spec.dice is not None else not letters.issuperset(board)
             ):
                 raise BoggleError(
-                    f"{path}:{number}: {''.join(board)!r} is not a board of this search: start over with --log in a new file"
+                    f"{path}:{number}: {''.join(board)!r} is not a board of this search: start over with `log` in a new file"
                 )
             claims.append((number, found))
     column = 1 if spec.objective == "points" else 0
@@ -1145,7 +1145,7 @@ def _check_boards(path: str | Path, spec: SearchSpec, done: dict[int, RunResult]
         if (words, points) != (found.words, found.points) or (words, points)[column] != found.score:
             raise BoggleError(
                 f"{path}:{number}: {Grid(spec.shape, found.board)} scores {points:,} points and {words:,} words, not the "
-                f"{found.points:,} and {found.words:,} the log says: start over with --log in a new file"
+                f"{found.points:,} and {found.words:,} the log says: start over with `log` in a new file"
             )
 
 

@@ -88,13 +88,13 @@ def check(path: str | Path, number: int, identity: str, previous: str, data: dic
     if digest is None:
         raise BoggleError(
             f"{path}:{number}: a line without a digest (written before 2026-11-27): this {what} log cannot be "
-            "checked; start over with --log in a new file"
+            "checked; start over with `log` in a new file"
         )
     record = {name: value for name, value in data.items() if name != "digest"}
     if not isinstance(digest, str) or digest != line_digest(identity, previous, record):
         raise BoggleError(
             f"{path}:{number}: the line fails its digest (it was edited, a line before it removed, or it was "
-            f"written with another dictionary): this {what} log cannot be trusted; start over with --log in a new file"
+            f"written with another dictionary): this {what} log cannot be trusted; start over with `log` in a new file"
         )
 
 
@@ -165,7 +165,7 @@ def _last_newline(stream: IO[bytes], before: int, path: str | Path) -> int:
     position = before
     while position > 0:
         if before - position > MAX_LINE:
-            raise BoggleError(f"{path}: not a log (a line longer than {MAX_LINE >> 20} MiB); --log takes a new file")
+            raise BoggleError(f"{path}: not a log (a line longer than {MAX_LINE >> 20} MiB); `log` takes a new file")
         start = max(0, position - _BLOCK)
         stream.seek(start)
         found = stream.read(position - start).rfind(b"\n")

@@ -523,13 +523,13 @@ def make_spec(
                 f"dice {dice.name} are {len(dice.dice)}: too few for a {format_shape(shape)} grid ({math.prod(shape)} cells)"
             )
         if q_is_qu:
-            raise BoggleError(f"--qu does not go with dice: dice {dice.name} say which face shows QU")
+            raise BoggleError(f"`q_is_qu` does not go with dice: dice {dice.name} say which face shows QU")
     scoring_name = scoring_of(scoring, dice).name
     check_min_length(min_length)
     if minimum < 1:
-        raise BoggleError(f"the minimum (--min) must be at least 1, not {minimum}")
+        raise BoggleError(f"the minimum (`minimum`) must be at least 1, not {minimum}")
     if not 100 <= node_budget <= MAX_NODE_BUDGET:
-        raise BoggleError(f"the node budget must be 100 to {MAX_NODE_BUDGET:,}, not {node_budget:,} (a smaller --memory)")
+        raise BoggleError(f"the node budget (`node_budget`) must be 100 to {MAX_NODE_BUDGET:,}, not {node_budget:,}")
     opened = open_dictionary(dictionary)
     faces = [letter for letter in opened.alphabet]
     if q_is_qu and "Q" in faces:
@@ -1152,7 +1152,7 @@ def read_log(path: str | Path, spec: ProofSpec, *, strict: bool = False) -> dict
         raise BoggleError(
             f"{path}: its {foreign} classes are of another proof (a dictionary, shape, minimum, "
             "bucket or rule differs; corners are one bucket by default since 2026-11-25); "
-            "--log starts this proof in it"
+            "`log` starts this proof in it"
         )
     if done:
         _check_boards(path, spec, done, numbers)
@@ -1199,11 +1199,11 @@ def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult
                 or canonical.key(grid) != text
                 or (spec.dice and not rollable([index[face] for face in grid]))
             ):
-                raise BoggleError(f"{path}:{number}: {text!r} is not a board of this proof: start over with --log in a new file")
+                raise BoggleError(f"{path}:{number}: {text!r} is not a board of this proof: start over with `log` in a new file")
             buckets = tuple(bucket_of[cell].get(face, -1) for cell, face in enumerate(grid))
             if classes.get(min(tuple(buckets[source] for source in image) for image in images)) != class_index:
                 raise BoggleError(
-                    f"{path}:{number}: {text!r} is not a board of class {class_index}: start over with --log in a new file"
+                    f"{path}:{number}: {text!r} is not a board of class {class_index}: start over with `log` in a new file"
                 )
             claims.append((number, text, points, words))
             grids.append(grid)
@@ -1213,12 +1213,12 @@ def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult
         if actual != (points, words):
             raise BoggleError(
                 f"{path}:{number}: {text!r} scores {actual[0]:,} points and {actual[1]:,} words, not the "
-                f"{points:,} and {words:,} the log says: start over with --log in a new file"
+                f"{points:,} and {words:,} the log says: start over with `log` in a new file"
             )
         if actual[column] < spec.minimum:
             raise BoggleError(
                 f"{path}:{number}: {text!r} has {actual[column]:,} {unit}, under the minimum {spec.minimum:,}: "
-                "start over with --log in a new file"
+                "start over with `log` in a new file"
             )
 
 
@@ -1248,9 +1248,9 @@ def prove(
     finishes, in any order; the result does not depend on it.
     """
     if jobs < 1 or jobs > 64:
-        raise BoggleError(f"the number of processes (--jobs) must be 1 to 64, not {jobs}")
+        raise BoggleError(f"the number of processes (`jobs`) must be 1 to 64, not {jobs}")
     if dask and jobs != 1:
-        raise BoggleError("--jobs and --dask exclude each other (the cluster's workers are the processes)")
+        raise BoggleError("`jobs` and `dask` exclude each other (the cluster's workers are the processes)")
     classes = spec.classes()
     wanted = list(range(len(classes))) if only is None else list(only)
     done = done or {}
@@ -1498,7 +1498,7 @@ def estimate(
     :func:`projection`), and the sample a ±25% interval needs (:func:`sample_needed`).
     """
     if sample < 1:
-        raise BoggleError(f"the sample (--sample) must hold at least 1 class, not {sample}")
+        raise BoggleError(f"the sample (`sample`) must hold at least 1 class, not {sample}")
     total = len(spec.classes())
     chosen = sample_classes(total, sample, seed)
     result = prove(spec, jobs=jobs, dask=dask, only=chosen, kernel=kernel, on_result=on_result)

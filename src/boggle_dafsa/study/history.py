@@ -53,7 +53,7 @@ CREATE INDEX IF NOT EXISTS cards_due ON cards (lexicon, due);
 CREATE TABLE IF NOT EXISTS answers (
     lexicon TEXT NOT NULL,
     question TEXT NOT NULL,
-    day TEXT NOT NULL,             -- YYYY-MM-DD, the quiz's clock (--today)
+    day TEXT NOT NULL,             -- YYYY-MM-DD, the quiz's clock (`today`)
     at REAL NOT NULL,              -- wall clock (Unix time)
     right INTEGER NOT NULL,        -- 1: every word found and none wrong
     box INTEGER NOT NULL,          -- the box it went to
@@ -85,7 +85,7 @@ def private_folder(folder: str | Path) -> Path:
         raise BoggleError(f"{folder}: cannot keep the quiz's history there ({error.strerror or error})") from None
     why = unsafe(folder, 0o022)
     if why is not None:
-        raise BoggleError(f"{folder}: refused for the quiz's history, {why} (chmod 700, or --data DIR)")
+        raise BoggleError(f"{folder}: refused for the quiz's history, {why} (chmod 700, or another folder: `folder`)")
     database = folder / DATABASE
     if os.path.lexists(database):
         why = unsafe(database, 0o022, folder=False)

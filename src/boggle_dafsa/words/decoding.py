@@ -94,7 +94,7 @@ def check_raw_encoding(encoding: str | None) -> None:
     except LookupError:
         raise WordListError(f"unknown encoding {encoding!r}") from None
     if name != "utf-8":
-        raise WordListError(f"encoding {encoding!r}: a raw list (--policy raw) is UTF-8 only, each line kept as given")
+        raise WordListError(f"encoding {encoding!r}: a raw list (`policy` raw) is UTF-8 only, each line kept as given")
 
 
 def encoding_hint(data: bytes, used_encoding: str) -> str | None:
