@@ -144,6 +144,9 @@ def test_the_layers() -> None:
 DOORS = ("boggle_dafsa", "boggle_dafsa.__main__", "boggle_dafsa.cli")
 #: Modules only the tests may import: a package module that does is a test helper.
 TEST_ONLY = ("pytest", "hypothesis", "playwright", "pexpect", "axe_playwright_python")
+#: Library parts landed before their user, each with what brings the user: remove an entry
+#: when that lands (an entry left here once its issue closes is dead code or a test helper).
+AWAITING_A_USER = {"boggle_dafsa.game.arena": "issue 36: the arena's web routes"}
 
 
 def named_modules(path: Path, known: set[str]) -> set[str]:
@@ -185,7 +188,7 @@ def test_every_module_is_reached_from_a_door_so_the_wheel_holds_no_test_helper()
     edges = {name: imports | named_modules(names[name], known) for name, imports in import_graph().items()}
     # cli's main() imports the module of the verb it runs by its short name.
     edges["boggle_dafsa.cli"] |= {f"boggle_dafsa.cli.{module}" for module in VERBS.values()}
-    assert sorted(known - reached(edges, DOORS)) == []
+    assert sorted(known - reached(edges, DOORS) - set(AWAITING_A_USER)) == []
     # ... and the check sees one: a helper importing the library, imported by nothing.
     edges["boggle_dafsa.testing"] = {"boggle_dafsa.dictionaries.build"}
     assert "boggle_dafsa.testing" not in reached(edges, DOORS)

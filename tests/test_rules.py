@@ -87,7 +87,7 @@ def test_each_rule_is_checked_in_one_module_of_board() -> None:
 
 @pytest.fixture(scope="module")
 def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from boggle_dafsa.testing import dictionary_from_words
+    from helpers.dictionaries import dictionary_from_words
 
     return str(dictionary_from_words(["CAT", "CATS", "ACTS", "SCAT"], tmp_path_factory.mktemp("rules")).path)
 
