@@ -89,11 +89,29 @@ def prove(
     memory: Annotated[
         int, typer.Option("--memory", help="Most MB of tree per class: a class that needs more is split in two.")
     ] = 700,  # search.prove.DEFAULT_MEMORY_MB (the module is imported late: start-up time)
+    shard: Annotated[
+        Optional[str],
+        typer.Option(
+            "--shard",
+            help="Prove part I of N only (I from 0 to N-1, an array job's index): the classes numbered I modulo N, the same on any machine; needs --log or --resume, and --merge makes the proof of all the parts' logs.",
+            show_default=False,
+        ),
+    ] = None,
+    merge: Annotated[
+        bool,
+        typer.Option(
+            "--merge",
+            help="Prove nothing: make the proof of the logs given (every shard's), each line checked, every board scored again, every class there once; print it as a single run does.",
+        ),
+    ] = False,
+    logs: Annotated[
+        Optional[list[str]], typer.Argument(help="The logs of --merge.", show_default=False, metavar="[LOG]...")
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Prove which boards of a shape have at least --min points: print every one, best first, one per symmetry class.
 
-    Boards are split into classes (a bucket of letters per cell); each class is bounded from above and split cell by cell until its bound falls below --min, and every board left is scored exactly. A board not printed has fewer points than --min. Progress shows on a terminal only; Ctrl-C stops (resume with --resume LOG).
+    Boards are split into classes (a bucket of letters per cell); each class is bounded from above and split cell by cell until its bound falls below --min, and every board left is scored exactly. A board not printed has fewer points than --min. Progress shows on a terminal only; Ctrl-C stops (resume with --resume LOG). --shard I/N proves one part of N into its log (an array job's task); --merge LOG... makes the proof of all the parts' logs.
     """
     from boggle_dafsa.board.dice import load_dice
     from boggle_dafsa.board.grid import parse_shape
@@ -101,12 +119,15 @@ def prove(
     from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
     from boggle_dafsa.errors import BoggleError
     from boggle_dafsa.search import prove as P
+    from boggle_dafsa.search.shards import parse_shard, shard_classes
 
     if memory < 1:
         raise BoggleError(f"--memory must be at least 1 MB, not {memory}")
     most = P.MAX_NODE_BUDGET * P.NODE_BYTES >> 20
     if memory > most:
         raise BoggleError(f"--memory must be at most {most:,} MB, not {memory:,} (the most nodes a class's tree may hold)")
+    _check_parts(shard, merge, logs or [], log=log, resume=resume, estimate=estimate, dask=dask, jobs=jobs)
+    part = parse_shard(shard) if shard else None  # before the dictionary is opened: a typo is told at once
     if dask:
         from boggle_dafsa.solver.parallel import check_address, require_dask
 
@@ -130,6 +151,9 @@ def prove(
         dice=dice_set,
     )
     classes = len(spec.classes())
+    if merge:
+        _merged(spec, logs or [], json_output, dice_set.name if dice_set else None)
+        return
     if estimate:
         chosen_seed = seed if seed is not None else 1
         bar = _Bar(min(sample, classes), 0) if is_terminal(sys.stderr) else None
@@ -145,31 +169,100 @@ def prove(
         else:
             typer.echo(_estimate_text(projected))
         return
+    only = shard_classes(classes, *part) if part else None
     done = P.read_log(resume, spec, strict=True) if resume else {}
     log_path = log or resume
     log_stream = P.open_log(log_path, spec) if log_path else None
     key = spec.key()
-    bar = _Bar(classes, len(done)) if is_terminal(sys.stderr) else None
+    wanted = classes if only is None else len(only)
+    bar = _Bar(wanted, len(done) if only is None else len(done.keys() & set(only))) if is_terminal(sys.stderr) else None
 
     def finished(result: "ClassResult") -> None:
         if log_stream is not None:
-            log_stream.write(result.to_json(key))  # sealed: see search/logs.py
+            log_stream.write(result.to_json(key, part))  # sealed: see search/logs.py
         if bar is not None:
             bar.update(result)
 
     try:
         if bar is not None:
             bar.start()
-        proof = P.prove(spec, jobs=jobs, dask=dask, done=done, on_result=finished)
+        proof = P.prove(spec, jobs=jobs, dask=dask, done=done, only=only, on_result=finished)
     finally:
         if bar is not None:
             bar.stop()
         if log_stream is not None:
             log_stream.close()
+    if part is not None:
+        if json_output:
+            print_json({"shard": list(part), "of": classes, **proof_json(proof)})
+        else:
+            typer.echo(_shard_text(proof, part, classes))
+        return
     if json_output:
         print_json({**proof_json(proof), **({"dice": dice_set.name} if dice_set else {})})
     else:
         typer.echo(_proof_text(proof, dice_set.name if dice_set else None))
+
+
+def _check_parts(
+    shard: "str | None",
+    merge: bool,
+    logs: "list[str]",
+    *,
+    log: "str | None",
+    resume: "str | None",
+    estimate: bool,
+    dask: "str | None",
+    jobs: int,
+) -> None:
+    """Refuse the options that do not go with --shard or --merge, in one line."""
+    from boggle_dafsa.errors import BoggleError
+
+    if logs and not merge:
+        raise BoggleError(f"{logs[0]!r}: prove takes no argument but the logs of --merge (prove ... --merge LOG...)")
+    if merge:
+        if not logs:
+            raise BoggleError("--merge takes the logs to merge: prove ... --merge LOG...")
+        given = [name for name, value in (("--shard", shard), ("--log", log), ("--resume", resume), ("--dask", dask)) if value]
+        given += ["--estimate"] if estimate else []
+        given += ["--jobs"] if jobs != 1 else []
+        if given:
+            raise BoggleError(f"--merge proves nothing: it does not go with {', '.join(given)}")
+    if shard is not None:
+        if estimate:
+            raise BoggleError("--shard and --estimate exclude each other (the estimate samples the whole proof)")
+        if not (log or resume):
+            raise BoggleError("--shard needs --log FILE or --resume FILE: --merge makes the proof of the shards' logs")
+
+
+def _merged(spec: "ProofSpec", logs: "list[str]", json_output: bool, dice: "str | None") -> None:
+    """The proof made of the shards' logs, printed as a single run prints it."""
+    from boggle_dafsa.search.shards import IncompleteProof
+    from boggle_dafsa.search.shards import merge as merge_logs
+
+    try:
+        proof = merge_logs(spec, logs)
+    except IncompleteProof as error:
+        how = "run their shards again with --shard I/N --resume LOG" if error.shards else "prove them with --resume LOG"
+        raise IncompleteProof(f"{error}: {how}, then merge again", error.missing, error.shards) from None
+    if json_output:
+        print_json({**proof_json(proof), **({"dice": dice} if dice else {})})
+    else:
+        typer.echo(_proof_text(proof, dice))
+
+
+def _shard_text(proof: "ProofResult", part: "tuple[int, int]", total: int) -> str:
+    spec = proof.spec
+    boards = proof.boards()
+    unit = "points" if spec.objective == "points" else "words"
+    lines = [
+        f"shard {part[0]}/{part[1]}: {proof.classes:,} of the proof's {total:,} classes ({proof.cpu_seconds:,.1f} CPU-s), "
+        f"{len(boards):,} board{'s' if len(boards) != 1 else ''} with at least {spec.minimum:,} {unit} among them; "
+        f"the proof is the merge of the {part[1]:,} shards' logs (--merge)"
+    ]
+    for text, points, words in boards:
+        lines.append(f"{points:>6,} points {words:>5,} words  {_grid_text(spec, text)}")
+    return "\n".join(lines)
 
 
 def proof_json(proof: "ProofResult") -> "dict[str, Any]":

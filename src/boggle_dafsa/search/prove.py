@@ -900,10 +900,12 @@ class ClassResult:
     splits: int
     seconds: float
 
-    def to_json(self, key: str) -> dict[str, Any]:
-        """The class as one line of the ndjson log."""
+    def to_json(self, key: str, shard: tuple[int, int] | None = None) -> dict[str, Any]:
+        """The class as one line of the ndjson log (``shard``: (I, N), the part of the proof
+        that proved it, written as ``"shard": [I, N]``; the merge names it for classes missing)."""
         return {
             "spec": key,
+            **({"shard": list(shard)} if shard is not None else {}),
             "class": self.index,
             "boards": [list(board) for board in self.boards],
             "bound": self.bound,
@@ -1038,7 +1040,9 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
         candidates += len(result.candidates)
         _rescore(context, result.candidates, boards)
     ranked = sorted(((text, points, words) for text, (points, words) in boards.items()), key=lambda row: (-row[1], row[0]))
-    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, time.thread_time() - started)
+    # The seconds as the log keeps them (0.1 ms): a proof and the merge of its log say the same.
+    seconds = round(time.thread_time() - started, 4)
+    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, seconds)
 
 
 def _rescore(context: _Context, candidates: list[tuple[int, ...]], boards: dict[str, tuple[int, int]]) -> None:
@@ -1078,8 +1082,9 @@ class ProofResult:
 
     @property
     def cpu_seconds(self) -> float:
-        """CPU seconds of the classes (in the processes that proved them)."""
-        return sum(result.seconds for result in self.results.values())
+        """CPU seconds of the classes (in the processes that proved them): summed exactly
+        (``math.fsum``), so that the order the classes came in does not change the last digit."""
+        return math.fsum(result.seconds for result in self.results.values())
 
     @property
     def complete(self) -> bool:
@@ -1106,24 +1111,54 @@ def read_log(path: str | Path, spec: ProofSpec, *, strict: bool = False) -> dict
     With ``strict``, a log that holds classes of other proofs only is refused: resuming
     it would silently start over (the options differ from the run that wrote it).
     """
+    entries, foreign = log_entries(path, spec)
+    if strict and foreign and not entries:
+        raise BoggleError(
+            f"{path}: its {foreign} classes are of another proof (a dictionary, shape, minimum, "
+            "bucket or rule differs; corners are one bucket by default since 2026-11-25); "
+            "`log` starts this proof in it"
+        )
+    check_boards(spec, [(path, number, result) for number, result in entries])
+    # A class logged twice (two proofs of it in one file): the last line is kept, as before.
+    return {result.index: result for _, result in entries}
+
+
+def log_entries(
+    path: str | Path, spec: ProofSpec, *, whole: bool = False, shards: set[int] | None = None
+) -> tuple[list[tuple[int, ClassResult]], int]:
+    """The lines of this proof in the log at ``path`` as (line number, class), each line
+    past its digest (not yet its boards: :func:`check_boards`), and how many lines are of
+    other proofs. A missing file holds none. ``shards`` gathers the shard counts the lines
+    were written with (their ``"shard": [I, N]``).
+
+    ``whole`` (a merge): the log must be this proof's and nothing else, whole: a line of
+    another proof, or a last line cut short (its writer killed while writing it), is
+    refused in one line naming it, as an edited line is; else they are passed over.
+    """
     from boggle_dafsa.search import logs
 
     key = spec.key()
-    done: dict[int, ClassResult] = {}
-    numbers: dict[int, int] = {}  # class -> its line
+    entries: list[tuple[int, ClassResult]] = []
     foreign = 0
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return done
+        if whole:
+            raise BoggleError(f"{path}: no such proof log") from None
+        return entries, foreign
     except (OSError, UnicodeDecodeError) as error:
         raise BoggleError(f"{path}: cannot read the log ({getattr(error, 'strerror', None) or error})") from None
     identity: str | None = None
     previous = logs.START
     total = len(spec.classes())
-    entries = list(logs.lines(text))
-    for number, line, complete in entries:
+    lines = list(logs.lines(text))
+    for number, line, complete in lines:
         if not complete:
+            if whole:
+                raise BoggleError(
+                    f"{path}:{number}: the last line is cut short (the proof writing this log was killed while "
+                    "writing it): resume that proof on this log first, then merge"
+                )
             break  # cut short by a kill (no newline): that class is proven again
         if not line.strip():
             previous = logs.chain_value(line, None)  # as the writer sees it, if it is the last
@@ -1134,10 +1169,15 @@ def read_log(path: str | Path, spec: ProofSpec, *, strict: bool = False) -> dict
             result = ClassResult.from_json(data) if ours else None
         except (ValueError, KeyError, TypeError, AttributeError):
             # The last line of an interrupted proof may be cut short: that class is proven again.
-            if number == len(entries):
+            if number == len(lines) and not whole:
                 break
             raise BoggleError(f"{path}:{number}: not a line of a proof log") from None
         if result is None:
+            if whole:
+                raise BoggleError(
+                    f"{path}:{number}: a line of another proof (its dictionary, shape, minimum, buckets or a rule "
+                    "differ from this proof's): this log is not one of this proof's"
+                )
             foreign += 1
         else:
             if identity is None:
@@ -1145,24 +1185,23 @@ def read_log(path: str | Path, spec: ProofSpec, *, strict: bool = False) -> dict
             logs.check(path, number, identity, previous, data, "proof")
             if not 0 <= result.index < total:
                 raise BoggleError(f"{path}:{number}: class {result.index} is not a class of this proof (0 to {total - 1:,})")
-            done[result.index] = result
-            numbers[result.index] = number
+            entries.append((number, result))
+            shard = data.get("shard")
+            if shards is not None and isinstance(shard, list) and len(shard) == 2 and isinstance(shard[1], int):
+                shards.add(shard[1])
         previous = logs.chain_value(line, data)
-    if strict and foreign and not done:
-        raise BoggleError(
-            f"{path}: its {foreign} classes are of another proof (a dictionary, shape, minimum, "
-            "bucket or rule differs; corners are one bucket by default since 2026-11-25); "
-            "`log` starts this proof in it"
-        )
-    if done:
-        _check_boards(path, spec, done, numbers)
-    return done
+    return entries, foreign
 
 
-def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult], numbers: dict[int, int]) -> None:
-    # Every board of the log scored again: a proof prints no board the solver did not
-    # score in this process. The solver alone (not the proof's context: its trie of the
-    # words takes seconds to make, for nothing in this process with --jobs or --dask).
+def check_boards(spec: ProofSpec, entries: Sequence[tuple[str | Path, int, ClassResult]]) -> None:
+    """Score again every board of ``entries`` (log, line number, class): each must be a
+    board of the proof (with dice, one they roll) and of its line's class, score what the
+    line says, and reach the minimum; else :class:`BoggleError` naming the log and line."""
+    # A proof prints no board the solver did not score in this process. The solver alone
+    # (not the proof's context: its trie of the words takes seconds to make, for nothing in
+    # this process with --jobs or --dask).
+    if not any(result.boards for _, _, result in entries):
+        return
     from boggle_dafsa.solver.parallel import open_shipped
 
     scorer = Scorer(
@@ -1187,10 +1226,10 @@ def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult
     images = symmetries(spec.shape)
     index = {face: number for number, face in enumerate(spec.faces)}
     unit = "points" if spec.objective == "points" else "words"
-    claims: list[tuple[int, str, int, int]] = []
+    claims: list[tuple[str | Path, int, str, int, int]] = []
     grids: list[tuple[str, ...]] = []
-    for class_index, result in sorted(done.items()):
-        number = numbers[class_index]
+    for path, number, result in entries:
+        class_index = result.index
         for text, points, words in result.boards:
             grid = canonical.board(text)
             if (
@@ -1205,10 +1244,10 @@ def _check_boards(path: str | Path, spec: ProofSpec, done: dict[int, ClassResult
                 raise BoggleError(
                     f"{path}:{number}: {text!r} is not a board of class {class_index}: start over with `log` in a new file"
                 )
-            claims.append((number, text, points, words))
+            claims.append((path, number, text, points, words))
             grids.append(grid)
     column = 0 if spec.objective == "points" else 1
-    for (number, text, points, words), scored in zip(claims, scorer.totals_many(grids)):
+    for (path, number, text, points, words), scored in zip(claims, scorer.totals_many(grids)):
         actual = (scored[1], scored[0])
         if actual != (points, words):
             raise BoggleError(
