@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -338,3 +339,57 @@ def test_eight_shards_two_killed_while_proving_merge_to_the_single_run(small_dic
     assert {**json.loads(merged.stdout), "cpu_seconds": 0} == {**json.loads(single.stdout), "cpu_seconds": 0}
     lines = sum(log.read_text().count("\n") for log in logs)
     assert lines == total  # each class proven and logged once: a class cut by the kill was not logged
+
+
+# -- the recipes of docs/sharding.md ------------------------------------------------------------
+
+SHARDING = Path(__file__).resolve().parent.parent / "docs" / "sharding.md"
+
+
+def _installed_env() -> dict[str, str]:
+    # the installed command beside this interpreter, as tests/test_readme.py runs the docs
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+@pytest.mark.slow
+def test_the_xargs_recipe_runs_end_to_end_and_merges_to_the_single_run(tmp_path: Path) -> None:
+    [block] = re.findall(r"^```sh\n(.*?)^```", SHARDING.read_text("utf-8"), flags=re.MULTILINE | re.DOTALL)
+    shards, merging = block.strip().splitlines()
+    assert shards.startswith("seq 0 3 | xargs -P 2 ") and "--shard {}/4 --resume shard-{}.ndjson" in shards
+    env = _installed_env()
+    for _ in range(2):  # the same line again (a rerun after a kill): every shard resumes, none proves again
+        subprocess.run(["sh", "-c", shards], cwd=tmp_path, env=env, check=True, timeout=600)
+    logs = sorted(tmp_path.glob("shard-*.ndjson"))
+    assert [log.name for log in logs] == [f"shard-{index}.ndjson" for index in range(4)]
+    assert sum(log.read_text().count("\n") for log in logs) == 6  # the 6 classes of ENABLE2K 2x3, once each
+    merged = subprocess.run(["sh", "-c", merging + " --json"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert merged.returncode == 0, merged.stderr
+    single = subprocess.run(
+        ["sh", "-c", merging.split(" --merge")[0] + " --json"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert {**json.loads(merged.stdout), "cpu_seconds": 0} == {**json.loads(single.stdout), "cpu_seconds": 0}
+
+
+@pytest.mark.slow
+def test_the_image_s_entry_point_takes_each_engine_s_index(small_dict: str, tmp_path: Path) -> None:
+    # The ENTRYPOINT of the page's Dockerfile, run by sh as the image runs it, with the
+    # index in each engine's variable (Docker is not needed: the line is the recipe).
+    text = SHARDING.read_text("utf-8")
+    entry = json.loads(re.search(r"^ENTRYPOINT (\[.*\])$", text, flags=re.MULTILINE)[1])  # type: ignore[index]
+    assert entry[:2] == ["sh", "-c"]
+    args = ["-d", small_dict, *SMALL]
+    env = {**_installed_env(), "SHARDS": "4", "LOGS": str(tmp_path)}
+    for name in ("SHARD_INDEX", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"):
+        env.pop(name, None)
+    engines = ["JOB_COMPLETION_INDEX", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SHARD_INDEX"]
+    for index, variable in enumerate(engines):
+        done = subprocess.run([*entry, *args], env={**env, variable: str(index)}, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"shard {index}/4: ")
+    logs = [str(tmp_path / f"shard-{index}.ndjson") for index in range(4)]
+    status, merged, error = cli("prove", *args, "--merge", *logs)
+    assert status == 0, error
+    assert merged.split("\n", 1)[1] == cli("prove", *args)[1].split("\n", 1)[1]
+    # No index: the task fails at once, saying so.
+    lost = subprocess.run([*entry, *args], env=env, capture_output=True, text=True, timeout=60)
+    assert lost.returncode != 0 and "no shard index" in lost.stderr
