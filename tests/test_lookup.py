@@ -37,9 +37,10 @@ from boggle_dafsa.automaton.fileformat import (
     varint,
     zigzag,
 )
-from boggle_dafsa.automaton.lookup import POLICY_CODES
+from boggle_dafsa.automaton.lookup import POLICY_CODES, pieces
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.dictionaries.build import compile_words
+from boggle_dafsa.dictionary import DictionaryBase
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.words.normalize import Policy, normalize
 from helpers.dictionaries import normalized_words
@@ -293,3 +294,121 @@ def test_the_compiled_version_1_walk_is_its_twin_on_any_cells(
                     lookup.has_key(key)
             else:
                 assert lookup.has_key(key) is final
+
+
+# -- `word in d` in C: the Contains slot, the key made in C, the memo ---------------------------------
+
+#: Characters a probe is made of: letters the pieces know (ASCII, Latin-1, ligatures, the
+#: two-letter ones), white space (stripped at the ends), a combining acute accent (which
+#: changes the letter before it under the exact policy), a digit, and characters past the table.
+PROBE_CHARS = "abcAEBC eéÉèßæÆœŒŉǅ\u0301\t1ΣΩ\u1e9e"
+probe_words = st.lists(st.text(PROBE_CHARS, min_size=1, max_size=7), min_size=1, max_size=25)
+probes = st.lists(st.text(PROBE_CHARS, max_size=9), min_size=1, max_size=15)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=probe_words, asked=probes, policy=st.sampled_from(list(Policy)), version=st.sampled_from([1, 2]))
+def test_in_is_membership_in_the_normalized_list_on_every_kernel(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], asked: list[str], policy: Policy, version: int
+) -> None:
+    stored = normalized_words(words, policy)
+    if not stored:
+        return
+    path = tmp_path_factory.mktemp("probe") / "words.dafsa"
+    path.write_bytes(compile_words(stored, policy, version=version))
+    stored_set = set(stored)
+    # The words as given (accents, case, spaces around), then the probes, twice (the memo read back).
+    texts = [*words, *asked, *asked, *(w.lower() for w in stored), *(" " + w + "\t" for w in stored[:3])]
+    for name in KERNELS:
+        d = opened(path, name)
+        for text in texts:
+            key = normalize(text, policy) if text else None
+            assert (text in d) is (key is not None and key in stored_set), (name, text, key)
+            assert d.has_prefix(text) is (
+                bool(stored) if not text else key is not None and any(w.startswith(key) for w in stored)
+            ), (name, text)
+        d.close()
+
+
+@needs_c
+def test_in_is_the_compiled_slot_with_no_python_between() -> None:
+    module = compiled.built("census")
+    assert module is not None
+    # The class's `in` is the slot of the compiled base itself, not a Python function.
+    assert NativeDictionary.__contains__ is module.Contains.__dict__["__contains__"]
+    assert NativeDictionary.__mro__.index(module.Contains) < NativeDictionary.__mro__.index(DictionaryBase)
+
+
+def test_pure_set_after_import_gives_the_python_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The variable is read when a dictionary arms its lookups, never at import.
+    path = tmp_path / "w.dafsa"
+    path.write_bytes(compile_words(["CAT", "CATS", "DOG", "ÉTÉ"], Policy.EXACT))
+    twin_steps = [0]
+    real = CompactLayout.step
+
+    def counted(self: CompactLayout, state: int, letters: str) -> int | None:
+        twin_steps[0] += 1
+        return real(self, state, letters)
+
+    monkeypatch.setattr(CompactLayout, "step", counted)
+    monkeypatch.setenv(compiled.PURE_VARIABLE, "1")
+    d = NativeDictionary(path)
+    assert "CAT" in d and "ÉTÉ" in d and "ÉTÉ " in d and "cat" not in d and "CATSS" not in d and 3 not in d
+    assert d._lookup is None and getattr(d, "_fast", None) is None
+    assert twin_steps[0] >= 3  # every text with letters walked by the twin
+    monkeypatch.setenv(compiled.PURE_VARIABLE, "0")
+    steps = twin_steps[0]
+    assert "DOG" in d and d._lookup is None and twin_steps[0] > steps  # armed on the twin: it keeps it
+    if compiled.built("census") is not None:
+        fresh = NativeDictionary(path)
+        assert "DOG" in fresh and fresh._fast is fresh._lookup is not None
+        steps = twin_steps[0]
+        assert "CAT" in fresh and "DOGS" not in fresh and twin_steps[0] == steps  # answered in C
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(st.characters(max_codepoint=0x24F), max_size=6), policy=st.sampled_from([Policy.FOLD, Policy.EXACT]))
+def test_the_pieces_make_the_key_a_character_at_a_time(text: str, policy: Policy) -> None:
+    # The claim the compiled key rests on: a text of characters whose piece is known has
+    # for key its pieces one after the other; any other character sends it to Python.
+    table = pieces(policy)
+    if all(table[ord(char)] is not None for char in text) and text:
+        assert normalize(text, policy) == "".join(table[ord(char)] or "" for char in text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", [Policy.FOLD, Policy.EXACT])
+def test_the_pieces_make_the_key_of_every_pair(policy: Policy) -> None:
+    # Normalizing composes across a boundary at most (NFC): every pair checked (2 CPU-s).
+    table = pieces(policy)
+    known = [chr(point) for point, piece in enumerate(table) if piece is not None]
+    assert len(known) > 400
+    for first in known:
+        for second in known:
+            assert normalize(first + second, policy) == table[ord(first)] + table[ord(second)], (first, second)  # type: ignore[operator]
+
+
+@needs_c
+@settings(max_examples=40, deadline=None)
+@given(
+    words=st.lists(st.text("ABCDEFG", min_size=1, max_size=6), min_size=1, max_size=40),
+    asked=st.lists(st.text("ABCDEFGH", max_size=7), min_size=1, max_size=30),
+    version=st.sampled_from([1, 2]),
+)
+def test_the_memo_of_the_first_letters_changes_no_answer(words: list[str], asked: list[str], version: int) -> None:
+    module = compiled.built("census")
+    assert module is not None
+    stored = sorted(set(words))
+    d = NativeDictionary.of_buffer(compile_words(stored, Policy.EXACT, version=version), "memo")
+    states, h = d.states, d.header
+    body, width = (states.body, 0) if isinstance(states, CompactLayout) else (states.cells, states.header_cells)
+    lookups = [
+        module.Lookup(body, version, states.root, h.alphabet, width, h.longest_word, POLICY_CODES[Policy.EXACT], memo=memo)
+        for memo in range(4)
+    ]
+    for key in [*asked, *asked, *stored]:
+        walked = states.step(states.root, key) if len(key) <= h.longest_word else None
+        for lookup in lookups:
+            assert lookup.step(states.root, key) == walked, key
+            assert lookup.word(key) is (key in stored if key else False), key
+            assert lookup.has_key(key) is (key in stored), key

@@ -135,6 +135,21 @@ done:
 
 enum { POLICY_FOLD = 0, POLICY_EXACT = 1, POLICY_RAW = 2 };
 enum { WANT_WORD = 0, WANT_PREFIX = 1 };
+/* lookup_answer's "Python must normalize this text" (besides 1, 0 and -1). */
+enum { ANSWER_ASK = 2 };
+
+/* The code points (U+0000 to U+024F: ASCII, Latin-1, Latin Extended-A and -B) whose part
+ * of a key the Lookup knows: for a text made of them only, the fold and exact policies
+ * make its key a character at a time, each becoming its piece (lookup.py computes the
+ * pieces with the policy's own normalize, and tests/test_lookup.py checks the claim over
+ * every pair of them). Any other character, and a character whose piece is not letters
+ * (white space, which normalize strips at the ends; digits; punctuation), sends the text
+ * to Python. */
+#define TEXT_TABLE 0x250
+typedef struct {
+    int8_t n;         /* the piece's letters (1 or 2); 0: ask Python */
+    int32_t label[2]; /* each letter's label, -1 if it is no letter of the alphabet */
+} Piece;
 
 typedef struct {
     PyObject_HEAD
@@ -149,6 +164,9 @@ typedef struct {
     Py_ssize_t longest;     /* the longest word's letters */
     int32_t ascii[128];     /* each ASCII character's label, -1 if not a letter of the alphabet */
     Py_UCS4 *points;        /* the alphabet's code points, strictly increasing */
+    Piece *pieces;          /* TEXT_TABLE entries: what each code point becomes in a key */
+    int memo_depth;         /* the letters the memo spans (0: no memo) */
+    uint32_t *memo;         /* letters ** memo_depth entries, made at first use: see Walk */
 } Lookup;
 
 static int lookup_closed(Lookup *l) {
@@ -168,28 +186,84 @@ static int64_t lookup_label(const Lookup *l, Py_UCS4 c) {
     return lo < l->letters && l->points[lo] == c ? (int64_t)lo : -1;
 }
 
-/* The child of *state by `label` into *state: 1, or 0 when there is none, -1 with an error set. */
-static int lookup_child(const Lookup *l, uint64_t *state, uint32_t label) {
-    if (l->version >= 2) {
-        const uint8_t *body = (const uint8_t *)l->view.buf;
-        uint64_t start = *state >> 1, pos = start;
-        if (start >= l->size) return 0; /* the leaf */
-        int64_t previous = -1;
-        for (;;) { /* at most l->letters rounds: labels strictly increase below it */
-            Edge2 e;
-            if (format2_edge(body, l->size, start, previous, l->letters, &pos, &e) < 0) {
-                damaged("a bad edge");
-                return -1;
-            }
-            if (e.label >= label) {
-                if (e.label != label) return 0;
-                *state = e.target << 1 | (uint64_t)(e.final != 0);
-                return 1;
-            }
-            if (e.last) return 0;
-            previous = (int64_t)e.label;
+#if defined(__GNUC__) || defined(__clang__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
+
+/* The version 2 child of *state by `label`: format2_edge's reads and checks (every edge
+ * passed decoded whole, as the twin does), written for the walk: a one-byte reference
+ * read at once, the target made only for the edge taken. */
+static inline int lookup_child2(const Lookup *l, uint64_t *state, uint32_t label) {
+    const uint8_t *body = (const uint8_t *)l->view.buf;
+    const uint64_t size = l->size, start = *state >> 1;
+    const uint64_t letters = l->letters;
+    if (start >= size) return 0; /* the leaf */
+    uint64_t pos = start, least = 0;
+    for (;;) { /* at most l->letters rounds: labels strictly increase below it */
+        if (UNLIKELY(pos >= size)) goto bad;
+        const uint32_t flags = body[pos++];
+        uint64_t lab = flags & EDGE_LABEL;
+        if (UNLIKELY(lab == LABEL_ESCAPE)) {
+            uint64_t extra;
+            if (format2_varint(body, size, &pos, &extra) < 0) goto bad;
+            lab += extra;
         }
+        if (UNLIKELY(lab >= letters || lab < least)) goto bad;
+        const uint32_t kind = (flags >> EDGE_KIND_SHIFT) & 3u;
+        uint64_t target = size;
+        if (kind >= KIND_RELATIVE) {
+            uint64_t value;
+            if (LIKELY(pos + 1 < size)) { /* one or two bytes, most references: read at once */
+                const uint32_t low = body[pos], high = body[pos + 1];
+                if (low < 0x80u) {
+                    value = low;
+                    pos += 1;
+                } else if (high < 0x80u) {
+                    value = (low & 0x7Fu) | high << 7;
+                    pos += 2;
+                } else if (format2_varint(body, size, &pos, &value) < 0) {
+                    goto bad;
+                }
+            } else if (format2_varint(body, size, &pos, &value) < 0) {
+                goto bad;
+            }
+            if (kind == KIND_RELATIVE) {
+                /* zigzag: even values are forward distances, odd ones backward */
+                const uint64_t distance = value >> 1;
+                if (value & 1u) {
+                    if (UNLIKELY(distance >= start)) goto bad;
+                    target = start - distance - 1;
+                } else {
+                    target = start + distance;
+                }
+            } else {
+                target = value;
+            }
+            if (UNLIKELY(target > size)) goto bad;
+        } else if (kind == KIND_NEXT) {
+            if (UNLIKELY(!(flags & EDGE_LAST))) goto bad;
+            target = pos;
+        }
+        if (lab >= label) {
+            if (lab != label) return 0;
+            *state = target << 1 | (uint64_t)((flags & EDGE_FINAL) != 0);
+            return 1;
+        }
+        if (flags & EDGE_LAST) return 0;
+        least = lab + 1;
     }
+bad:
+    damaged("a bad edge");
+    return -1;
+}
+
+/* The child of *state by `label` into *state: 1, or 0 when there is none, -1 with an error set. */
+static inline int lookup_child(const Lookup *l, uint64_t *state, uint32_t label) {
+    if (l->version >= 2) return lookup_child2(l, state, label);
     const uint32_t *cells = (const uint32_t *)l->view.buf;
     uint64_t s = *state, width = l->header_cells;
     if (s >= l->size || l->size - s < width) goto outside;
@@ -216,55 +290,179 @@ static int lookup_final(const Lookup *l, uint64_t state) {
     return (cells[state + l->header_cells - 1] & FINAL_FLAG) != 0;
 }
 
-/* Follow each character of `key` from *state (folding ASCII lower case when `fold`): 1,
- * reached (into *state); 0, no word continues so; -1 with an error set. */
-static int lookup_walk(const Lookup *l, uint64_t *state, PyObject *key, int fold) {
+/* ---- a walk, letter by letter, with the memo of the first letters ----
+ *
+ * Most of a lookup's reads are at the top of the automaton, whose states have the most
+ * edges (on ENABLE2K, version 2: 11, 7 and 9 edges read at the first three letters, about
+ * 5 at the fourth, 1 or 2 below), and a version 2 state is read an edge at a time. So the
+ * walks from the root remember where their first `memo_depth` letters lead: an entry a
+ * sequence of that many labels (0: not yet walked, 1: no word starts so, else the state
+ * plus 2), filled by the walk itself the first time (an error is raised, never kept), read
+ * afterwards. It gives what the walk gives, so it changes no answer and no error. At most
+ * MEMO_ENTRIES entries of 4 bytes (made at the first walk that reaches the depth), for
+ * alphabets of up to 32 letters three letters deep, up to 181 two, up to 32,768 one; none
+ * for bodies whose states do not fit 32 bits. */
+#define MEMO_ENTRIES (1u << 15)
+
+static void lookup_memo_depth(Lookup *l, int deepest) {
+    uint64_t states = l->version >= 2 ? 2 * l->size + 2 : l->size; /* the largest state + 1 */
+    l->memo_depth = 0;
+    if (states > 0xFFFFFFFFull - 2 || l->letters == 0) return;
+    uint64_t entries = 1;
+    while (l->memo_depth < deepest && entries * l->letters <= MEMO_ENTRIES) {
+        entries *= l->letters;
+        l->memo_depth++;
+    }
+}
+
+typedef struct {
+    uint64_t state;     /* where the letters fed so far lead */
+    Py_ssize_t letters; /* how many were fed */
+    int alive;          /* 0: no word continues so */
+    int from_root;      /* the walk began at the root (the memo applies) */
+    uint32_t first[3];  /* the first labels, while they are fewer than memo_depth */
+} Walk;
+
+static void walk_start(const Lookup *l, Walk *w, uint64_t state) {
+    w->state = state;
+    w->letters = 0;
+    w->alive = 1;
+    w->from_root = state == l->root && l->memo_depth > 0;
+}
+
+/* Walk the first `pending` labels kept (fewer than the memo's) from the root: 0, or -1 with an error set. */
+static int walk_pending(Lookup *l, Walk *w, Py_ssize_t pending) {
+    for (Py_ssize_t i = 0; i < pending && w->alive; i++) {
+        int found = lookup_child(l, &w->state, w->first[i]);
+        if (found < 0) return -1;
+        if (!found) w->alive = 0;
+    }
+    return 0;
+}
+
+/* Feed the next label of the key (-1: a letter outside the alphabet): 0, or -1 with an
+ * error set. The reads are the twin's: the letters before one outside the alphabet are
+ * walked first (where a damaged body raises), a key longer than the longest word reads no more. */
+static inline int walk_feed(Lookup *l, Walk *w, int64_t label) {
+    if (!w->alive) return 0;
+    if (w->letters >= l->longest) { w->alive = 0; return 0; }
+    const int keeping = w->from_root && w->letters < l->memo_depth;
+    if (label < 0) {
+        if (keeping && walk_pending(l, w, w->letters) < 0) return -1;
+        w->alive = 0;
+        return 0;
+    }
+    w->letters++;
+    if (keeping) {
+        w->first[w->letters - 1] = (uint32_t)label;
+        if (w->letters < l->memo_depth) return 0; /* walked once the memo's letters are known */
+        if (l->memo == NULL) {
+            size_t entries = 1;
+            for (int i = 0; i < l->memo_depth; i++) entries *= l->letters;
+            l->memo = PyMem_Calloc(entries, sizeof(uint32_t));
+            if (l->memo == NULL) { PyErr_NoMemory(); return -1; }
+        }
+        uint64_t at = 0;
+        for (int i = 0; i < l->memo_depth; i++) at = at * l->letters + w->first[i];
+        uint32_t known = l->memo[at];
+        if (!known) {
+            uint64_t state = l->root;
+            int found = 1;
+            for (int i = 0; i < l->memo_depth && found > 0; i++) found = lookup_child(l, &state, w->first[i]);
+            if (found < 0) return -1;
+            if (found && state > 0xFFFFFFFFull - 2) { /* a version 1 cell no writer writes: not kept */
+                w->state = state;
+                return 0;
+            }
+            known = found ? (uint32_t)(state + 2) : 1;
+            l->memo[at] = known;
+        }
+        if (known == 1) { w->alive = 0; return 0; }
+        w->state = known - 2;
+        return 0;
+    }
+    int found = lookup_child(l, &w->state, (uint32_t)label);
+    if (found < 0) return -1;
+    if (!found) w->alive = 0;
+    return 0;
+}
+
+/* The end of the key: 1, reached (into w->state); 0, no word continues so; -1 with an error set. */
+static int walk_end(Lookup *l, Walk *w) {
+    if (w->alive && w->from_root && w->letters < l->memo_depth && walk_pending(l, w, w->letters) < 0) return -1;
+    return w->alive;
+}
+
+/* Follow each character of `key` (a normalized key) from *state: 1, reached (into
+ * *state); 0, no word continues so; -1 with an error set. */
+static int lookup_walk(Lookup *l, uint64_t *state, PyObject *key) {
     Py_ssize_t length = PyUnicode_GET_LENGTH(key);
     if (length > l->longest) return 0; /* before any read */
     int kind = PyUnicode_KIND(key);
     const void *data = PyUnicode_DATA(key);
-    for (Py_ssize_t i = 0; i < length; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (fold && c >= 'a' && c <= 'z') c -= 'a' - 'A';
-        int64_t label = lookup_label(l, c);
-        if (label < 0) return 0;
-        int found = lookup_child(l, state, (uint32_t)label);
-        if (found <= 0) return found;
+    Walk w;
+    walk_start(l, &w, *state);
+    for (Py_ssize_t i = 0; i < length && w.alive; i++) {
+        if (walk_feed(l, &w, lookup_label(l, PyUnicode_READ(kind, data, i))) < 0) return -1;
     }
-    return 1;
+    int reached = walk_end(l, &w);
+    if (reached > 0) *state = w.state;
+    return reached;
 }
 
-/* Whether `text` (as a user types it) is a word or a prefix, for the texts whose key the
- * policy makes without Python: Py_True, Py_False, or None (ask Python: normalize it). */
+/* 1 for the white space str.strip() removes from an ASCII text, else 0. */
+static int ascii_space(Py_UCS4 c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
+
+/* Whether `text` (a str, as a user types it) is a word (WANT_WORD) or the prefix of one
+ * (WANT_PREFIX): 1 or 0; ANSWER_ASK when Python must make its key (normalize it); -1 with
+ * an error set. The key is made here for the texts whose key is theirs a character at a
+ * time (see Piece): every character looked up in the table, the walk following each
+ * piece's letters while it can; a character the table does not know sends the whole text
+ * to Python, even after the walk failed (under the exact policy a combining mark changes
+ * the letter before it). A key longer than the longest word is "no" before any read: at
+ * once for an ASCII text that white space does not end (its key is as long as it). */
+static int lookup_answer(Lookup *l, PyObject *text, int want) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (length == 0) return want == WANT_PREFIX ? ANSWER_ASK : 0; /* "": any word at all, Python answers */
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Walk w;
+    walk_start(l, &w, l->root);
+    if (l->policy == POLICY_RAW) {
+        /* The key is the text itself (none if it holds a line break, which no alphabet holds). */
+        if (length > l->longest) return 0;
+        for (Py_ssize_t i = 0; i < length && w.alive; i++) {
+            if (walk_feed(l, &w, lookup_label(l, PyUnicode_READ(kind, data, i))) < 0) return -1;
+        }
+    } else {
+        if (length > l->longest && PyUnicode_IS_ASCII(text)) {
+            const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
+            if (ascii_space(chars[0]) || ascii_space(chars[length - 1])) return ANSWER_ASK;
+            return 0;
+        }
+        const Piece *pieces = l->pieces;
+        for (Py_ssize_t i = 0; i < length; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c >= TEXT_TABLE || !pieces[c].n) return ANSWER_ASK;
+            if (!w.alive) continue; /* still looking for a character Python must see */
+            const Piece *p = &pieces[c];
+            if (walk_feed(l, &w, p->label[0]) < 0) return -1;
+            if (p->n > 1 && walk_feed(l, &w, p->label[1]) < 0) return -1;
+        }
+    }
+    int reached = walk_end(l, &w);
+    if (reached <= 0) return reached;
+    return want == WANT_WORD ? lookup_final(l, w.state) : 1;
+}
+
+/* lookup_answer as Python sees it: True, False, or None (ask Python: normalize it). */
 static PyObject *lookup_text(Lookup *l, PyObject *text, int want) {
     if (lookup_closed(l)) return NULL;
     if (!PyUnicode_Check(text)) Py_RETURN_FALSE;
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
-    if (length == 0) {
-        if (want == WANT_PREFIX) Py_RETURN_NONE; /* any word at all: Python answers */
-        Py_RETURN_FALSE;
-    }
-    int fold = 0;
-    if (l->policy == POLICY_RAW) {
-        /* The key is the text itself, unless it holds a line break (no key does). */
-        if (PyUnicode_FindChar(text, '\n', 0, length, 1) != -1 || PyUnicode_FindChar(text, '\r', 0, length, 1) != -1)
-            Py_RETURN_NONE;
-    } else {
-        /* ASCII letters only: their key is themselves, upper-cased when folding. */
-        if (!PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
-        const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
-        for (Py_ssize_t i = 0; i < length; i++) {
-            Py_UCS1 c = chars[i];
-            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) Py_RETURN_NONE;
-        }
-        fold = l->policy == POLICY_FOLD;
-    }
-    uint64_t state = l->root;
-    int reached = lookup_walk(l, &state, text, fold);
-    if (reached < 0) return NULL;
-    if (reached && want == WANT_WORD) reached = lookup_final(l, state);
-    if (reached < 0) return NULL;
-    return PyBool_FromLong(reached);
+    int answer = lookup_answer(l, text, want);
+    if (answer < 0) return NULL;
+    if (answer == ANSWER_ASK) Py_RETURN_NONE;
+    return PyBool_FromLong(answer);
 }
 
 static PyObject *lookup_word(PyObject *self, PyObject *text) { return lookup_text((Lookup *)self, text, WANT_WORD); }
@@ -277,7 +475,7 @@ static PyObject *lookup_has_key(PyObject *self, PyObject *key) {
     if (lookup_closed(l)) return NULL;
     if (!PyUnicode_Check(key)) { PyErr_SetString(PyExc_TypeError, "a key is a str"); return NULL; }
     uint64_t state = l->root;
-    int reached = lookup_walk(l, &state, key, 0);
+    int reached = lookup_walk(l, &state, key);
     if (reached > 0) reached = lookup_final(l, state);
     if (reached < 0) return NULL;
     return PyBool_FromLong(reached);
@@ -297,7 +495,7 @@ static PyObject *lookup_step(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     uint64_t state = (uint64_t)signed_state;
     if (PyUnicode_GET_LENGTH(args[1]) == 0) return Py_NewRef(args[0]);
-    int reached = lookup_walk(l, &state, args[1], 0);
+    int reached = lookup_walk(l, &state, args[1]);
     if (reached < 0) return NULL;
     if (!reached) Py_RETURN_NONE;
     return PyLong_FromUnsignedLongLong(state);
@@ -317,18 +515,63 @@ static void lookup_dealloc(PyObject *self) {
     Lookup *l = (Lookup *)self;
     if (l->held) PyBuffer_Release(&l->view);
     PyMem_Free(l->points);
+    PyMem_Free(l->pieces);
+    PyMem_Free(l->memo);
     Py_TYPE(self)->tp_free(self);
 }
 
+/* Fill l->pieces from `pieces` (None, or TEXT_TABLE entries, each None or a str of one
+ * or two characters): 0, or -1 with an error set. None: ASCII letters only, as themselves
+ * (upper-cased by the fold policy), the rest asking Python. */
+static int lookup_pieces(Lookup *l, PyObject *pieces) {
+    l->pieces = PyMem_Calloc(TEXT_TABLE, sizeof(Piece));
+    if (l->pieces == NULL) { PyErr_NoMemory(); return -1; }
+    if (pieces == NULL || pieces == Py_None) {
+        for (Py_UCS4 c = 'A'; c <= 'z'; c++) {
+            if (c > 'Z' && c < 'a') continue;
+            Py_UCS4 key = l->policy == POLICY_FOLD && c >= 'a' ? c - ('a' - 'A') : c;
+            l->pieces[c].n = 1;
+            l->pieces[c].label[0] = (int32_t)lookup_label(l, key);
+        }
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(pieces, "Lookup: pieces is a sequence");
+    if (seq == NULL) return -1;
+    int result = -1;
+    if (PySequence_Fast_GET_SIZE(seq) != TEXT_TABLE) {
+        PyErr_Format(PyExc_ValueError, "Lookup: pieces has %d entries", TEXT_TABLE);
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < TEXT_TABLE; c++) {
+        PyObject *piece = PySequence_Fast_GET_ITEM(seq, c);
+        if (piece == Py_None) continue;
+        Py_ssize_t n = PyUnicode_Check(piece) ? PyUnicode_GET_LENGTH(piece) : -1;
+        if (n < 1 || n > 2) {
+            PyErr_SetString(PyExc_ValueError, "Lookup: a piece is None or a str of one or two characters");
+            goto done;
+        }
+        l->pieces[c].n = (int8_t)n;
+        for (Py_ssize_t j = 0; j < n; j++) l->pieces[c].label[j] = (int32_t)lookup_label(l, PyUnicode_READ_CHAR(piece, j));
+    }
+    result = 0;
+done:
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyObject *lookup_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    PyObject *body, *alphabet;
-    int version, policy;
+    PyObject *body, *alphabet, *pieces = NULL;
+    int version, policy, memo = 3;
     unsigned long long root, header_cells;
     Py_ssize_t longest;
-    static char *names[] = {"body", "version", "root", "alphabet", "header_cells", "longest_word", "policy", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiKUKni", names, &body, &version, &root, &alphabet, &header_cells,
-                                     &longest, &policy))
+    static char *names[] = {"body", "version", "root", "alphabet", "header_cells", "longest_word", "policy", "pieces", "memo", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiKUKni|Oi", names, &body, &version, &root, &alphabet, &header_cells,
+                                     &longest, &policy, &pieces, &memo))
         return NULL;
+    if (memo < 0 || memo > 3) {
+        PyErr_SetString(PyExc_ValueError, "Lookup: memo is 0 to 3 letters");
+        return NULL;
+    }
     if (version < 1 || version > FORMAT2_VERSION || policy < POLICY_FOLD || policy > POLICY_RAW || longest < 0) {
         PyErr_SetString(PyExc_ValueError, "Lookup: a version, policy or longest word out of range");
         return NULL;
@@ -353,15 +596,17 @@ static PyObject *lookup_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         l->points[i] = c;
         if (c < 128) l->ascii[c] = (int32_t)i;
     }
+    l->letters = (uint32_t)letters;
+    l->policy = policy;
+    if (lookup_pieces(l, pieces) < 0) { Py_DECREF(l); return NULL; }
     if (PyObject_GetBuffer(body, &l->view, PyBUF_SIMPLE) < 0) { Py_DECREF(l); return NULL; }
     l->held = 1;
     l->version = version;
-    l->policy = policy;
-    l->letters = (uint32_t)letters;
     l->header_cells = header_cells;
     l->size = version >= 2 ? (uint64_t)l->view.len : (uint64_t)l->view.len / 4;
     l->root = root;
     l->longest = longest;
+    lookup_memo_depth(l, memo);
     return (PyObject *)l;
 }
 
@@ -1278,6 +1523,95 @@ static PyTypeObject ValueReaderType = {
     .tp_new = reader_new,
 };
 
+/* ---- `word in d` in C ------------------------------------------------------------------------
+ *
+ * Contains: the base type of automaton/lookup.py's Lookups (so of NativeDictionary) when
+ * this part is built, whose sq_contains slot is `word in d`: Python's `in` calls it with
+ * no Python frame between. It holds the dictionary's Lookup once armed (`_fast`: set by
+ * Lookups._arm after the census, when BOGGLE_DAFSA_PURE does not ask for Python, else
+ * left None) and answers from it the texts whose key it makes (lookup_answer); anything
+ * else (no Lookup yet or ever, a text Python must normalize, a closed dictionary, an error
+ * of the walk) is asked of the dictionary's Python `_contains`, the twin, which arms,
+ * normalizes, and turns errors into the library's. Not a str: False, as the twin says.
+ */
+typedef struct {
+    PyObject_HEAD
+    PyObject *lookup; /* a Lookup, or NULL */
+} Contains;
+
+static PyObject *contains_name; /* "_contains", interned */
+
+static int contains_slot(PyObject *self, PyObject *word) {
+    if (!PyUnicode_Check(word)) return 0;
+    Lookup *l = (Lookup *)((Contains *)self)->lookup;
+    if (l != NULL && l->held) {
+        int answer = lookup_answer(l, word, WANT_WORD);
+        if (answer == 0 || answer == 1) return answer;
+        if (answer < 0) {
+            if (!PyErr_ExceptionMatches(PyExc_IndexError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return -1;
+            PyErr_Clear(); /* the twin meets it again, and says it as the library does */
+        }
+    }
+    PyObject *result = PyObject_CallMethodOneArg(self, contains_name, word);
+    if (result == NULL) return -1;
+    int truth = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return truth;
+}
+
+static PyObject *contains_get_fast(PyObject *self, void *closure) {
+    PyObject *lookup = ((Contains *)self)->lookup;
+    return Py_NewRef(lookup != NULL ? lookup : Py_None);
+}
+
+static int contains_set_fast(PyObject *self, PyObject *value, void *closure) {
+    if (value != NULL && value != Py_None && !PyObject_TypeCheck(value, &LookupType)) {
+        PyErr_SetString(PyExc_TypeError, "_fast is a Lookup or None");
+        return -1;
+    }
+    PyObject *old = ((Contains *)self)->lookup;
+    ((Contains *)self)->lookup = value == Py_None ? NULL : Py_XNewRef(value);
+    Py_XDECREF(old);
+    return 0;
+}
+
+static int contains_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(((Contains *)self)->lookup);
+    return 0;
+}
+
+static int contains_clear(PyObject *self) {
+    Py_CLEAR(((Contains *)self)->lookup);
+    return 0;
+}
+
+static void contains_dealloc(PyObject *self) {
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(((Contains *)self)->lookup);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyGetSetDef contains_getset[] = {
+    {"_fast", contains_get_fast, contains_set_fast, "The Lookup `in` reads in C (None: every `in` asks _contains).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PySequenceMethods contains_sequence = {.sq_contains = contains_slot};
+
+static PyTypeObject ContainsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "boggle_dafsa.automaton._census.Contains",
+    .tp_basicsize = sizeof(Contains),
+    .tp_dealloc = contains_dealloc,
+    .tp_as_sequence = &contains_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The base of a native dictionary whose `in` runs in C (automaton/lookup.py).",
+    .tp_traverse = contains_traverse,
+    .tp_clear = contains_clear,
+    .tp_getset = contains_getset,
+    .tp_new = PyType_GenericNew,
+};
+
 static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS, "census(cells, root, width, max_depth, max_words) -> (words, longest_word, states)"},
     {"word_numbers", word_numbers, METH_VARARGS,
@@ -1289,13 +1623,14 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_census", "The census of a native dictionary's cells, and the lookups it makes safe.", -1, methods};
 
 PyMODINIT_FUNC PyInit__census(void) {
-    if (PyType_Ready(&LookupType) < 0) return NULL;
+    if (PyType_Ready(&LookupType) < 0 || PyType_Ready(&ContainsType) < 0) return NULL;
     if (PyType_Ready(&ValueReaderType) < 0) return NULL;
+    if (contains_name == NULL && (contains_name = PyUnicode_InternFromString("_contains")) == NULL) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    Py_INCREF(&LookupType);
-    if (PyModule_AddObject(m, "Lookup", (PyObject *)&LookupType) < 0) {
-        Py_DECREF(&LookupType);
+    if (PyModule_AddObjectRef(m, "Lookup", (PyObject *)&LookupType) < 0 ||
+        PyModule_AddObjectRef(m, "Contains", (PyObject *)&ContainsType) < 0 ||
+        PyModule_AddIntConstant(m, "TEXT_TABLE", TEXT_TABLE) < 0) {
         Py_DECREF(m);
         return NULL;
     }
