@@ -137,6 +137,8 @@ enum { POLICY_FOLD = 0, POLICY_EXACT = 1, POLICY_RAW = 2 };
 enum { WANT_WORD = 0, WANT_PREFIX = 1 };
 /* lookup_answer's "Python must normalize this text" (besides 1, 0 and -1). */
 enum { ANSWER_ASK = 2 };
+/* Lookup.ascii_key's entries besides labels: a letter outside the alphabet; ask Python. */
+enum { KEY_OUTSIDE = -1, KEY_ASK = -2 };
 
 /* The code points (U+0000 to U+024F: ASCII, Latin-1, Latin Extended-A and -B) whose part
  * of a key the Lookup knows: for a text made of them only, the fold and exact policies
@@ -165,6 +167,7 @@ typedef struct {
     int32_t ascii[128];     /* each ASCII character's label, -1 if not a letter of the alphabet */
     Py_UCS4 *points;        /* the alphabet's code points, strictly increasing */
     Piece *pieces;          /* TEXT_TABLE entries: what each code point becomes in a key */
+    int32_t ascii_key[128]; /* the pieces of ASCII, in short: a label, KEY_OUTSIDE or KEY_ASK */
     int memo_depth;         /* the letters the memo spans (0: no memo) */
     uint32_t *memo;         /* letters ** memo_depth entries, made at first use: see Walk */
 } Lookup;
@@ -194,9 +197,36 @@ static int64_t lookup_label(const Lookup *l, Py_UCS4 c) {
 #define UNLIKELY(x) (x)
 #endif
 
-/* The version 2 child of *state by `label`: format2_edge's reads and checks (every edge
- * passed decoded whole, as the twin does), written for the walk: a one-byte reference
- * read at once, the target made only for the edge taken. */
+/* The version 2 child of *state by `label`, from the edge at `pos` of the state at
+ * `start` (the previous edge's label `previous`, -1 for none): format2_edge's reads and
+ * checks, an edge at a time. */
+static int lookup_child2_careful(const Lookup *l, uint64_t *state, uint32_t label, uint64_t start, uint64_t pos,
+                                 int64_t previous) {
+    const uint8_t *body = (const uint8_t *)l->view.buf;
+    for (;;) { /* at most l->letters rounds: labels strictly increase below it */
+        Edge2 e;
+        if (format2_edge(body, l->size, start, previous, l->letters, &pos, &e) < 0) {
+            damaged("a bad edge");
+            return -1;
+        }
+        if (e.label >= label) {
+            if (e.label != label) return 0;
+            *state = e.target << 1 | (uint64_t)(e.final != 0);
+            return 1;
+        }
+        if (e.last) return 0;
+        previous = (int64_t)e.label;
+    }
+}
+
+/* The version 2 child of *state by `label`: the same reads and checks as
+ * lookup_child2_careful (every edge passed decoded and checked whole, as the twin does),
+ * written so that passing an edge takes no branch the data decides: an edge's kind and
+ * the length of its reference (one or two bytes) are arithmetic, and the checks are
+ * branches never taken in a sound body. A state's edges used to cost a mispredicted
+ * branch or two each, most of a lookup's time once the memo spares the first letters.
+ * The rare edges (an escaped label, a reference of three bytes or more, the last bytes of
+ * the body) go to the careful loop. */
 static inline int lookup_child2(const Lookup *l, uint64_t *state, uint32_t label) {
     const uint8_t *body = (const uint8_t *)l->view.buf;
     const uint64_t size = l->size, start = *state >> 1;
@@ -204,58 +234,48 @@ static inline int lookup_child2(const Lookup *l, uint64_t *state, uint32_t label
     if (start >= size) return 0; /* the leaf */
     uint64_t pos = start, least = 0;
     for (;;) { /* at most l->letters rounds: labels strictly increase below it */
-        if (UNLIKELY(pos >= size)) goto bad;
-        const uint32_t flags = body[pos++];
-        uint64_t lab = flags & EDGE_LABEL;
-        if (UNLIKELY(lab == LABEL_ESCAPE)) {
-            uint64_t extra;
-            if (format2_varint(body, size, &pos, &extra) < 0) goto bad;
-            lab += extra;
-        }
-        if (UNLIKELY(lab >= letters || lab < least)) goto bad;
+        if (UNLIKELY(size - pos < 3)) break;
+        const uint32_t flags = body[pos], b1 = body[pos + 1], b2 = body[pos + 2];
+        const uint64_t lab = flags & EDGE_LABEL;
         const uint32_t kind = (flags >> EDGE_KIND_SHIFT) & 3u;
-        uint64_t target = size;
-        if (kind >= KIND_RELATIVE) {
-            uint64_t value;
-            if (LIKELY(pos + 1 < size)) { /* one or two bytes, most references: read at once */
-                const uint32_t low = body[pos], high = body[pos + 1];
-                if (low < 0x80u) {
-                    value = low;
-                    pos += 1;
-                } else if (high < 0x80u) {
-                    value = (low & 0x7Fu) | high << 7;
-                    pos += 2;
-                } else if (format2_varint(body, size, &pos, &value) < 0) {
-                    goto bad;
-                }
-            } else if (format2_varint(body, size, &pos, &value) < 0) {
-                goto bad;
-            }
-            if (kind == KIND_RELATIVE) {
-                /* zigzag: even values are forward distances, odd ones backward */
-                const uint64_t distance = value >> 1;
-                if (value & 1u) {
-                    if (UNLIKELY(distance >= start)) goto bad;
-                    target = start - distance - 1;
+        const uint32_t has_ref = kind >> 1;             /* KIND_RELATIVE or KIND_ABSOLUTE */
+        const uint32_t two = (b1 >> 7) & has_ref;       /* a reference of two bytes */
+        if (UNLIKELY(lab == LABEL_ESCAPE || (two & (b2 >> 7)))) break;
+        if (UNLIKELY(lab >= letters || lab < least)) goto bad;
+        const uint64_t value = (b1 & 0x7Fu) | ((uint64_t)(b2 & 0x7Fu) << 7 & (0u - (uint64_t)two));
+        if (lab >= label || (flags & EDGE_LAST)) {
+            /* The edge that decides (once a state): its target made and checked, as format2_edge does. */
+            uint64_t target = size;
+            if (kind == KIND_NEXT) {
+                if (!(flags & EDGE_LAST)) goto bad;
+                target = pos + 1;
+            } else if (has_ref) {
+                if (kind == KIND_RELATIVE) {
+                    const uint64_t distance = value >> 1;
+                    if (value & 1u) {
+                        if (distance >= start) goto bad;
+                        target = start - distance - 1;
+                    } else {
+                        target = start + distance;
+                    }
                 } else {
-                    target = start + distance;
+                    target = value;
                 }
-            } else {
-                target = value;
+                if (target > size) goto bad;
             }
-            if (UNLIKELY(target > size)) goto bad;
-        } else if (kind == KIND_NEXT) {
-            if (UNLIKELY(!(flags & EDGE_LAST))) goto bad;
-            target = pos;
-        }
-        if (lab >= label) {
             if (lab != label) return 0;
             *state = target << 1 | (uint64_t)((flags & EDGE_FINAL) != 0);
             return 1;
         }
-        if (flags & EDGE_LAST) return 0;
+        /* An edge passed: a "next" edge is always its state's last; a reference within the body. */
+        const uint64_t distance = value >> 1, odd = value & 1u;
+        const uint64_t relative_bad = (odd & (distance >= start)) | ((odd ^ 1u) & (start + distance > size));
+        const uint64_t reference_bad = (kind & 1u) ? (value > size) : relative_bad;
+        if (UNLIKELY(kind == KIND_NEXT || (has_ref & reference_bad))) goto bad;
+        pos += 1 + has_ref + two;
         least = lab + 1;
     }
+    return lookup_child2_careful(l, state, label, start, pos, (int64_t)least - 1);
 bad:
     damaged("a bad edge");
     return -1;
@@ -440,14 +460,23 @@ static int lookup_answer(Lookup *l, PyObject *text, int want) {
             if (ascii_space(chars[0]) || ascii_space(chars[length - 1])) return ANSWER_ASK;
             return 0;
         }
-        const Piece *pieces = l->pieces;
-        for (Py_ssize_t i = 0; i < length; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c >= TEXT_TABLE || !pieces[c].n) return ANSWER_ASK;
-            if (!w.alive) continue; /* still looking for a character Python must see */
-            const Piece *p = &pieces[c];
-            if (walk_feed(l, &w, p->label[0]) < 0) return -1;
-            if (p->n > 1 && walk_feed(l, &w, p->label[1]) < 0) return -1;
+        if (PyUnicode_IS_ASCII(text)) { /* the usual text: a short table, a byte a character */
+            const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
+            for (Py_ssize_t i = 0; i < length; i++) {
+                const int32_t label = l->ascii_key[chars[i]];
+                if (label == KEY_ASK) return ANSWER_ASK;
+                if (w.alive && walk_feed(l, &w, label) < 0) return -1;
+            }
+        } else {
+            const Piece *pieces = l->pieces;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                if (c >= TEXT_TABLE || !pieces[c].n) return ANSWER_ASK;
+                if (!w.alive) continue; /* still looking for a character Python must see */
+                const Piece *p = &pieces[c];
+                if (walk_feed(l, &w, p->label[0]) < 0) return -1;
+                if (p->n > 1 && walk_feed(l, &w, p->label[1]) < 0) return -1;
+            }
         }
     }
     int reached = walk_end(l, &w);
@@ -523,7 +552,19 @@ static void lookup_dealloc(PyObject *self) {
 /* Fill l->pieces from `pieces` (None, or TEXT_TABLE entries, each None or a str of one
  * or two characters): 0, or -1 with an error set. None: ASCII letters only, as themselves
  * (upper-cased by the fold policy), the rest asking Python. */
+static int lookup_pieces_fill(Lookup *l, PyObject *pieces);
+
 static int lookup_pieces(Lookup *l, PyObject *pieces) {
+    if (lookup_pieces_fill(l, pieces) < 0) return -1;
+    for (int c = 0; c < 128; c++) {
+        const Piece *p = &l->pieces[c];
+        /* ASCII pieces are one letter each (tests/test_lookup.py checks the table). */
+        l->ascii_key[c] = p->n == 1 ? (p->label[0] < 0 ? KEY_OUTSIDE : p->label[0]) : KEY_ASK;
+    }
+    return 0;
+}
+
+static int lookup_pieces_fill(Lookup *l, PyObject *pieces) {
     l->pieces = PyMem_Calloc(TEXT_TABLE, sizeof(Piece));
     if (l->pieces == NULL) { PyErr_NoMemory(); return -1; }
     if (pieces == NULL || pieces == Py_None) {
