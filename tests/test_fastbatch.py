@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.board.scoring import CLASSIC
 from boggle_dafsa.errors import GridError
+from boggle_dafsa.output.batch import Renderer
 from boggle_dafsa.output.jsonable import result_json
 from boggle_dafsa.output.render import Rendering, format_totals, render_lines
 from boggle_dafsa.output.rows import GRID, PATH, POINTS, SUMMARY_LINE, WORD, WORDS, RowFormat, SummaryFormat
 from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
-from boggle_dafsa.solver.fastbatch import QuickGrids, Renderer, Solved, mode_for, solve_texts
+from boggle_dafsa.solver.fastbatch import QuickGrids, Solved, mode_for, solve_texts
 from boggle_dafsa.words.normalize import Policy, normalize
 from helpers.dictionaries import dictionary_from_words
 
@@ -70,7 +71,7 @@ def test_rendered_as_the_general_renderers_do(
 ) -> None:
     dictionary = dictionary_from_words(["chat", "chien", "niche", "nicher", "ache", "hache", "quai", "aqua"], tmp_path)
     lines = [(1, "CHAT/IENE/RQAI/UNEH"), (3, "QAUI/NICH/EREA/HCIN"), (4, "AB/CD"), (7, "chaine")]
-    renderer = Renderer(CLASSIC.score, format_totals, scores=scores, paths=paths, as_json=as_json, summary=summary)
+    renderer = Renderer(CLASSIC.score, scores=scores, paths=paths, as_json=as_json, summary=summary)
     solved = list(
         solve_texts(
             lines,
@@ -217,7 +218,7 @@ def test_summary_chunks_give_what_each_grid_gives(
             break
         hits = solve(grid, dictionary)
         expected.append(f"{grid}\t{len(hits)}\t{sum(hit.points for hit in hits)}")
-    renderer = Renderer(CLASSIC.score, format_totals, scores=False, paths=False, as_json=False, summary=True)
+    renderer = Renderer(CLASSIC.score, scores=False, paths=False, as_json=False, summary=True)
     got: list[str] = []
     counted = [0, 0, 0]
     # A file's lines (a list) or standard input's (a stream, read a chunk at a time).

@@ -194,9 +194,9 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     return options.parse(text, dictionary, worddle=True)
 
 
-def with_dictionary(totals: str) -> str:
-    """``totals`` followed by the dictionary that answered, when no -d chose it."""
-    return f"{totals} ({IMPLICIT_DICTIONARY[0]})" if IMPLICIT_DICTIONARY else totals
+def implicit_dictionary() -> str | None:
+    """The dictionary that answered, for the totals line, when no -d chose it; else None."""
+    return IMPLICIT_DICTIONARY[0] if IMPLICIT_DICTIONARY else None
 
 
 def check_stray_dictionaries(arguments: list[str], verb: str) -> None:

@@ -17,11 +17,11 @@ import typer
 from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import (
     dice_argument,
+    implicit_dictionary,
     load_dictionary,
     one_standard_input,
     read_grid,
     time_limit,
-    with_dictionary,
 )
 from boggle_dafsa.cli.options import (
     GRID_HELP,
@@ -174,7 +174,8 @@ def run_solve(
     words and their totals, worth 0 points (``--bonus``)."""
     if jobs != 1:
         raise BoggleError("--jobs spreads a --batch over processes: give --batch FILE")
-    from boggle_dafsa.output.render import format_totals, render_lines
+    from boggle_dafsa.output.render import format_totals, render_lines, solve_totals
+    from boggle_dafsa.output.rows import summary_line
     from boggle_dafsa.solver import totals
 
     grid = read_grid(grid_text, dictionary, options)
@@ -185,13 +186,13 @@ def run_solve(
         count, points = score_only(
             grid, dictionary, min_length=options.min_length, scoring=options.scoring, adjacency=options.adjacency
         )
-        out.write(f"{grid}\t{count}\t{points}\n")
+        out.write(summary_line(str(grid), count, points) + "\n")
         out.flush()
         return
     hits = [hit for hit in options.solve(grid, dictionary) if hit.word not in blocked]
     count, points = totals(hits)
     if rendering.summary:
-        out.write(f"{grid}\t{count}\t{points}\n")
+        out.write(summary_line(str(grid), count, points) + "\n")
         out.flush()
         return
     extra = []
@@ -216,13 +217,12 @@ def run_solve(
             from boggle_dafsa.output.render import bonus_heading
 
             # After the words and their totals: a program reading the words stops at the blank line.
-            out.write(f"\n{bonus_heading(bonus[0], len(extra))}\n")
+            out.write("\n" + bonus_heading(bonus[0], len(extra)) + "\n")
             for line in render_lines(grid, extra, rendering):
                 out.write(line + "\n")
     out.flush()
     if not quiet and not show_totals and not rendering.json:
-        more = "" if bonus is None else f"; {len(extra)} bonus word{'' if len(extra) == 1 else 's'}"
-        print(with_dictionary(format_totals(count, points)) + more, file=sys.stderr)
+        print(solve_totals(count, points, implicit_dictionary(), None if bonus is None else len(extra)), file=sys.stderr)
 
 
 def run_batch(
@@ -239,7 +239,7 @@ def run_batch(
 ) -> None:
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
     from boggle_dafsa.cli.common import open_with_progress
-    from boggle_dafsa.output.render import format_totals
+    from boggle_dafsa.output.render import batch_totals
     from boggle_dafsa.solver.batch import MAX_JOBS, batch_lines, solve_batch
 
     if grid_text is not None:
@@ -276,8 +276,7 @@ def run_batch(
                 update(grids, total, status=f"{count:,} words · {points:,} points")
     sys.stdout.flush()
     if not quiet:
-        summary = f"{grids:,} grid{'' if grids == 1 else 's'}: {format_totals(count, points)}"
-        print(summary, file=sys.stdout if show_totals and not rendering.json else sys.stderr)
+        print(batch_totals(grids, count, points), file=sys.stdout if show_totals and not rendering.json else sys.stderr)
 
 
 def _batch_progress() -> "AbstractContextManager[Callable[..., None] | None]":

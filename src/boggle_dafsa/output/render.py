@@ -50,6 +50,24 @@ def format_totals(count: int, points: int) -> str:
     return f"{count:,} word{'' if count == 1 else 's'}, {points:,} point{'' if points == 1 else 's'}"
 
 
+def solve_totals(count: int, points: int, dictionary: str | None = None, bonus: int | None = None) -> str:
+    """``solve``'s totals line on standard error: ``2 words, 2 points``, then the dictionary
+    that answered when no ``-d`` chose it (``(build/dictionary.dafsa, 3 words)``) and the
+    number of bonus words of ``--bonus``."""
+    line = format_totals(count, points) if dictionary is None else f"{format_totals(count, points)} ({dictionary})"
+    return line if bonus is None else f"{line}; {bonus} bonus word{'' if bonus == 1 else 's'}"
+
+
+def batch_totals(grids: int, count: int, points: int) -> str:
+    """The last line of ``solve --batch``: ``3 grids: 1,045 words, 3,625 points``."""
+    return f"{grids:,} grid{'' if grids == 1 else 's'}: {format_totals(count, points)}"
+
+
+def block_header(grid: str, count: int, points: int) -> str:
+    """The first line of one grid's block in a batch: ``# GRID<TAB>totals``."""
+    return f"# {grid}\t{format_totals(count, points)}"
+
+
 def render_lines(grid: Grid, hits: Iterable[Hit], rendering: Rendering) -> Iterator[str]:
     """The text lines of a result: a word a line, with ``score<TAB>`` and ``<TAB>path`` on request."""
     from boggle_dafsa.output.rows import row_format
@@ -63,8 +81,7 @@ def render_block(grid: Grid, hits: list[Hit], rendering: Rendering) -> str:
     """One grid of a batch: ``# GRID<TAB>totals``, then its lines."""
     from boggle_dafsa.solver import totals
 
-    header = f"# {grid}\t{format_totals(*totals(hits))}"
-    return "\n".join([header, *render_lines(grid, hits, rendering)]) + "\n"
+    return "\n".join([block_header(str(grid), *totals(hits)), *render_lines(grid, hits, rendering)]) + "\n"
 
 
 def render_find(grid: Grid, word: str, path: tuple[int, ...] | None, points: int | None) -> str:

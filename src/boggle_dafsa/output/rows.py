@@ -82,3 +82,9 @@ class SummaryFormat:
 
 #: ``GRID<TAB>words<TAB>points``, the grid as ``str(Grid)`` writes it (``ABCD/EFGH``, ``QU A B C/D E F G``).
 SUMMARY_LINE = SummaryFormat(f"{GRID}\t{WORDS}\t{POINTS}", "\n", "/", " ")
+
+
+def summary_line(grid: str, words: int, points: int) -> str:
+    """One grid's ``--summary`` line, :data:`SUMMARY_LINE` filled (``grid``: its text, ``str(Grid)``),
+    without its line break: what the kernels write for a whole chunk, one grid at a time."""
+    return fill(SUMMARY_LINE.template, {GRID: grid, WORDS: str(words), POINTS: str(points)})

@@ -206,9 +206,9 @@ def _fast_batch(
     chunk: int,
     grouped: bool = False,
 ) -> Iterator[BatchResult]:
-    from boggle_dafsa.output.render import format_totals
+    from boggle_dafsa.output.batch import Renderer
     from boggle_dafsa.solver import prepared_solver
-    from boggle_dafsa.solver.fastbatch import QuickGrids, Renderer, mode_for, solve_texts, summary_chunks
+    from boggle_dafsa.solver.fastbatch import QuickGrids, mode_for, solve_texts, summary_chunks
 
     def solver_for(shape: tuple[int, ...]) -> Any:
         return prepared_solver(
@@ -218,7 +218,6 @@ def _fast_batch(
     quick = QuickGrids(dictionary.normalize, q_is_qu=options.q_is_qu, shape=options.shape)
     render = Renderer(
         options.scoring.score,
-        format_totals,
         scores=rendering.scores,
         paths=rendering.paths,
         as_json=rendering.json,
@@ -334,7 +333,9 @@ def _solve_line(numbered: tuple[int, str]) -> BatchResult:
         return BatchResult(number, "", 0, 0, error=f"{_worker['source']} line {number}: {error}")
     count, points = totals(hits)
     if rendering.summary:
-        text = f"{grid}\t{count}\t{points}"
+        from boggle_dafsa.output.rows import summary_line
+
+        text = summary_line(str(grid), count, points)
     elif rendering.json:
         from boggle_dafsa.output.jsonable import dumps, result_json
 

@@ -8,8 +8,8 @@ with :meth:`Grid.parse` or building its :class:`Hit` objects. So a batch goes:
 * grids of one shape encoded and searched in one call per chunk
   (:meth:`PreparedSolver.run_codes`, the GIL released, over threads on request), asking
   only what the output needs: totals, ranked words, or hits with paths;
-* each result rendered straight to its text by :func:`render`, byte for byte what the
-  general renderers print (a test holds them together).
+* each result rendered straight to its text by :class:`boggle_dafsa.output.batch.Renderer`,
+  byte for byte what the general renderers print (a test holds them together).
 
 The library part of ``solve --batch``: no printing, no standard streams.
 """
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.errors import GridError
-from boggle_dafsa.output.rows import GRID, POINTS, SUMMARY_LINE, WORDS, RowFormat, fill, row_format
+from boggle_dafsa.output.rows import RowFormat
 
 if TYPE_CHECKING:
     from boggle_dafsa.solver.prepared import PreparedSolver
@@ -297,7 +297,7 @@ def summary_chunks(
     parse: Callable[[str], Grid],
     quick: QuickGrids,
     solver_for: Callable[[tuple[int, ...]], PreparedSolver],
-    render: Renderer,
+    render: Callable[[Solved], tuple[str, int, int]],
     *,
     threads: int = 1,
     chunk: int = CHUNK,
@@ -341,115 +341,10 @@ def _blocks(raw: Iterable[str], size: int) -> Iterator[tuple[int, list[str]]]:
         before += len(block)
 
 
-# -- rendering --------------------------------------------------------------------------
-
-
 def mode_for(scores: bool, paths: bool, as_json: bool, summary: bool) -> str:
     """What the kernel must give for this output: totals, ranked words, or the rows of
-    text of hits with paths (:meth:`Renderer.row_style`)."""
+    text of hits with paths (:meth:`boggle_dafsa.output.batch.Renderer.row_style`); the
+    texts are written by :class:`~boggle_dafsa.output.batch.Renderer`."""
     if summary:
         return "totals"
     return "rows" if paths or as_json else "words"
-
-
-class Renderer:
-    """Results to text, exactly as the general renderers print them, without building a Grid."""
-
-    def __init__(
-        self,
-        scoring_points: Callable[[str], int],
-        totals_text: Callable[[int, int], str],
-        *,
-        scores: bool,
-        paths: bool,
-        as_json: bool,
-        summary: bool,
-    ) -> None:
-        """``scoring_points(word)`` and ``totals_text(words, points)`` as the general renderers use them."""
-        self.scores, self.paths, self.as_json, self.summary = scores, paths, as_json, summary
-        self._points = scoring_points
-        self._totals_text = totals_text
-        self._cells: dict[tuple[tuple[int, ...], bool], list[str]] = {}
-        self._json_parts: tuple[Callable[[str], str], str] | None = None
-
-    def __call__(self, solved: Solved) -> tuple[str, int, int]:
-        """(text, words, points) of one grid."""
-        result = solved.result
-        if self.summary:
-            count, points = result
-            return fill(SUMMARY_LINE.template, {GRID: solved.text, WORDS: str(count), POINTS: str(points)}), count, points
-        if self.as_json:
-            return self._json(solved)
-        if len(result) == 3:  # rows mode: (words, points, rows of hits with paths)
-            count, points, rows = result
-            lines = [rows] if count else []
-        else:  # words mode: (points, words)
-            points, words = result
-            count = len(words)
-            if self.scores:
-                score, row = self._points, row_format(scores=True, paths=False)
-                lines = [row.fill(word, score(word)) for word in words]
-            else:
-                lines = words
-        header = f"# {solved.text}\t{self._totals_text(count, points)}"
-        return "\n".join([header, *lines]) + "\n", count, points
-
-    def row_style(self, shape: tuple[int, ...]) -> tuple[list[str], RowFormat]:
-        """The cells' texts and the row format the kernel fills for hits (mode "rows")."""
-        if self.as_json:
-            from boggle_dafsa.output.jsonable import json_row
-
-            row = json_row()
-        else:
-            row = row_format(scores=self.scores, paths=True)
-        return self._coordinates(shape, row), row
-
-    def _json(self, solved: Solved) -> tuple[str, int, int]:
-        # The kernel filled the words' objects; the result's object around them is
-        # jsonable.result_object's, made once as a template.
-        count, points, words = solved.result
-        if self._json_parts is None:
-            self._json_parts = _result_template()
-        dumps, template = self._json_parts
-        return (
-            template.format(solved.line, dumps(solved.text), ", ".join(map(str, solved.shape)), words, count, points),
-            count,
-            points,
-        )
-
-    def _coordinates(self, shape: tuple[int, ...], row: RowFormat) -> list[str]:
-        # Each cell written as `row` writes a cell ("(1,2)", "[1, 2]"), once per shape and format.
-        kept = self._cells.get((shape, row.json))
-        if kept is None:
-            kept = self._cells[shape, row.json] = [row.cell(_coordinates(cell, shape)) for cell in range(math.prod(shape))]
-        return kept
-
-
-def _coordinates(index: int, shape: tuple[int, ...]) -> tuple[int, ...]:
-    # Grid.coordinates without a grid: row-major, the last coordinate fastest.
-    coordinates = []
-    for size in reversed(shape):
-        index, coordinate = divmod(index, size)
-        coordinates.append(coordinate)
-    return tuple(reversed(coordinates))
-
-
-# The marks of the batch result's JSON template (private-use characters: never in a grid's JSON text).
-_LINE, _GRID, _SHAPE, _WORDS, _COUNT, _POINTS = "\ue001", "\ue002", "\ue003", "\ue004", "\ue005", "\ue006"
-
-
-def _result_template() -> tuple[Callable[[str], str], str]:
-    """(dumps, the JSON text of a batch result as a format string, ``{0}`` to ``{5}`` its line, grid, shape,
-    words, word count and points): one definition of the object, jsonable's."""
-    from boggle_dafsa.output.jsonable import dumps, result_object
-
-    numbers = {_LINE: -7_293_811_451, _COUNT: -7_293_811_452, _POINTS: -7_293_811_453}
-    text = dumps(result_object(_GRID, [_SHAPE], [_WORDS], numbers[_COUNT], numbers[_POINTS], line=numbers[_LINE]))
-    for mark, number in numbers.items():
-        text = text.replace(str(number), mark)
-    for mark in (_GRID, _SHAPE, _WORDS):
-        text = text.replace(dumps(mark), mark)
-    text = text.replace("{", "{{").replace("}", "}}")
-    for number, mark in enumerate((_LINE, _GRID, _SHAPE, _WORDS, _COUNT, _POINTS)):
-        text = text.replace(mark, "{" + str(number) + "}")
-    return dumps, text
