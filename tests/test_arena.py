@@ -14,34 +14,34 @@ from hypothesis import strategies as st
 
 from boggle_dafsa.board.dice import SplitMix64, load_dice, roll_grid
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.game.arena import Slot, Standing, arena_seed, board, check_minutes, ranked, standings, totals, windows
+from boggle_dafsa.game.arena import Slot, Standing, arena_seed, board, check_seconds, ranked, standings, totals, windows
 from boggle_dafsa.web.store import Store
 
 # -- slots -------------------------------------------------------------------------------
 
 
-@given(now=st.floats(0, 4e9), minutes=st.integers(1, 60))
-def test_a_slot_holds_its_moment_and_the_next_one_follows(now: float, minutes: int) -> None:
-    slot = Slot.at("fr", minutes, now)
-    assert slot.starts <= now < slot.ends and slot.ends - slot.starts == minutes * 60
-    assert Slot.at("fr", minutes, slot.ends) == slot.shifted(1)
-    assert Slot.at("fr", minutes, slot.starts) == slot
+@given(now=st.floats(0, 4e9), seconds=st.integers(15, 3600))
+def test_a_slot_holds_its_moment_and_the_next_one_follows(now: float, seconds: int) -> None:
+    slot = Slot.at("fr", seconds, now)
+    assert slot.starts <= now < slot.ends and slot.ends - slot.starts == seconds
+    assert Slot.at("fr", seconds, slot.ends) == slot.shifted(1)
+    assert Slot.at("fr", seconds, slot.starts) == slot
 
 
 def test_one_board_a_slot_the_same_everywhere() -> None:
-    slot = Slot.at("fr", 3, 1_800_000_000.0)
-    assert slot.index == 10_000_000 and slot.seed == arena_seed("fr", 3, 10_000_000)
+    slot = Slot.at("fr", 180, 1_800_000_000.0)
+    assert slot.index == 10_000_000 and slot.seed == arena_seed("fr", 180, 10_000_000)
     # The first grid its seed rolls, as `generate --seed` does.
     dice = load_dice("fr")
     assert slot.grid(dice) == roll_grid(dice, SplitMix64(slot.seed))
-    assert len({arena_seed("fr", 3, 1), arena_seed("en", 3, 1), arena_seed("fr", 5, 1), arena_seed("fr", 3, 2)}) == 4
+    assert len({arena_seed("fr", 180, 1), arena_seed("en", 180, 1), arena_seed("fr", 300, 1), arena_seed("fr", 180, 2)}) == 4
     assert 0 <= slot.seed < 2**48
 
 
-@pytest.mark.parametrize("minutes", [0, 61, -3, True, 2.5])
-def test_slot_lengths_are_bounded(minutes: object) -> None:
-    with pytest.raises(BoggleError, match="an arena slot lasts 1 to 60 minutes"):
-        check_minutes(minutes)  # type: ignore[arg-type]
+@pytest.mark.parametrize("seconds", [0, 14, 3601, -3, True, 20.5])
+def test_slot_lengths_are_bounded(seconds: object) -> None:
+    with pytest.raises(BoggleError, match="an arena slot lasts 15 to 3600 whole seconds"):
+        check_seconds(seconds)  # type: ignore[arg-type]
 
 
 def test_the_windows_of_the_boards() -> None:
@@ -126,18 +126,18 @@ def fill(store: Store, played: list[tuple[str, int, int]], slot: int = 7, starts
             assert isinstance(member, int)
             members[player] = member
         # One game a player and board: each game of the list on a board of its own.
-        assert store.arena_save("fr", 3, slot + index, starts + 180 * index, members[player], ["x"], score, words, "addr", 50)
+        assert store.arena_save("fr", 180, slot + index, starts + 180 * index, members[player], ["x"], score, words, "addr", 50)
 
 
 @given(games)
 def test_the_stores_totals_are_the_librarys(played: list[tuple[str, int, int]]) -> None:
     store = Store(None)
     fill(store, played)
-    rows = store.arena_totals("fr", 3, 0.0, 1e12)
+    rows = store.arena_totals("fr", 180, 0.0, 1e12)
     assert sorted(rows) == sorted(totals(played))
     assert ranked(rows) == board(played)
     # The window: games whose board starts before `before` only.
-    assert sorted(store.arena_totals("fr", 3, 1000.0, 1000.0 + 180 * 3)) == sorted(totals(played[:3]))
+    assert sorted(store.arena_totals("fr", 180, 1000.0, 1000.0 + 180 * 3)) == sorted(totals(played[:3]))
     store.close()
 
 
@@ -156,13 +156,13 @@ def test_an_address_has_so_many_players_on_a_board() -> None:
     store = Store(None)
     ids = [store.member_join(f"p{n}", f"p{n}", f"t{n}", "addr", 0.0, 100) for n in range(3)]
     assert all(isinstance(member, int) for member in ids)
-    assert store.arena_save("fr", 3, 1, 180.0, ids[0], ["a"], 1, 1, "addr", 2)
-    assert store.arena_save("fr", 3, 1, 180.0, ids[1], ["a"], 1, 1, "addr", 2)
-    assert not store.arena_save("fr", 3, 1, 180.0, ids[2], ["a"], 1, 1, "addr", 2)
-    assert store.arena_save("fr", 3, 1, 180.0, ids[0], ["a", "b"], 3, 2, "addr", 2)  # a known player goes on
-    assert store.arena_save("fr", 3, 2, 360.0, ids[2], ["a"], 1, 1, "addr", 2)  # the next board
-    assert store.arena_submitted("fr", 3, 1, ids[0]) == ["a", "b"] and store.arena_submitted("fr", 3, 1, ids[2]) is None
-    assert sorted(store.arena_results("fr", 3, 1)) == [("p0", 3, 2), ("p1", 1, 1)]
+    assert store.arena_save("fr", 180, 1, 180.0, ids[0], ["a"], 1, 1, "addr", 2)
+    assert store.arena_save("fr", 180, 1, 180.0, ids[1], ["a"], 1, 1, "addr", 2)
+    assert not store.arena_save("fr", 180, 1, 180.0, ids[2], ["a"], 1, 1, "addr", 2)
+    assert store.arena_save("fr", 180, 1, 180.0, ids[0], ["a", "b"], 3, 2, "addr", 2)  # a known player goes on
+    assert store.arena_save("fr", 180, 2, 360.0, ids[2], ["a"], 1, 1, "addr", 2)  # the next board
+    assert store.arena_submitted("fr", 180, 1, ids[0]) == ["a", "b"] and store.arena_submitted("fr", 180, 1, ids[2]) is None
+    assert sorted(store.arena_results("fr", 180, 1)) == [("p0", 3, 2), ("p1", 1, 1)]
 
 
 def test_the_arena_survives_a_restart_and_an_older_file_gets_its_tables(tmp_path: Path) -> None:
@@ -177,12 +177,12 @@ def test_the_arena_survives_a_restart_and_an_older_file_gets_its_tables(tmp_path
     store = Store(folder)
     member = store.member_join("Ann", "ann", "h1", "addr", 0.0, 5)
     assert isinstance(member, int)
-    assert store.arena_save("en", 2, 9, 1080.0, member, ["tea", "eat"], 2, 2, "addr", 5)
+    assert store.arena_save("en", 120, 9, 1080.0, member, ["tea", "eat"], 2, 2, "addr", 5)
     store.close()
     store = Store(folder)
     assert store.member("h1") == (member, "Ann")
-    assert store.arena_submitted("en", 2, 9, member) == ["tea", "eat"]
-    assert store.arena_results("en", 2, 9) == [("Ann", 2, 2)]
-    assert store.arena_totals("en", 2, 0.0, 2000.0) == [("Ann", 2, 2, 1, 2)]
+    assert store.arena_submitted("en", 120, 9, member) == ["tea", "eat"]
+    assert store.arena_results("en", 120, 9) == [("Ann", 2, 2)]
+    assert store.arena_totals("en", 120, 0.0, 2000.0) == [("Ann", 2, 2, 1, 2)]
     store.close()
     assert sqlite3.connect(folder / "boggle-dafsa.sqlite3").execute("PRAGMA user_version").fetchone()[0] == 3

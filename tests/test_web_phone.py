@@ -111,3 +111,39 @@ def test_a_rooms_link_and_qr_code_fold_away_once_the_game_starts(server: str, br
     page.wait_for_selector("#verdicts li")
     assert page.get_attribute("#invite", "open") is not None
     assert errors == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("height", [844, 560])
+def test_a_rooms_verdict_score_and_result_are_above_the_board_on_a_phone(server: str, browser: Any, height: int) -> None:
+    # fr, seed 42: IEFA/AEFE/MHAL/ETTE; a 20-second game, measured while it runs, then at its end.
+    room = post_json(server + "api/rooms", {"dice": "fr", "seed": 42, "seconds": 20})
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 390, "height": height}, is_mobile=True, has_touch=True)
+    open_page(page, f"{server}rooms/{room['room']}")
+    page.fill("#name", "Alice")
+    page.click("#join button")
+    page.click("#start")
+    page.wait_for_selector("#entry:not([hidden])")
+    page.fill("#word", "halte")
+    page.press("#word", "Enter")
+    page.wait_for_selector("#verdicts li.accepted")
+    page.fill("#word", "zzz")
+    page.press("#word", "Enter")
+    page.wait_for_function("document.querySelectorAll('#verdicts li').length === 2")
+    assert page.evaluate("window.scrollY") == 0
+    board = in_view(page, "#board")
+    for selector in ("#clock", "#you", "#verdicts li:first-child"):
+        assert in_view(page, selector)["y"] + 4 < board["y"], selector
+    in_view(page, "#word")
+    in_view(page, "#entry button")
+    assert page.inner_text("#score") == "2" and page.inner_text("#verdicts li:first-child").startswith("ZZZ")
+    # The end: the verdict of the game (the winner line) and the final score above the board.
+    page.wait_for_selector("#results:not([hidden])", timeout=60_000)
+    page.evaluate("window.scrollTo(0, 0)")
+    winner = in_view(page, "#winner")
+    assert page.inner_text("#winner") == "Alice wins with 2 points"
+    you = in_view(page, "#you")
+    assert page.inner_text("#you") == "Your final score: 2"
+    assert max(winner["y"], you["y"]) < page.locator("#board").bounding_box()["y"]
+    assert errors == []

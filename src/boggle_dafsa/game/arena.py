@@ -1,10 +1,10 @@
 """The arena: everybody plays the same board at the same time, a new one every N minutes.
 
-Time is cut into slots of ``minutes`` minutes from the Unix epoch (UTC): slot ``k`` runs
-from ``k * minutes * 60`` to ``(k + 1) * minutes * 60``. Each slot has one board, the same
-on every server with the same dice set and slot length: the first grid rolled from the
-dice set with the seed :func:`arena_seed`, the first 6 bytes (big-endian) of
-``SHA-256("boggle-dafsa arena DICE MINUTES K")``, as the daily puzzle's seed is made
+Time is cut into slots of ``seconds`` seconds from the Unix epoch (UTC): slot ``k`` runs
+from ``k * seconds`` to ``(k + 1) * seconds`` (180 by default: three minutes). Each slot has
+one board, the same on every server with the same dice set and slot length: the first grid
+rolled from the dice set with the seed :func:`arena_seed`, the first 6 bytes (big-endian)
+of ``SHA-256("boggle-dafsa arena DICE SECONDS K")``, as the daily puzzle's seed is made
 (:mod:`.daily`). A player joins any time during the slot and plays until it ends.
 
 At the end of a slot its players are ranked by score (:func:`standings`): equal scores
@@ -29,24 +29,24 @@ if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
 
-#: Slot lengths a server may choose, in minutes (a game of one to sixty minutes).
-MIN_MINUTES, MAX_MINUTES = 1, 60
+#: Slot lengths a server may choose, in seconds: a blitz of 15 seconds to an hour.
+MIN_SECONDS, MAX_SECONDS = 15, 3600
 #: The default slot: three minutes, the length of a game of Boggle.
-DEFAULT_MINUTES = 3
+DEFAULT_SECONDS = 180
 #: Days of the rolling week board (today included).
 WEEK_DAYS = 7
 
 
-def check_minutes(minutes: int) -> int:
-    """``minutes`` if it is a slot length the arena takes, else :class:`BoggleError`."""
-    if isinstance(minutes, bool) or not isinstance(minutes, int) or not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise BoggleError(f"an arena slot lasts {MIN_MINUTES} to {MAX_MINUTES} minutes, not {minutes}")
-    return minutes
+def check_seconds(seconds: int) -> int:
+    """``seconds`` if it is a slot length the arena takes (whole seconds), else :class:`BoggleError`."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
+        raise BoggleError(f"an arena slot lasts {MIN_SECONDS} to {MAX_SECONDS} whole seconds, not {seconds}")
+    return seconds
 
 
-def arena_seed(dice: str, minutes: int, index: int) -> int:
-    """The seed of slot ``index`` of ``minutes``-minute slots with the dice set named ``dice`` (48 bits)."""
-    digest = hashlib.sha256(f"boggle-dafsa arena {dice} {minutes} {index}".encode()).digest()
+def arena_seed(dice: str, seconds: int, index: int) -> int:
+    """The seed of slot ``index`` of ``seconds``-second slots with the dice set named ``dice`` (48 bits)."""
+    digest = hashlib.sha256(f"boggle-dafsa arena {dice} {seconds} {index}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
 
@@ -55,18 +55,14 @@ class Slot:
     """One board of the arena: the dice set, the slot length, the slot's number since the epoch."""
 
     dice: str
-    minutes: int
+    #: The slot's length.
+    seconds: int
     index: int
 
     @classmethod
-    def at(cls, dice: str, minutes: int, now: float) -> Slot:
+    def at(cls, dice: str, seconds: int, now: float) -> Slot:
         """The slot under way at Unix time ``now``."""
-        return cls(dice, check_minutes(minutes), int(now // (minutes * 60)))
-
-    @property
-    def seconds(self) -> int:
-        """The slot's length in seconds."""
-        return self.minutes * 60
+        return cls(dice, check_seconds(seconds), int(now // seconds))
 
     @property
     def starts(self) -> float:
@@ -81,7 +77,7 @@ class Slot:
     @property
     def seed(self) -> int:
         """The seed its board is rolled with."""
-        return arena_seed(self.dice, self.minutes, self.index)
+        return arena_seed(self.dice, self.seconds, self.index)
 
     def grid(self, dice_set: DiceSet) -> Grid:
         """The slot's board: the first grid ``dice_set`` rolls with :attr:`seed`."""
@@ -91,7 +87,7 @@ class Slot:
 
     def shifted(self, slots: int) -> Slot:
         """The slot ``slots`` later (earlier if negative)."""
-        return Slot(self.dice, self.minutes, self.index + slots)
+        return Slot(self.dice, self.seconds, self.index + slots)
 
 
 @dataclass(frozen=True)

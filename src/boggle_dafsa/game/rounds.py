@@ -209,17 +209,30 @@ class Game:
         """Solve ``grid``; ``dice``, ``seed``, ``dictionary_spec`` and ``bonus_spec`` (how
         the player named ``bonus``) are only recorded for the report, which tells how to
         replay the grid. ``blocked`` and ``bonus``: see :class:`Judge`."""
-        self.judge = Judge(grid, dictionary, scoring, min_length, blocked=blocked, bonus=bonus)
+        self._start(Judge(grid, dictionary, scoring, min_length, blocked=blocked, bonus=bonus), dice, seed, dictionary_spec)
+        self.bonus_spec = bonus_spec
+
+    def _start(self, judge: Judge, dice: str | None, seed: int | None, dictionary_spec: str | None) -> None:
+        self.judge = judge
         self.dice = dice
         self.seed = seed
         self.dictionary_spec = dictionary_spec
-        self.bonus_spec = bonus_spec
+        self.bonus_spec: str | None = None
         #: Accepted words, in the order found (bonus words apart, in :attr:`bonus_found`).
         self.found: list[str] = []
         #: Bonus words, in the order found: counted, never scored.
         self.bonus_found: list[str] = []
         self.refused: list[Verdict] = []
         self.score = 0
+
+    @classmethod
+    def on(cls, judge: Judge, *, seed: int | None = None, bonus_spec: str | None = None) -> Game:
+        """A game on ``judge``'s grid, with its rules, blocklist and bonus list, sharing its
+        solve: a room or the arena solves a board once for all its players."""
+        game = cls.__new__(cls)
+        game._start(judge, None, seed, None)
+        game.bonus_spec = bonus_spec
+        return game
 
     @classmethod
     def from_dice(
@@ -303,7 +316,8 @@ class Game:
             dictionary_spec=self.dictionary_spec,
             bonus_found=[hit for hit in self.judge.bonus_hits if hit.word in bonus],
             bonus_missed=[hit for hit in self.judge.bonus_hits if hit.word not in bonus],
-            bonus_spec=self.bonus_spec,
+            # A bonus list always has a name in the report (one given without is "the full list").
+            bonus_spec=self.bonus_spec if self.bonus_spec is not None or self.judge.bonus is None else "the full list",
         )
 
 

@@ -45,7 +45,7 @@ def roll_payload(dice: DiceSet, seed: int, catalog: DictionaryCatalog) -> dict[s
 
 
 def _path(game: Game, word: str | None) -> list[list[int]] | None:
-    hit = game.judge.hits_by_word.get(word or "")
+    hit = game.judge.hit(word)  # a scoring word or a bonus one
     return None if hit is None else [list(cell) for cell in hit.coordinates(game.grid)]
 
 

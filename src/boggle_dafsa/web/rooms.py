@@ -81,10 +81,13 @@ class Room:
         clock: Callable[[], float] = time.monotonic,
         *,
         options: dict[str, Any] | None = None,
+        bonus: Dictionary | None = None,
     ) -> None:
         """A waiting room on the grid ``seed`` rolls from ``dice_set``, played for ``seconds``
         (``options``: the room's switches, e.g. hints; ``clean``, on unless False, leaves the
-        family-friendly blocklist out of the grid's words: :mod:`boggle_dafsa.game.clean`)."""
+        family-friendly blocklist out of the grid's words: :mod:`boggle_dafsa.game.clean`;
+        ``bonus``, the name of ``bonus``, the full list whose other words are bonus words:
+        :mod:`boggle_dafsa.game.bonus`)."""
 
         self.id = room_id
         self.dice_set = dice_set
@@ -96,6 +99,8 @@ class Room:
         self.clock = clock
         #: The room's switches (hints, clean...), chosen when it is created.
         self.options: dict[str, Any] = dict(options or {})
+        #: The full list of the bonus words (its name is the option ``bonus``), or None.
+        self.bonus = bonus
         self.judge: Judge = self.new_judge(seed)
         self.status = WAITING
         self.ends_at: float | None = None
@@ -122,7 +127,7 @@ class Room:
 
         blocked = blocked_words(self.dictionary_name, self.dice_set.language) if self.clean else frozenset()
         grid = roll_grid(self.dice_set, SplitMix64(seed))
-        return Judge(grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length, blocked=blocked)
+        return Judge(grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length, blocked=blocked, bonus=self.bonus)
 
     @property
     def clean(self) -> bool:
@@ -130,11 +135,11 @@ class Room:
         return self.options.get("clean", True) is not False
 
     def new_game(self) -> Game:
-        """A player's game on the room's grid, with the room's rules and blocklist."""
+        """A player's game on the room's grid, with the room's rules, blocklist and bonus
+        list, sharing the room's solve of the grid."""
         from boggle_dafsa.game.rounds import Game
 
-        judge = self.judge
-        return Game(judge.grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length, blocked=judge.blocked)
+        return Game.on(self.judge, seed=self.seed, bonus_spec=self.options.get("bonus") if self.bonus is not None else None)
 
     def changed(self) -> None:
         """Tell the store (if any) that the room changed; raises :class:`NotSaved` (one line)
@@ -310,6 +315,7 @@ class Room:
             "round": self.round,
             "hints": bool(self.options.get("hints")),
             "clean": self.clean,
+            "bonus": self.options.get("bonus") if self.bonus is not None else None,
             "remaining": self.remaining(),
             "shape": list(grid.shape),
             "grid": str(grid) if self.status != WAITING else None,
@@ -325,7 +331,13 @@ class Room:
                 "name": player.name,
                 "score": player.game.score,
                 "found": [found_payload(player.game, word) for word in player.game.found],
+                "bonus": list(player.game.bonus_found),
             }
+            if self.status == OVER:
+                # After the game, one's own: the missed words arranged for study (game/review.py).
+                from boggle_dafsa.output.jsonable import review_json
+
+                state["you"]["review"] = review_json(player.game.report())
         return state
 
 

@@ -110,7 +110,7 @@ CREATE TABLE IF NOT EXISTS members (
 CREATE INDEX IF NOT EXISTS members_address ON members (address, created);
 CREATE TABLE IF NOT EXISTS arena_games (
     dice TEXT NOT NULL,
-    minutes INTEGER NOT NULL,      -- the slot length: (dice, minutes, slot) names one board
+    seconds INTEGER NOT NULL,      -- the slot length: (dice, seconds, slot) names one board
     slot INTEGER NOT NULL,         -- the slot's number since the epoch
     starts REAL NOT NULL,          -- Unix time the slot starts (the boards' windows)
     member INTEGER NOT NULL REFERENCES members(id) ON DELETE CASCADE,
@@ -118,10 +118,10 @@ CREATE TABLE IF NOT EXISTS arena_games (
     score INTEGER NOT NULL,
     words INTEGER NOT NULL,        -- words found
     address TEXT NOT NULL,         -- a keyed hash of the address that played
-    PRIMARY KEY (dice, minutes, slot, member)
+    PRIMARY KEY (dice, seconds, slot, member)
 );
-CREATE INDEX IF NOT EXISTS arena_games_starts ON arena_games (dice, minutes, starts);
-CREATE INDEX IF NOT EXISTS arena_games_address ON arena_games (dice, minutes, slot, address);
+CREATE INDEX IF NOT EXISTS arena_games_starts ON arena_games (dice, seconds, starts);
+CREATE INDEX IF NOT EXISTS arena_games_address ON arena_games (dice, seconds, slot, address);
 """
 
 
@@ -421,19 +421,19 @@ class Store:
             row = self._db.execute("SELECT id, name FROM members WHERE token = ?", (token,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
 
-    def arena_submitted(self, dice: str, minutes: int, slot: int, member: int) -> list[str] | None:
+    def arena_submitted(self, dice: str, seconds: int, slot: int, member: int) -> list[str] | None:
         """The words ``member`` sent on that board, as typed, in order; None if they have not played it."""
         with self._lock:
             row = self._db.execute(
-                "SELECT submitted FROM arena_games WHERE dice = ? AND minutes = ? AND slot = ? AND member = ?",
-                (dice, minutes, slot, member),
+                "SELECT submitted FROM arena_games WHERE dice = ? AND seconds = ? AND slot = ? AND member = ?",
+                (dice, seconds, slot, member),
             ).fetchone()
         return None if row is None else list(json.loads(row[0]))
 
     def arena_save(
         self,
         dice: str,
-        minutes: int,
+        seconds: int,
         slot: int,
         starts: float,
         member: int,
@@ -447,45 +447,45 @@ class Store:
         nothing written, if it is their first word there and ``address`` has ``most``
         players on that board already."""
         with self._transaction() as db:
-            key = (dice, minutes, slot, member)
+            key = (dice, seconds, slot, member)
             known = db.execute(
-                "SELECT 1 FROM arena_games WHERE dice = ? AND minutes = ? AND slot = ? AND member = ?", key
+                "SELECT 1 FROM arena_games WHERE dice = ? AND seconds = ? AND slot = ? AND member = ?", key
             ).fetchone()
             if known is None:
                 (playing,) = db.execute(
-                    "SELECT COUNT(*) FROM arena_games WHERE dice = ? AND minutes = ? AND slot = ? AND address = ?",
-                    (dice, minutes, slot, address),
+                    "SELECT COUNT(*) FROM arena_games WHERE dice = ? AND seconds = ? AND slot = ? AND address = ?",
+                    (dice, seconds, slot, address),
                 ).fetchone()
                 if playing >= most:
                     return False
             db.execute(
-                "INSERT INTO arena_games (dice, minutes, slot, starts, member, submitted, score, words, address)"
+                "INSERT INTO arena_games (dice, seconds, slot, starts, member, submitted, score, words, address)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(dice, minutes, slot, member) DO UPDATE SET submitted=excluded.submitted,"
+                " ON CONFLICT(dice, seconds, slot, member) DO UPDATE SET submitted=excluded.submitted,"
                 " score=excluded.score, words=excluded.words",
                 (*key[:3], starts, member, json.dumps(submitted, ensure_ascii=False), score, words, address),
             )
         return True
 
-    def arena_results(self, dice: str, minutes: int, slot: int) -> list[tuple[str, int, int]]:
+    def arena_results(self, dice: str, seconds: int, slot: int) -> list[tuple[str, int, int]]:
         """Every game of that board: (player's name, score, words found)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT members.name, score, words FROM arena_games JOIN members ON members.id = arena_games.member"
-                " WHERE dice = ? AND minutes = ? AND slot = ?",
-                (dice, minutes, slot),
+                " WHERE dice = ? AND seconds = ? AND slot = ?",
+                (dice, seconds, slot),
             ).fetchall()
         return [(str(name), int(score), int(words)) for name, score, words in rows]
 
-    def arena_totals(self, dice: str, minutes: int, since: float, before: float) -> list[tuple[str, int, int, int, int]]:
+    def arena_totals(self, dice: str, seconds: int, since: float, before: float) -> list[tuple[str, int, int, int, int]]:
         """Each player's games of the boards that start from ``since`` and before ``before``,
         added up: (name, total score, words found, games, best score)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT members.name, SUM(score), SUM(words), COUNT(*), MAX(score)"
                 " FROM arena_games JOIN members ON members.id = arena_games.member"
-                " WHERE dice = ? AND minutes = ? AND starts >= ? AND starts < ? GROUP BY arena_games.member",
-                (dice, minutes, since, before),
+                " WHERE dice = ? AND seconds = ? AND starts >= ? AND starts < ? GROUP BY arena_games.member",
+                (dice, seconds, since, before),
             ).fetchall()
         return [(str(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4])) for row in rows]
 
@@ -512,9 +512,14 @@ def restore_rooms(
         except BoggleError:
             skipped.append(row["id"])
             continue
-        room = make_room(
-            row["id"], dice_set, int(row["seed"]), name, words, row["seconds"], limits, options=json.loads(row["options"])
-        )
+        options = json.loads(row["options"])
+        bonus = None
+        if options.get("bonus"):
+            try:
+                bonus = catalog.get(options["bonus"])[1]
+            except BoggleError:
+                options["bonus"] = None  # a list no longer offered: the room goes on without bonus words
+        room = make_room(row["id"], dice_set, int(row["seed"]), name, words, row["seconds"], limits, options=options, bonus=bonus)
         room.round = row["round"]
         room.saved = store.save_room
         for player_row in players:

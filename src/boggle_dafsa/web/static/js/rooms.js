@@ -2,6 +2,7 @@
 // WebSocket; at the end, everybody sees the table where shared words score 0.
 import { Board, formatClock } from "./board.js";
 import { api, fillDice, fillDictionaries, showError, WordTable } from "./common.js";
+import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const match = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]+)\/?$/);
@@ -18,6 +19,9 @@ let ticker = null;
 let status = null;
 let myName = null;
 let round = null;
+let review = null; // one's own review of the game over (the state's), shown with the results
+let result = null; // the game over: its table and solution
+let dictionary = null;
 
 function stored() {
   try {
@@ -95,8 +99,14 @@ function showState(state) {
   round = state.round;
   // The invitation folds once the game starts (the board comes up on a phone), and opens
   // again after it; only when the status changes, so a player's own click stands.
-  if (state.status !== status) $("invite").open = state.status !== "playing";
+  if (state.status !== status) {
+    $("invite").open = state.status !== "playing";
+    // The game's layout from the top (on a phone: the clock, the score and the board in view),
+    // wherever the page was when Start was pressed.
+    if (state.status === "playing" && status !== null) window.scrollTo(0, 0);
+  }
   status = state.status;
+  dictionary = state.dictionary;
   document.body.dataset.status = state.status;
   const what = `${state.title}, ${state.dictionary} dictionary, words of ${state.min_length}+ letters, ${state.seconds} s`;
   const label = { waiting: "Waiting for a player to start", playing: "Playing", over: "Game over" }[state.status];
@@ -130,6 +140,10 @@ function showState(state) {
   } else {
     $("clock").textContent = state.status === "over" ? "0:00" : formatClock(state.seconds);
   }
+  if (state.you && state.you.review) {
+    review = state.you.review;
+    showMyReview();
+  }
   if (state.you) {
     if (state.status !== "over") $("score").textContent = String(state.you.score); // then: the final table's
     if (!$("verdicts").childElementCount) {
@@ -143,6 +157,9 @@ function showState(state) {
 function newRound() {
   $("verdicts").replaceChildren();
   $("results").hidden = true;
+  $("review-box").hidden = true;
+  review = null;
+  result = null;
   $("score").textContent = "0";
   $("you").firstChild.textContent = "Your score: ";
   $("hint-text").hidden = true;
@@ -186,7 +203,7 @@ function showVerdict(verdict) {
   const shown = verdict.word || verdict.input;
   if (verdict.accepted) {
     item.className = "accepted";
-    item.textContent = `${shown}: +${verdict.points}`;
+    item.textContent = verdict.bonus ? `${shown}: bonus word` : `${shown}: +${verdict.points}`;
     if (verdict.path && board && !verdict.quiet) board.highlight(verdict.path);
   } else {
     item.className = "refused";
@@ -195,7 +212,17 @@ function showVerdict(verdict) {
   $("verdicts").prepend(item);
 }
 
-function showResults(result) {
+/** One's own review of the game over, once both the state (the review) and the result (the paths) are in. */
+function showMyReview() {
+  if (!review || !result) return;
+  const paths = new Map(result.solution.words.map((hit) => [hit.word, hit.path]));
+  showReview($("review"), review, { paths, board, dictionary });
+  $("review-box").hidden = false;
+}
+
+function showResults(over) {
+  result = over;
+  showMyReview();
   const sheet = result.sheet;
   const names = sheet.players.map((player) => player.name);
   const paths = new Map(result.solution.words.map((hit) => [hit.word, hit.path]));
