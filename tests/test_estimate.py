@@ -9,7 +9,8 @@ import statistics
 
 import pytest
 
-from boggle_dafsa.cli.prove import _estimate_text
+from boggle_dafsa.output.jsonable import estimate_json
+from boggle_dafsa.output.proof import estimate_text
 from boggle_dafsa.search import prove as P
 
 
@@ -56,14 +57,14 @@ def test_the_estimate_reports_the_interval_in_cpu_hours_and_the_sample_needed() 
     estimate = P.Estimate(1_000, 5, 15.0, 3_000.0, 1_200.0, 10, 290, 0, sample_for_25=47)
     low, high = estimate.interval_hours
     assert (low, high) == (pytest.approx(1_800 / 3600), pytest.approx(4_200 / 3600))
-    data = estimate.to_json()
+    data = estimate_json(estimate, seed=3)
     assert data["interval_95_cpu_hours"] == [0.5, 1.167] and data["projected_cpu_hours"] == 0.833
-    assert data["relative_margin_95"] == 0.4 and data["sample_for_25_percent"] == 47
-    text = _estimate_text(estimate)
+    assert data["relative_margin_95"] == 0.4 and data["sample_for_25_percent"] == 47 and data["seed"] == 3
+    text = estimate_text(estimate)
     assert "95% interval: 0.50 to 1.17 CPU-hours (±40%); --sample 47 for ±25%" in text
     # The low end is never under what the sample itself took.
     wide = P.Estimate(1_000, 5, 900.0, 1_000.0, 5_000.0, 10, 290, 0, sample_for_25=12)
     assert wide.interval_hours[0] == pytest.approx(900 / 3600)
     assert "(this sample is enough)" not in text
-    assert "(this sample is enough)" in _estimate_text(P.Estimate(1_000, 50, 1.0, 20.0, 1.0, 1, 29, 0, sample_for_25=12))
-    assert "--sample 2 or more" in _estimate_text(P.Estimate(1_000, 1, 1.0, 1_000.0, 0.0, 1, 29, 0))
+    assert "(this sample is enough)" in estimate_text(P.Estimate(1_000, 50, 1.0, 20.0, 1.0, 1, 29, 0, sample_for_25=12))
+    assert "--sample 2 or more" in estimate_text(P.Estimate(1_000, 1, 1.0, 1_000.0, 0.0, 1, 29, 0))

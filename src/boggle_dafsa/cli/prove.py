@@ -165,9 +165,13 @@ def prove(
             if bar is not None:
                 bar.stop()
         if json_output:
-            print_json({**projected.to_json(), "seed": chosen_seed})
+            from boggle_dafsa.output.jsonable import estimate_json
+
+            print_json(estimate_json(projected, chosen_seed))
         else:
-            typer.echo(_estimate_text(projected))
+            from boggle_dafsa.output.proof import estimate_text
+
+            typer.echo(estimate_text(projected))
         return
     only = shard_classes(classes, *part) if part else None
     done = P.read_log(resume, spec, strict=True) if resume else {}
@@ -192,16 +196,21 @@ def prove(
             bar.stop()
         if log_stream is not None:
             log_stream.close()
-    if part is not None:
-        if json_output:
-            print_json({"shard": list(part), "of": classes, **proof_json(proof)})
-        else:
-            typer.echo(_shard_text(proof, part, classes))
-        return
+    _print_proof(proof, json_output, dice_set.name if dice_set else None, part, classes)
+
+
+def _print_proof(
+    proof: "ProofResult", json_output: bool, dice: "str | None", part: "tuple[int, int] | None" = None, total: int = 0
+) -> None:
+    """A proof (a shard of one, of ``total`` classes, when ``part`` is given), as text or JSON."""
     if json_output:
-        print_json({**proof_json(proof), **({"dice": dice_set.name} if dice_set else {})})
+        from boggle_dafsa.output.jsonable import proof_json, shard_json
+
+        print_json(proof_json(proof, dice) if part is None else shard_json(proof, part, total))
     else:
-        typer.echo(_proof_text(proof, dice_set.name if dice_set else None))
+        from boggle_dafsa.output.proof import proof_text, shard_text
+
+        typer.echo(proof_text(proof, dice) if part is None else shard_text(proof, part, total))
 
 
 def _check_parts(
@@ -245,77 +254,7 @@ def _merged(spec: "ProofSpec", logs: "list[str]", json_output: bool, dice: "str 
     except IncompleteProof as error:
         how = "run their shards again with --shard I/N --resume LOG" if error.shards else "prove them with --resume LOG"
         raise IncompleteProof(f"{error}: {how}, then merge again", error.missing, error.shards) from None
-    if json_output:
-        print_json({**proof_json(proof), **({"dice": dice} if dice else {})})
-    else:
-        typer.echo(_proof_text(proof, dice))
-
-
-def _shard_text(proof: "ProofResult", part: "tuple[int, int]", total: int) -> str:
-    spec = proof.spec
-    boards = proof.boards()
-    unit = "points" if spec.objective == "points" else "words"
-    lines = [
-        f"shard {part[0]}/{part[1]}: {proof.classes:,} of the proof's {total:,} classes ({proof.cpu_seconds:,.1f} CPU-s), "
-        f"{len(boards):,} board{'s' if len(boards) != 1 else ''} with at least {spec.minimum:,} {unit} among them; "
-        f"the proof is the merge of the {part[1]:,} shards' logs (--merge)"
-    ]
-    for text, points, words in boards:
-        lines.append(f"{points:>6,} points {words:>5,} words  {_grid_text(spec, text)}")
-    return "\n".join(lines)
-
-
-def proof_json(proof: "ProofResult") -> "dict[str, Any]":
-    """The proof as JSON: every board with its points and words, and the work done."""
-    spec = proof.spec
-    return {
-        "boards": [{"grid": _grid_text(spec, text), "points": points, "words": words} for text, points, words in proof.boards()],
-        "classes": proof.classes,
-        "cpu_seconds": round(proof.cpu_seconds, 3),
-        "minimum": spec.minimum,
-        "objective": spec.objective,
-        "shape": "x".join(map(str, spec.shape)),
-    }
-
-
-def _grid_text(spec: "ProofSpec", key: str) -> str:
-    from boggle_dafsa.board.grid import Grid
-
-    faces = tuple(key.split(" ")) if any(len(face) > 1 for face in spec.faces) else tuple(key)
-    return str(Grid(spec.shape, faces))
-
-
-def _proof_text(proof: "ProofResult", dice: "str | None" = None) -> str:
-    spec = proof.spec
-    boards = proof.boards()
-    unit = "points" if spec.objective == "points" else "words"
-    rolled = f" that dice {dice} can roll" if dice else ""
-    lines = [
-        f"{len(boards):,} board{'s' if len(boards) != 1 else ''}{rolled} with at least {spec.minimum:,} {unit} "
-        f"({proof.classes:,} classes, {proof.cpu_seconds:,.1f} CPU-s):"
-    ]
-    for text, points, words in boards:
-        lines.append(f"{points:>6,} points {words:>5,} words  {_grid_text(spec, text)}")
-    return "\n".join(lines)
-
-
-def _estimate_text(projected: Any) -> str:
-    hours = projected.projected / 3600
-    low, high = projected.interval_hours
-    relative = f" (±{projected.margin / projected.projected:.0%})" if projected.projected > 0 else ""
-    needed = projected.sample_for_25
-    enough = (
-        "a sample of one class tells no spread: --sample 2 or more for the interval"
-        if needed is None
-        else f"--sample {needed:,} for ±25%" + (" (this sample is enough)" if needed <= projected.sampled else "")
-    )
-    return (
-        f"sample: {projected.sampled:,} of {projected.classes:,} classes in {projected.cpu_seconds:,.1f} CPU-s\n"
-        f"projected: {projected.projected:,.0f} CPU-s ± {projected.margin:,.0f} (95%), {hours:,.2f} CPU-hours for the whole proof\n"
-        f"95% interval: {low:,.2f} to {high:,.2f} CPU-hours{relative}; {enough}\n"
-        f"largest tree: {projected.peak_nodes:,} nodes, about {projected.peak_bytes / (1 << 20):,.0f} MB per process\n"
-        f"boards found in the sample: {projected.boards:,}"
-    )
+    _print_proof(proof, json_output, dice)
 
 
 class _Bar:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from boggle_dafsa.output.columns import WordColumns
     from boggle_dafsa.query import AnagramHit, Hooks
     from boggle_dafsa.search.best import SearchResult
+    from boggle_dafsa.search.prove import Estimate, ProofResult
     from boggle_dafsa.solver import Hit
 
 
@@ -229,6 +230,50 @@ def search_json(result: SearchResult, count: int = 5) -> dict[str, Any]:
             }
             for found, runs in result.best(count)
         ],
+    }
+
+
+def proof_json(proof: ProofResult, dice: str | None = None) -> dict[str, Any]:
+    """``prove --json``: every board with its points and words, and the work done (and the
+    dice set whose boards were proven, when one was)."""
+    from boggle_dafsa.output.proof import grid_text
+
+    spec = proof.spec
+    return {
+        "boards": [{"grid": grid_text(spec, text), "points": points, "words": words} for text, points, words in proof.boards()],
+        "classes": proof.classes,
+        "cpu_seconds": round(proof.cpu_seconds, 3),
+        "minimum": spec.minimum,
+        "objective": spec.objective,
+        "shape": "x".join(map(str, spec.shape)),
+        **({"dice": dice} if dice else {}),
+    }
+
+
+def shard_json(proof: ProofResult, part: tuple[int, int], total: int) -> dict[str, Any]:
+    """``prove --shard I/N --json``: the part (``[I, N]``), the proof's ``total`` classes, then
+    the shard's proof as :func:`proof_json` gives it."""
+    return {"shard": list(part), "of": total, **proof_json(proof)}
+
+
+def estimate_json(projected: Estimate, seed: int) -> dict[str, Any]:
+    """``prove --estimate --json``: the projection of the whole proof from a sample of its
+    classes, and the ``seed`` that drew the sample."""
+    low, high = projected.interval_hours
+    return {
+        "classes": projected.classes,
+        "sampled": projected.sampled,
+        "sample_cpu_seconds": round(projected.cpu_seconds, 3),
+        "projected_cpu_seconds": round(projected.projected, 1),
+        "margin_95": round(projected.margin, 1),
+        "projected_cpu_hours": round(projected.projected / 3600, 3),
+        "interval_95_cpu_hours": [round(low, 3), round(high, 3)],
+        "relative_margin_95": round(projected.margin / projected.projected, 4) if projected.projected > 0 else None,
+        "sample_for_25_percent": projected.sample_for_25,
+        "peak_tree_nodes": projected.peak_nodes,
+        "peak_tree_bytes": projected.peak_bytes,
+        "boards_in_sample": projected.boards,
+        "seed": seed,
     }
 
 

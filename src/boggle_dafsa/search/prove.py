@@ -1468,23 +1468,6 @@ class Estimate:
         """The 95% interval of the whole proof's CPU-hours (its low end at least the sample's own)."""
         return max(self.cpu_seconds, self.projected - self.margin) / 3600, (self.projected + self.margin) / 3600
 
-    def to_json(self) -> dict[str, Any]:
-        low, high = self.interval_hours
-        return {
-            "classes": self.classes,
-            "sampled": self.sampled,
-            "sample_cpu_seconds": round(self.cpu_seconds, 3),
-            "projected_cpu_seconds": round(self.projected, 1),
-            "margin_95": round(self.margin, 1),
-            "projected_cpu_hours": round(self.projected / 3600, 3),
-            "interval_95_cpu_hours": [round(low, 3), round(high, 3)],
-            "relative_margin_95": round(self.margin / self.projected, 4) if self.projected > 0 else None,
-            "sample_for_25_percent": self.sample_for_25,
-            "peak_tree_nodes": self.peak_nodes,
-            "peak_tree_bytes": self.peak_bytes,
-            "boards_in_sample": self.boards,
-        }
-
 
 #: The normal quantile of a two-sided 95% interval.
 Z_95 = 1.96
