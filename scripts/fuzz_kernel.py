@@ -6,7 +6,8 @@ field with the header checksum made to match again, so that opening succeeds), o
 it as any user would and solves random grids of random shapes on it, with QU faces and
 both adjacencies, through the compiled kernel and its Python twin. Every outcome must
 be a result or the project's DictionaryError, never a crash; and both kernels must
-agree: the same results, or both an error. Each round also damages, in place, the cells
+agree: the same results, or both an error; their tallies by word group (``tally_many``, the
+expected points' search) too, where both take the file. Each round also damages, in place, the cells
 of a valid dictionary after the compiled kernel numbered its words (the numbers then lie
 about the cells): its searches, the totals search among them, must still stay inside.
 A fifth of the rounds damage a version 2 file (compact edges): the solver reads the cells
@@ -52,6 +53,7 @@ from boggle_dafsa.output.jsonable import json_row  # noqa: E402
 from boggle_dafsa.output.rows import SCORED_PATH_ROW, SUMMARY_LINE  # noqa: E402
 from boggle_dafsa.solver import Hit  # noqa: E402
 from boggle_dafsa.solver.python import Solver as PythonSolver  # noqa: E402
+from boggle_dafsa.solver.python import numbered_words  # noqa: E402
 from helpers.dictionaries import dictionary_from_words  # noqa: E402
 
 ALPHABET = "ABCDEIKLNOQRSTU"
@@ -245,8 +247,10 @@ def outcome(
         summary = solver.summary_rows(
             codes, letters, len(table), True, line.template, line.between, line.row_separator, line.face_separator
         )
+        counted = tally(solver, layout, codes)
         return (
             "ok",
+            counted,
             solver.solve_many(codes, 2),
             solver.solve_many(codes, 3),
             rows,
@@ -256,6 +260,25 @@ def outcome(
         ), numbered
     except DictionaryError:
         return ("error",), numbered
+
+
+def tally(solver, layout, codes: bytes):  # type: ignore[no-untyped-def]
+    """``tally_many`` of ``codes`` with the words put in 5 groups by number: ("ok", found,
+    squares), ("error",) for DictionaryError, ("refused",) for a file or shape it does not
+    take (ValueError: words not numbered, grids past 64 cells)."""
+    try:
+        count = len(numbered_words(layout))
+    except IndexError:
+        count = 0
+    groups = array("I", [number % 5 for number in range(count)])
+    found, squares = array("Q", bytes(40)), array("Q", bytes(40))
+    try:
+        solver.tally_many(codes, groups, found, squares)
+    except ValueError:
+        return ("refused",)
+    except DictionaryError:
+        return ("error",)
+    return ("ok", list(found), list(squares))
 
 
 def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: ignore[no-untyped-def]
@@ -287,6 +310,7 @@ def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: igno
     choices = sorted(letters.values()) + [31, 32, 32]
     codes = bytes(rng.choice(choices) for _ in range(len(table) * rng.randint(1, 4)))
     numbered = solver.number_words()
+    groups = array("I", [number % 5 for number in range(len(numbered_words(layout)))])
     for _ in range(rng.randint(1, 6)):
         cell = rng.randrange(len(cells))
         cells[cell] = rng.choice(
@@ -297,6 +321,10 @@ def stale_round(compiled, rng: random.Random, folder: str) -> str:  # type: igno
         for mode in (0, 2):
             solver.solve_many(codes, mode)
         solver.solve_many(run_of(codes, len(table)), 0)
+        try:
+            solver.tally_many(codes, groups, array("Q", bytes(40)), array("Q", bytes(40)))
+        except ValueError:
+            pass  # grids past 64 cells
     except DictionaryError:
         return "error" if numbered else "unnumbered"
     return "ok" if numbered else "unnumbered"
@@ -307,7 +335,7 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     compiled = load_compiled(compiled_path)
     print(f"compiled kernel: {sys.modules[compiled.__module__].__file__}", flush=True)
     rng = random.Random(seed)
-    errors = agreements = numbered_rounds = compacts = 0
+    errors = agreements = numbered_rounds = compacts = tallies = 0
     stale = {"ok": 0, "error": 0, "unnumbered": 0}
     with tempfile.TemporaryDirectory() as folder:
         for round_number in range(rounds):
@@ -338,6 +366,18 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
             python_result, _ = outcome(PythonSolver, dictionary, table, codes, faces, min_length, heap, number)
             numbered_rounds += numbered
             dictionary.close()
+            # Tallies compared where both kernels took the file (the twin numbers what the
+            # compiled kernel may refuse to: a slot shared by two states).
+            if compiled_result[0] == python_result[0] == "ok":
+                ours, theirs = compiled_result[1], python_result[1]
+                if ours[0] == theirs[0] == "ok" and ours != theirs:
+                    print(f"round {round_number}: the tallies disagree on {path} (seed {seed})", file=sys.stderr)
+                    return 1
+                tallies += ours[0] == theirs[0] == "ok"
+                compiled_result, python_result = (
+                    (compiled_result[0], *compiled_result[2:]),
+                    (python_result[0], *python_result[2:]),
+                )
             if compiled_result != python_result:
                 print(f"round {round_number}: the kernels disagree on {path} (seed {seed})", file=sys.stderr)
                 return 1
@@ -347,7 +387,7 @@ def fuzz(rounds: int, seed: int, compiled_path: str | None) -> int:
     print(
         f"{rounds:,} damaged files ({compacts:,} of version 2, expanded), {agreements:,} reached the kernels: "
         f"{errors:,} raised DictionaryError, "
-        f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered); "
+        f"{agreements - errors:,} gave results ({numbered_rounds:,} with the words numbered, {tallies:,} tallied by both); "
         "both kernels agreed every time, no crash"
     )
     print(

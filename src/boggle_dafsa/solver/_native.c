@@ -1247,6 +1247,132 @@ static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs) {
     return out;
 }
 
+/* -- tallies of word groups, for expected points ------------------------------------- */
+
+PyDoc_STRVAR(tally_many_doc,
+"tally_many(codes, groups, found, squares, timeout=0.0) -> int\n\n"
+"Search each grid of ``codes`` (as solve_many) and add its words to tallies by group:\n"
+"``groups`` (a bytes-like object of uint32, one per word number: see number_words) gives\n"
+"each word's group; for each group g, k the group's words found on a grid,\n"
+"``found[g] += k`` and ``squares[g] += k * k`` (``found`` and ``squares``: writable\n"
+"buffers of uint64, one per group). The words must be numbered (ValueError otherwise),\n"
+"grids of at most 64 cells. Returns the grids tallied; the GIL is released meanwhile.");
+
+static int aligned_buffer(Py_buffer *view, Py_ssize_t item, const char *what) {
+    if (((uintptr_t)view->buf % (uintptr_t)item) != 0 || view->len % item != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: not whole aligned items of %zd bytes", what, item);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Solver_tally_many(Solver *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"codes", "groups", "found", "squares", "timeout", NULL};
+    Py_buffer codes, groups, found, squares;
+    double timeout = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*w*w*|d", keywords, &codes, &groups, &found, &squares, &timeout))
+        return NULL;
+    PyObject *out = NULL;
+    uint32_t *count = NULL, *listed = NULL;
+    Scratch *s = NULL;
+    Py_buffer view;
+    int have_view = 0;
+    Py_ssize_t grids = 0;
+    if (check_codes(self, &codes, &grids) < 0 || aligned_buffer(&groups, 4, "groups") < 0 ||
+        aligned_buffer(&found, 8, "found") < 0 || aligned_buffer(&squares, 8, "squares") < 0)
+        goto done;
+    if (found.len != squares.len || found.len / 8 > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "found and squares must have the same number of groups (below 2**32)");
+        goto done;
+    }
+    if (!self->numbering_tried) number_words(self);
+    uint64_t cell_total;
+    if (get_cells(self, &view, &cell_total) < 0) goto done;
+    have_view = 1;
+    const uint32_t *offset = self->word_offset && self->numbered_cells == cell_total ? self->word_offset : NULL;
+    if (!offset || self->cell_count > TOTALS_CELLS) {
+        PyErr_SetString(PyExc_ValueError, "tally_many needs numbered words (a sound file) and grids of at most 64 cells");
+        goto done;
+    }
+    if ((uint64_t)(groups.len / 4) != (uint64_t)self->word_total) {
+        PyErr_Format(PyExc_ValueError, "groups gives %zd words, the dictionary numbers %lu", groups.len / 4,
+                     (unsigned long)self->word_total);
+        goto done;
+    }
+    uint32_t group_total = (uint32_t)(found.len / 8);
+    const uint32_t *group_of = groups.buf;
+    for (uint32_t w = 0; w < self->word_total; w++) {
+        if (group_of[w] >= group_total) {
+            PyErr_Format(PyExc_ValueError, "word %lu is given group %lu of %lu", (unsigned long)w,
+                         (unsigned long)group_of[w], (unsigned long)group_total);
+            goto done;
+        }
+    }
+    count = calloc(group_total ? group_total : 1, sizeof(uint32_t));
+    s = scratch_take(self);
+    if (!count || !s) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!s->seen_bits) {
+        PyErr_SetString(PyExc_ValueError, "tally_many needs the totals search (numbered words)");
+        goto done;
+    }
+    uint64_t *found_sum = found.buf, *square_sum = squares.buf;
+    Results r;
+    memset(&r, 0, sizeof(r));
+    size_t listed_size = 0;
+    Budget budget = budget_of(timeout);
+    int status = SEARCH_OK;
+    Py_ssize_t g;
+    PyThreadState *thread = PyEval_SaveThread();
+    for (g = 0; g < grids && status == SEARCH_OK; g++) {
+        r.keep = 0;
+        r.ordered = 0;
+        status = search_grid(self, view.buf, cell_total, offset, (const uint8_t *)codes.buf + g * self->cell_count, s,
+                             &r, &budget);
+        if (status != SEARCH_OK) break;
+        /* The totals search leaves the grid's word numbers in s->touched[0..found_used). */
+        if (grow((void **)&listed, &listed_size, r.found_used + 1, sizeof(uint32_t)) < 0) {
+            status = SEARCH_MEMORY;
+            break;
+        }
+        size_t groups_seen = 0;
+        for (size_t i = 0; i < r.found_used; i++) {
+            uint32_t word = s->touched[i];
+            if (word >= self->word_total) {
+                status = SEARCH_DAMAGED;
+                break;
+            }
+            uint32_t group = group_of[word]; /* below group_total: checked above */
+            if (count[group]++ == 0) listed[groups_seen++] = group;
+        }
+        for (size_t i = 0; i < groups_seen; i++) {
+            uint32_t group = listed[i];
+            uint64_t k = count[group];
+            found_sum[group] += k;
+            square_sum[group] += k * k;
+            count[group] = 0;
+        }
+    }
+    PyEval_RestoreThread(thread);
+    results_free(&r);
+    if (status != SEARCH_OK)
+        raise_search_error(self, status);
+    else
+        out = PyLong_FromSsize_t(grids);
+done:
+    if (s) scratch_give(self, s);
+    free(count);
+    free(listed);
+    if (have_view) PyBuffer_Release(&view);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&groups);
+    PyBuffer_Release(&found);
+    PyBuffer_Release(&squares);
+    return out;
+}
+
 /* -- rows of text, for the batch renderers -------------------------------------------- */
 
 /* The kernel writes no format of its own: the output module (boggle_dafsa/output/rows.py)
@@ -1646,6 +1772,7 @@ static PyMethodDef Solver_methods[] = {
     {"solve_many", (PyCFunction)(void (*)(void))Solver_solve_many, METH_VARARGS | METH_KEYWORDS, solve_many_doc},
     {"set_face", (PyCFunction)Solver_set_face, METH_VARARGS, set_face_doc},
     {"number_words", (PyCFunction)Solver_number_words, METH_NOARGS, number_words_doc},
+    {"tally_many", (PyCFunction)(void (*)(void))Solver_tally_many, METH_VARARGS | METH_KEYWORDS, tally_many_doc},
     {"rows_many", (PyCFunction)(void (*)(void))Solver_rows_many, METH_VARARGS | METH_KEYWORDS, rows_many_doc},
     {"summary_rows", (PyCFunction)(void (*)(void))Solver_summary_rows, METH_VARARGS | METH_KEYWORDS, summary_rows_doc},
     {NULL, NULL, 0, NULL},

@@ -202,6 +202,28 @@ class PreparedSolver:
         solver = self._codes.solver
         return self._split(codes, lambda chunk, timeout: solver.solve_many(chunk, number, timeout), threads)
 
+    def numbered_words(self) -> list[str]:
+        """The dictionary's words by the numbers :meth:`tally_codes` keys its groups by
+        (word ``i`` is the kernel's word number ``i``); ``ValueError`` for a damaged file."""
+        if self._codes is None:
+            raise ValueError("the generic kernel numbers no words")
+        layout = self._codes.layout
+        try:
+            return native.numbered_words(layout)
+        except IndexError:
+            raise ValueError(f"{layout.source}: damaged dictionary (run `boggle-dafsa verify`)") from None
+
+    def tally_codes(self, codes: bytes | bytearray | memoryview, groups: Any, found: Any, squares: Any) -> int:
+        """Solve grids already encoded (:meth:`encode`) and add their words to tallies by
+        group, without a word or hit built: ``groups[i]`` (uint32) is the group of word
+        ``i`` of :meth:`numbered_words`, and for each group ``g`` and grid, ``k`` its words
+        on the grid, ``found[g] += k`` and ``squares[g] += k * k`` (``found``, ``squares``:
+        writable uint64 buffers, e.g. ``array("Q")``). The compiled kernel tallies with the
+        GIL released; grids of at most 64 cells. The grids tallied."""
+        if self._codes is None:
+            raise ValueError("the generic kernel takes faces, not codes")
+        return self._codes.solver.tally_many(codes, groups, found, squares, _seconds_left())  # type: ignore[no-any-return]
+
     def run_rows(
         self, codes: bytes | bytearray | memoryview, cells: Sequence[str], row: RowFormat, *, threads: int = 1
     ) -> list[tuple[int, int, str]]:

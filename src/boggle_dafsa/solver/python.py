@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from time import monotonic
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from boggle_dafsa.automaton.fileformat import NativeLayout
@@ -158,6 +158,31 @@ def _follow(layout: NativeLayout, state: int, bits: Iterable[int]) -> int | None
     return state
 
 
+def numbered_words(layout: NativeLayout) -> list[str]:
+    """The words of ``layout`` by the compiled kernel's numbers (its ``number_words``):
+    word ``i`` is the one it numbers ``i``. A state's own word comes first, then its
+    children's words in letter (bit) order. Raises ``IndexError`` for a damaged file: an
+    index outside the cells, or a path longer than the longest word (a cycle)."""
+    alphabet = layout.alphabet
+    longest = layout.longest_word
+    words: list[str] = []
+    # (state, its word); children pushed in reverse so that they pop in letter order.
+    stack = [(layout.root, "")]
+    size = len(layout.cells)
+    while stack:
+        state, word = stack.pop()
+        if not 0 <= state < size:
+            raise IndexError("a state outside the cells")
+        if layout.is_final(state):
+            words.append(word)
+        children = list(layout.children(state))
+        if children and len(word) >= longest:
+            raise IndexError("a path longer than the longest word")
+        for bit, child in reversed(children):
+            stack.append((child, word + alphabet[bit]))
+    return words
+
+
 # -- the twin of the compiled Solver --------------------------------------------------------
 
 #: Face codes (see :class:`Solver`): 0..30 a letter by its bit, 31 a face that spells no
@@ -216,6 +241,8 @@ class Solver:
         self._faces: dict[int, str] = dict(enumerate(alphabet))
         self._faces[DEAD] = "\0"  # in no alphabet: the face spells no word
         self.cell_count = len(self._table)
+        #: Word → its number (:func:`numbered_words`), made at the first tally.
+        self._numbers: dict[str, int] | None = None
 
     @property
     def numbered(self) -> bool:
@@ -302,6 +329,48 @@ class Solver:
             results.append(shape_result(found, self._points, mode, self._hit))
         return results
 
+    def tally_many(self, codes: bytes, groups: Any, found: Any, squares: Any, timeout: float = 0.0) -> int:
+        """Search each grid of ``codes`` and add its words to tallies by group: ``groups``
+        (uint32 per word number, :func:`numbered_words`) gives each word's group; for each
+        group ``g``, ``k`` its words on a grid, ``found[g] += k`` and ``squares[g] += k * k``
+        (writable uint64 buffers, one item per group). The grids tallied."""
+        n = self.cell_count
+        codes = bytes(codes)
+        if len(codes) % n:
+            raise ValueError(f"{len(codes)} face codes are not whole grids of {n} cells")
+        group_of = _items(groups, "I", "groups")
+        found_sum = _items(found, "Q", "found")
+        square_sum = _items(squares, "Q", "squares")
+        if found_sum.readonly or square_sum.readonly:
+            raise TypeError("found and squares must be writable buffers")
+        if len(found_sum) != len(square_sum) or len(found_sum) > 0xFFFFFFFF:
+            raise ValueError("found and squares must have the same number of groups (below 2**32)")
+        if n > 64:
+            raise ValueError("tally_many needs numbered words (a sound file) and grids of at most 64 cells")
+        if self._numbers is None:
+            try:
+                self._numbers = {word: number for number, word in enumerate(numbered_words(self._layout))}
+            except IndexError:
+                raise ValueError("tally_many needs numbered words (a sound file) and grids of at most 64 cells") from None
+        numbers = self._numbers
+        if len(group_of) != len(numbers):
+            raise ValueError(f"groups gives {len(group_of)} words, the dictionary numbers {len(numbers)}")
+        total = len(found_sum)
+        for word, group in enumerate(group_of):
+            if group >= total:
+                raise ValueError(f"word {word} is given group {group} of {total}")
+        grids = 0
+        for words in self.solve_many(codes, FOUND, timeout):
+            counts: dict[int, int] = {}
+            for word in words:
+                group = group_of[numbers[word]]
+                counts[group] = counts.get(group, 0) + 1
+            for group, k in counts.items():
+                found_sum[group] = (found_sum[group] + k) & 0xFFFFFFFFFFFFFFFF
+                square_sum[group] = (square_sum[group] + k * k) & 0xFFFFFFFFFFFFFFFF
+            grids += 1
+        return grids
+
     def _totals_by_runs(self, codes: bytes, deadline: float | None) -> list[tuple[int, int]]:
         # (words, points) of each grid, the runs of grids that differ in one cell walked
         # together (as the C kernel does, see boggle_dafsa.solver.hood).
@@ -333,6 +402,15 @@ class Solver:
             by_code = dict(zip(variants, totals))
             results.extend(by_code[code] for code in shown)
         return results
+
+
+def _items(buffer: Any, kind: Literal["I", "Q"], what: str) -> memoryview[int]:
+    # A buffer seen as items of `kind` ("I": uint32, "Q": uint64), as the C kernel reads it.
+    view = memoryview(buffer).cast("B")
+    size = 4 if kind == "I" else 8
+    if len(view) % size:
+        raise ValueError(f"{what}: not whole aligned items of {size} bytes")
+    return view.cast(kind)
 
 
 def shape_result(found: dict[str, tuple[int, ...]], points: Sequence[int], mode: int, hit_type: Any) -> Any:
