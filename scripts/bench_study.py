@@ -8,14 +8,21 @@
   indexes of those lengths) and again (the indexes kept).
 - A cold ``search`` command against a cold ``solve``: medians of five runs of each, taking
   turns.
+- Expected Boggle points (``--only expected``): boards per CPU second of each step of
+  ``scripts/expected_points.py`` on 20,000 boards of the fr dice with the fr list: the roll
+  (the game's SplitMix64 draws, in Python), the tally in the kernel (``tally_codes``, no word
+  built) and, for comparison, the words of each board counted in Python (``run_codes`` mode
+  "words", then a ``Counter`` per board by alphagram); the Python twin's tally on 500.
 
-    python scripts/bench_study.py
+    python scripts/bench_study.py                      # every part
+    python scripts/bench_study.py --only columns       # searches, columns, commands or expected
 
 ``BOGGLE_DAFSA_PURE=1`` measures the Python twin of the compiled walk instead.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -89,15 +96,62 @@ def command_seconds(args: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
-    d = open_dictionary("enable2k")
-    words = list(d)
-    print(f"ENABLE2K: {len(words):,} words; kernel of the walk: {query.walk.select_kernel()}")
+def expected_points() -> None:
+    """Boards per CPU second of the expected-points run's steps (fr dice, fr list)."""
+    from array import array
+    from collections import Counter
+
+    from boggle_dafsa.board.dice import load_dice
+    from boggle_dafsa.solver.prepared import PreparedSolver
+    from boggle_dafsa.study import expected
+
+    dice_set = load_dice("fr")
+    d = open_dictionary("fr")
+    boards = 20_000
+    print(f"\nexpected points, fr dice on fr ({boards:,} boards; CPU time of this process):")
+    for kernel, count in (("c", boards), ("python", 500)):
+        solver = PreparedSolver(d, dice_set.shape, min_length=dice_set.min_length, scoring=dice_set.scoring, kernel=kernel)
+        if solver.kernel != kernel:
+            continue
+        c0 = time.process_time()
+        names: dict[str, int] = {}
+        groups = array("I", [names.setdefault(expected.alphagram(w), len(names)) for w in solver.numbered_words()])
+        setup = time.process_time() - c0
+        faces = expected._face_codes(dice_set, d, solver)
+        c0 = time.process_time()
+        codes, _ = expected.roll_codes(faces, 1, count)
+        roll = time.process_time() - c0
+        found, squares = array("Q", bytes(8 * len(names))), array("Q", bytes(8 * len(names)))
+        c0 = time.process_time()
+        solver.tally_codes(codes, groups, found, squares)
+        tally = time.process_time() - c0
+        print(
+            f"  {kernel:6} set-up (numbered words, groups) {setup:.2f} s; roll {roll / count * 1e6:5.1f} µs a board; "
+            f"tally {tally / count * 1e6:7.1f} µs a board: {count / (roll + tally):,.0f} boards/CPU-s"
+        )
+        if kernel == "c":
+            c0 = time.process_time()
+            results = solver.run_codes(codes, "words")
+            keys: dict[str, str] = {}
+            counted: Counter[str] = Counter()
+            for _points, words in results:
+                counted.update(Counter(keys.get(w) or keys.setdefault(w, expected.alphagram(w)) for w in words))
+            words_mode = time.process_time() - c0
+            check = Counter({group: found[i] for group, i in names.items() if found[i]})
+            assert counted == check, "the words counted in Python differ from the tally"
+            print(f"         the words counted in Python instead: {words_mode / count * 1e6:7.1f} µs a board (same counts)")
+    print(f"  load {os.getloadavg()[0]:.2f}")
+
+
+def searches(d: Any, words: list[str]) -> None:
     print("\nfour conditions, in process (best of 5):")
     for cond in SEARCHES:
         cpu, wall, found = best_of(lambda: list(query.search(d, **cond)))
         assert found == scan(words, d, cond), cond
         print(f"  {cpu * 1000:7.1f} ms CPU {wall * 1000:7.1f} ms wall  {len(found):5,} words  {cond}")
+
+
+def columns_part(d: Any, words: list[str]) -> None:
     sample = words[::17][:10_000]
     columns = WordColumns(d, ("hooks", "probability", "anagrams"), "en")
     c0, w0 = time.process_time(), time.perf_counter()
@@ -107,6 +161,9 @@ def main() -> None:
     print(f"  first time, building the indexes: {time.process_time() - c0:.2f} s CPU, {time.perf_counter() - w0:.2f} s wall")
     cpu, wall, _ = best_of(lambda: [columns.line(word) for word in sample], 3)
     print(f"  again, indexes kept: {cpu * 1000:.1f} ms CPU, {wall * 1000:.1f} ms wall")
+
+
+def commands() -> None:
     print("\ncold commands (medians of 5, taking turns):")
     runs: dict[str, list[float]] = {"search": [], "solve": []}
     for _ in range(5):
@@ -115,6 +172,27 @@ def main() -> None:
     for name, times in runs.items():
         print(f"  {name}: {statistics.median(times) * 1000:.0f} ms")
     print(f"  ratio search/solve: {statistics.median(runs['search']) / statistics.median(runs['solve']):.2f}")
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["searches", "columns", "commands", "expected"], default=None)
+    only = parser.parse_args().only
+    print(f"load {os.getloadavg()[0]:.2f}")
+    if only in (None, "searches", "columns"):
+        d = open_dictionary("enable2k")
+        words = list(d)
+        print(f"ENABLE2K: {len(words):,} words; kernel of the walk: {query.walk.select_kernel()}")
+        if only in (None, "searches"):
+            searches(d, words)
+        if only in (None, "columns"):
+            columns_part(d, words)
+    if only in (None, "commands"):
+        commands()
+    if only in (None, "expected"):
+        expected_points()
 
 
 if __name__ == "__main__":

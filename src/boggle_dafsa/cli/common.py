@@ -269,3 +269,14 @@ class UserErrorGroup(TyperGroup):
             # may be lower still: one line, not a traceback.
             print(f"{PROGRAM}: out of memory", file=sys.stderr)
             raise typer.Exit(2) from None
+
+
+def lexicon(spec: str | None) -> str:
+    """The dictionary ``spec`` names, as the study keys it (the quiz's cardbox, the
+    expected-points tables): an embedded list by its name, a file by its absolute path."""
+    import os
+
+    from boggle_dafsa.dictionaries.resolve import embedded_name, resolve_spec
+
+    chosen, _implicit = resolve_spec(spec)
+    return embedded_name(chosen) or os.path.abspath(chosen)

@@ -16,25 +16,26 @@ import typer
 
 from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import emit_results as _emit
-from boggle_dafsa.cli.common import load_dictionary, print_json
+from boggle_dafsa.cli.common import lexicon, load_dictionary, print_json
 from boggle_dafsa.cli.options import CountOption, DictOption, InputsArgument, JsonOption, LimitOption, OutputOption, QuietOption
 
 ColumnsOption = Annotated[
     Optional[str],
     typer.Option(
         "--columns",
-        help="Columns before each word: hooks, probability, anagrams, points (comma-separated; see `search`).",
+        help="Columns before each word: hooks, probability, anagrams, points, expected (comma-separated; see `search`).",
         show_default=False,
     ),
 ]
 
 
-def _columns(d: Any, columns: str | None) -> Any:
-    # The word-study columns asked for (output.columns), or None.
+def _columns(d: Any, columns: str | None, spec: str | None) -> Any:
+    # The word-study columns asked for (output.columns), or None; `expected` reads the
+    # table of the dictionary `spec` names.
     from boggle_dafsa.output.columns import WordColumns, parse_columns
 
     names = parse_columns(columns)
-    return WordColumns(d, names) if names else None
+    return WordColumns(d, names, expected=lexicon(spec) if "expected" in names else None) if names else None
 
 
 @app.command()
@@ -59,7 +60,7 @@ def match(
     from boggle_dafsa.query import match as run
 
     d = load_dictionary(dictionary)
-    shown = _columns(d, columns)
+    shown = _columns(d, columns, dictionary)
     words = run(d, pattern, min_length, max_length, limit)
     _emit(words, shown.line if shown else str, as_json, count, shown.fields if shown else None)
 
@@ -79,7 +80,7 @@ def anagram(
     from boggle_dafsa.query import iter_anagram as run
 
     d = load_dictionary(dictionary)
-    shown = _columns(d, columns)
+    shown = _columns(d, columns, dictionary)
     hits = run(d, letters, sub=sub, limit=limit)
     if shown is None:
         _emit(hits, lambda hit: hit.display(), as_json, count, anagram_json)
@@ -112,7 +113,7 @@ def fuzzy(
     from boggle_dafsa.query import iter_fuzzy as run
 
     d = load_dictionary(dictionary)
-    shown = _columns(d, columns)
+    shown = _columns(d, columns, dictionary)
     hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)
     if shown is None:
         _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, fuzzy_json)
@@ -141,7 +142,7 @@ def grep(
     from boggle_dafsa.query import grep as run
 
     d = load_dictionary(dictionary)
-    shown = _columns(d, columns)
+    shown = _columns(d, columns, dictionary)
     _emit(run(d, regex, limit), shown.line if shown else str, as_json, count, shown.fields if shown else None)
 
 

@@ -14,6 +14,7 @@ import typer
 
 from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import PROGRAM, load_dictionary
+from boggle_dafsa.cli.common import lexicon as lexicon_of
 from boggle_dafsa.cli.options import CountOption, DictOption, JsonOption, LimitOption
 from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.errors import BoggleError
@@ -110,9 +111,15 @@ def search(
     not_in: NotInOpt = None,
     tiles: TilesOpt = None,
     probability_blanks: BlanksOpt = 2,
-    sort: Annotated[Text, _text("Order: alpha (default), length, points (highest first), probability.", "--sort")] = None,
+    sort: Annotated[
+        Text,
+        _text(
+            "Order: alpha (default), length, points (highest first), probability, expected (Boggle points per game of its anagram group, highest first).",
+            "--sort",
+        ),
+    ] = None,
     columns: Annotated[
-        Text, _text("Columns before each word: hooks, probability, anagrams, points (comma-separated).", "--columns")
+        Text, _text("Columns before each word: hooks, probability, anagrams, points, expected (comma-separated).", "--columns")
     ] = None,
     limit: LimitOption = None,
     count: CountOption = False,
@@ -126,6 +133,7 @@ def search(
     names = parse_columns(columns)
     d = load_dictionary(dictionary)
     conditions = search_conditions(values)
+    table = lexicon_of(dictionary) if sort == "expected" or "expected" in names else None
     words = search_words(
         d,
         None,
@@ -133,9 +141,10 @@ def search(
         tiles=tiles,
         probability_blanks=probability_blanks,
         sort=sort,
+        expected=table,
         **conditions,
     )
-    shown = WordColumns(d, names, tiles, probability_blanks) if names else None
+    shown = WordColumns(d, names, tiles, probability_blanks, expected=table) if names else None
     _emit(words, as_json, count, shown)
 
 
@@ -202,6 +211,13 @@ def quiz(
     questions: Annotated[
         Optional[int], typer.Option("--questions", min=1, help="Ask at most N questions.", show_default=False)
     ] = None,
+    order: Annotated[
+        str,
+        typer.Option(
+            "--order",
+            help="due: the longest overdue first; expected: the highest expected Boggle points per game first (fr, enable2k).",
+        ),
+    ] = "due",
     today: Annotated[
         Text, _text("The day taken as today, YYYY-MM-DD (for tests and scripting; default: today's local date).", "--today")
     ] = None,
@@ -223,9 +239,10 @@ def quiz(
     (every word, none wrong): the card moves up a box; wrong: back to box 0. Each answer is
     kept at once; Ctrl-C ends the session (exit 130), the end of input too.
     """
+    from boggle_dafsa.study.expected import table_of
     from boggle_dafsa.study.history import History
     from boggle_dafsa.study.schedule import Schedule
-    from boggle_dafsa.study.session import alphagrams, answers_of, keeper, run_quiz
+    from boggle_dafsa.study.session import ORDERS, alphagrams, answers_of, keeper, ordered, run_quiz
 
     values = dict(locals())
     day = _day(today)
@@ -233,12 +250,15 @@ def quiz(
     if stats:
         if conditions_given or word_list is not None or questions is not None:
             raise BoggleError("--stats shows the cardbox: not with conditions, --list or --questions")
-        lexicon = _lexicon(dictionary)
+        lexicon = lexicon_of(dictionary)
         with History(data, write=False) as history:
             _print_stats(lexicon, history.stats(lexicon, day), day)
         return
+    if order not in ORDERS:
+        raise BoggleError(f"--order {order!r}: {', '.join(ORDERS)}")
     d = load_dictionary(dictionary)
-    lexicon = _lexicon(dictionary)
+    lexicon = lexicon_of(dictionary)
+    table = table_of(lexicon) if order == "expected" else None  # before any card is added
     with History(data) as history:
         among = None
         if conditions_given or word_list is not None:
@@ -249,7 +269,7 @@ def quiz(
             among = alphagrams(words)
             added = history.add(lexicon, among, day)
             print(f"{len(among):,} anagram group{'s' if len(among) != 1 else ''} ({added:,} new in the cardbox)")
-        cards = history.due(lexicon, day, among)
+        cards = ordered(history.due(lexicon, day, among), order, table)
         waiting = len(cards)
         if questions is not None:
             cards = cards[:questions]
@@ -289,16 +309,6 @@ def _day(text: str | None) -> Any:
         return date.fromisoformat(text)
     except ValueError:
         raise BoggleError(f"--today {text!r}: a date as YYYY-MM-DD") from None
-
-
-def _lexicon(spec: str | None) -> str:
-    """Whose cardbox: an embedded list by its name, a file by its absolute path."""
-    import os
-
-    from boggle_dafsa.dictionaries.resolve import embedded_name, resolve_spec
-
-    chosen, _implicit = resolve_spec(spec)
-    return embedded_name(chosen) or os.path.abspath(chosen)
 
 
 def _quiz_words(d: Any, values: dict[str, Any], word_list: Path | None, tiles: str | None, blanks: int) -> list[str]:

@@ -9,6 +9,10 @@ each column's JSON fields and text fields, defined once for every listing that t
 - ``probability``: the word's probability rank within its length (JSON ``"probability"``).
 - ``anagrams``: how many words have its letters, itself included (``"anagrams"``).
 - ``points``: its tiles' value (``"points"``, the one name of a word's value everywhere).
+- ``expected``: the expected Boggle points per game of its anagram group
+  (``"expected"``, a number; text with four decimals), from the table shipped for the
+  dictionary (:mod:`boggle_dafsa.study.expected`: fr with the fr dice, enable2k with the
+  en dice); 0 for a group never found on the boards rolled.
 
 In text the columns come first, in the order asked, tab-separated, and the word last.
 """
@@ -21,7 +25,7 @@ from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query import conditions
 
 #: The columns a listing takes, in the order ``--help`` gives them.
-COLUMNS = ("hooks", "probability", "anagrams", "points")
+COLUMNS = ("hooks", "probability", "anagrams", "points", "expected")
 #: Zyzzyva's mark of an inner hook.
 INNER_MARK = "·"
 
@@ -39,15 +43,22 @@ def parse_columns(text: str | None) -> tuple[str, ...]:
 
 class WordColumns:
     """The columns ``names`` of the words of ``dictionary`` (``tiles`` and ``blanks``: the
-    bag and blanks of ``points`` and ``probability``)."""
+    bag and blanks of ``points`` and ``probability``; ``expected``: the expected-points
+    table of ``expected``, a :class:`~boggle_dafsa.study.expected.Tally` or the name of an
+    embedded dictionary whose shipped table to read)."""
 
-    def __init__(self, dictionary: Any, names: tuple[str, ...], tiles: Any = None, blanks: int = 2) -> None:
+    def __init__(self, dictionary: Any, names: tuple[str, ...], tiles: Any = None, blanks: int = 2, expected: Any = None) -> None:
         from boggle_dafsa.query.tiles import bag_for
 
         self.dictionary = dictionary
         self.names = names
         self.bag = bag_for(tiles, dictionary) if {"points", "probability"} & set(names) or tiles is not None else None
         self.blanks = blanks
+        self.expected: Any = None
+        if "expected" in names:
+            from boggle_dafsa.study.expected import table_of
+
+            self.expected = table_of(expected)
         self._held: dict[tuple[str, int], Any] = {}
 
     def fields(self, word: str) -> dict[str, Any]:
@@ -69,8 +80,10 @@ class WordColumns:
             elif name == "anagrams":
                 groups = self._by_length("anagrams", length, lambda: conditions.alphagram_groups(d, length))
                 found["anagrams"] = conditions.group_size(groups.get(conditions.alphagram(word)))
-            else:
+            elif name == "points":
                 found["points"] = self.bag.points(word)  # type: ignore[union-attr]
+            else:
+                found["expected"] = round(self.expected.expected(conditions.alphagram(word)), 4)  # type: ignore[union-attr]
         return found
 
     def _by_length(self, name: str, length: int, make: Any) -> Any:
@@ -90,6 +103,8 @@ class WordColumns:
                 front_inner, back_inner = fields["inner_hooks"]
                 parts.append((fields["front_hooks"] or "-") + (INNER_MARK if front_inner else ""))
                 parts.append((INNER_MARK if back_inner else "") + (fields["back_hooks"] or "-"))
+            elif name == "expected":
+                parts.append(f"{fields[name]:.4f}")
             else:
                 parts.append(str(fields[name]))
         parts.append(word if shown is None else shown)

@@ -55,7 +55,7 @@ MAX_GROUPED_WORDS = 2_000_000
 #: Most characters whose normalized form an index remembers (the racks' letters).
 MAX_REMEMBERED_LETTERS = 4096
 #: The orders ``sort`` takes.
-SORTS = ("alpha", "length", "points", "probability")
+SORTS = ("alpha", "length", "points", "probability", "expected")
 #: What ``hooks`` takes: a word with a front hook, a back hook, or an inner hook (the
 #: word without its first or its last letter is a word).
 HOOK_KINDS = ("front", "back", "inner")
@@ -631,12 +631,16 @@ def search_words(
     tiles: str | TileBag | None = None,
     probability_blanks: int = 2,
     sort: str | None = None,
+    expected: Any = None,
     **more: Any,
 ) -> Iterator[str]:
     """The words of ``dictionary`` meeting every condition given (and ``automaton`` if
     given), in byte order unless ``sort``, at most ``limit``. ``in`` may be given as
-    ``in_`` or, through ``**``, as ``"in"``. Conditions are checked here, before the first
-    word: a bad one raises :class:`QueryError`."""
+    ``in_`` or, through ``**``, as ``"in"``. ``sort="expected"``: by the expected Boggle
+    points per game of the word's anagram group, highest first (then by alphagram, then
+    byte order), from ``expected`` (a table of :mod:`boggle_dafsa.study.expected`, or an
+    embedded dictionary's name: ``"fr"``, ``"enable2k"``). Conditions are checked here,
+    before the first word: a bad one raises :class:`QueryError`."""
     for name in more:
         if name != "in":
             raise TypeError(f"search() got an unexpected condition {name!r}")
@@ -646,6 +650,11 @@ def search_words(
         in_ = more["in"]
     if sort is not None and sort not in SORTS:
         raise QueryError(f"bad sort {sort!r}: {', '.join(SORTS)}")
+    table = None
+    if sort == "expected":
+        from boggle_dafsa.study.expected import table_of
+
+        table = table_of(expected)
     if limit is not None and limit < 0:
         raise QueryError(f"bad limit {limit}: 0 or more")
     if not 0 <= probability_blanks <= MAX_PROBABILITY_BLANKS:
@@ -775,7 +784,7 @@ def search_words(
         words = filter(_every(checks), words)
     if sort in (None, "alpha"):
         return words if walk_limit is not None or limit is None else islice(words, limit)
-    return _sorted(d, words, sort, bag, probability_blanks, limit)  # type: ignore[arg-type]
+    return _sorted(d, words, sort, bag, probability_blanks, limit, table)  # type: ignore[arg-type]
 
 
 def _every(checks: list[Callable[[str], bool]]) -> Callable[[str], bool]:
@@ -802,7 +811,9 @@ def _rank_check(d: Any, bag: TileBag, blanks: int, bounds: tuple[int, int | None
     return check
 
 
-def _sorted(d: Any, words: Iterator[str], sort: str, bag: TileBag, blanks: int, limit: int | None) -> Iterator[str]:
+def _sorted(
+    d: Any, words: Iterator[str], sort: str, bag: TileBag, blanks: int, limit: int | None, table: Any = None
+) -> Iterator[str]:
     found = list(islice(words, MAX_SORTED + 1))
     if len(found) > MAX_SORTED:
         raise QueryError(f"too many words to sort (more than {MAX_SORTED:,}): narrow the search, or leave out the sort")
@@ -810,6 +821,14 @@ def _sorted(d: Any, words: Iterator[str], sort: str, bag: TileBag, blanks: int, 
         found.sort(key=len)  # stable: byte order within a length
     elif sort == "points":
         found.sort(key=lambda word: -bag.points(word))
+    elif sort == "expected":
+        expected_of = table.expected
+
+        def by_expected(word: str) -> tuple[float, str]:
+            group = alphagram(word)
+            return -expected_of(group), group
+
+        found.sort(key=by_expected)  # stable: byte order within a group
     else:
         found.sort(key=lambda word: (len(word), probability_rank(d, word, bag, blanks)))
     yield from found[:limit]

@@ -40,6 +40,25 @@ def answers_of(dictionary: Any, question: str) -> tuple[str, ...]:
     return tuple(hit.word for hit in anagram(dictionary, question))
 
 
+#: The orders a session asks its due questions in: the longest overdue first (then by box
+#: and alphagram, as :meth:`.history.History.due` gives them), or the highest expected
+#: Boggle points per game first (:mod:`.expected`; the longest overdue first among equals).
+ORDERS = ("due", "expected")
+
+
+def ordered(cards: Sequence[Card], order: str = "due", expected: Any = None) -> list[Card]:
+    """``cards`` (in :meth:`.history.History.due`'s order) in ``order`` (:data:`ORDERS`);
+    ``expected``: the table of "expected" (see :func:`.expected.table_of`)."""
+    if order not in ORDERS:
+        raise BoggleError(f"bad order {order!r}: {', '.join(ORDERS)}")
+    if order == "due":
+        return list(cards)
+    from boggle_dafsa.study.expected import table_of
+
+    table = table_of(expected)
+    return sorted(cards, key=lambda card: -table.expected(card.question))
+
+
 @dataclass(frozen=True)
 class Question:
     """An alphagram and the words it spells."""
