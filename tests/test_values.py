@@ -221,16 +221,16 @@ def test_a_writer_that_writes_a_wrong_value_leaves_no_file(tmp_path: Path, monke
     items = [("A", 1), ("B", 2), ("C", 3)] if kind == "int" else [("A", "un"), ("B", "deux"), ("C", "trois")]
     honest = ValueColumn.encode
 
-    def lying(self: ValueColumn) -> bytes:
+    def lying(self: ValueColumn, kernel: Any = None) -> bytes:
         if self.kind == "int":
             self.ints[1] += 1  # the section says 3 where 2 was added
             try:
-                return honest(self)
+                return honest(self, kernel)
             finally:
                 self.ints[1] -= 1
         column = ValueColumn(self.kind)
         column.extend(["un", "deux!", "trois"])
-        return honest(column)
+        return honest(column, kernel)
 
     monkeypatch.setattr(ValueColumn, "encode", lying)
     writer = NativeWriter(values=kind)
@@ -368,3 +368,24 @@ def test_closing_releases_the_mapped_sections(tmp_path: Path) -> None:
         d.close()
         with pytest.raises((ValueError, DictionaryError)):
             d[SAMPLE[3][0]]
+
+
+def test_the_compiled_packer_is_its_twin() -> None:
+    from array import array
+
+    from boggle_dafsa.automaton.values import pack_ints
+
+    packers = [kernel.pack_ints for kernel in kernels().values()]
+    rng = random.Random(11)
+    for width in range(65):
+        for count in (0, 1, 3, 63, 64, 65, 130):
+            base = values.INT_MIN if width == 64 else rng.randrange(-(1 << 40), 1 << 40)
+            ints = array("q", [base + (rng.randrange(1 << width) if width else 0) for _ in range(count)])
+            packed = {packer(ints, base, width) for packer in packers}
+            assert len(packed) == 1 and unpack(packed.pop(), 0, width, 0, count) == [v - base for v in ints]
+            if width < 63 and count:
+                ints[-1] = base + (1 << width)
+                for packer in packers:
+                    with pytest.raises(ValueError, match="past the width"):
+                        packer(ints, base, width)
+    assert pack_ints(array("q"), 0, 0) == b""

@@ -1803,7 +1803,62 @@ static PyObject *varint_size_py(PyObject *self, PyObject *arg) {
     return PyLong_FromUnsignedLong(varint_size(value));
 }
 
+/* pack_ints(values, base, width) -> bytes: the int values of a value section (issue 33,
+ * automaton/values.py), bit-packed: entry i, (values[i] - base) modulo 2^64, at bit
+ * i * width of little-endian 64-bit words, the last word padded with zero bits. `values`
+ * is a buffer of signed 64-bit integers (an array('q')); ValueError if an entry does not
+ * fit `width` bits. Its twin is values.pack_ints. */
+static PyObject *pack_ints(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer view;
+    long long base;
+    int width;
+    if (!PyArg_ParseTuple(args, "y*Li", &view, &base, &width)) return NULL;
+    PyObject *result = NULL;
+    if (width < 0 || width > 64 || view.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "pack_ints: a width of 0 to 64 bits over 64-bit values");
+        goto done;
+    }
+    uint64_t n = (uint64_t)view.len / 8, words = (n * (uint64_t)width + 63) / 64;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(8 * words));
+    if (result == NULL) goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    memset(out, 0, (size_t)(8 * words));
+    const uint8_t *in = (const uint8_t *)view.buf;
+    uint64_t limit = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1u;
+    uint64_t accumulated = 0, at = 0;
+    unsigned filled = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t signed_value;
+        memcpy(&signed_value, in + 8 * i, 8);
+        uint64_t v = (uint64_t)signed_value - (uint64_t)base;
+        if (v > limit) {
+            Py_CLEAR(result);
+            PyErr_SetString(PyExc_ValueError, "pack_ints: a value past the width");
+            goto done;
+        }
+        if (!width) continue;
+        accumulated |= v << filled;
+        if (filled + (unsigned)width >= 64) {
+            for (int b = 0; b < 8; b++) out[8 * at + b] = (uint8_t)(accumulated >> (8 * b));
+            at++;
+            unsigned used = 64 - filled;
+            accumulated = used == 64 ? 0 : v >> used;
+            filled = filled + (unsigned)width - 64;
+        } else {
+            filled += (unsigned)width;
+        }
+    }
+    if (filled && at < words)
+        for (int b = 0; b < 8; b++) out[8 * at + b] = (uint8_t)(accumulated >> (8 * b));
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"pack_ints", pack_ints, METH_VARARGS,
+     "pack_ints(values, base, width) -> bytes: 64-bit values less base, bit-packed (a value section's ints)."},
     {"expand", expand, METH_VARARGS,
      "expand(body, root, alphabet_size[, keep]) -> (cells, root cell): version 1 cells of a version 2 body "
      "(with keep, a byte a letter: its bit, or 0xFF to leave it out)"},

@@ -53,6 +53,7 @@ from boggle_dafsa.automaton.fileformat import (
     word_numbers,
     words_blocks,
 )
+from boggle_dafsa.automaton.values import pack_ints
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.files import limits
 from boggle_dafsa.words.normalize import Policy
@@ -193,6 +194,7 @@ def python_compact_body(cells: bytes, root: int, alphabet_size: int) -> tuple[by
 
 PYTHON_KERNEL = SimpleNamespace(
     name="python",
+    pack_ints=pack_ints,
     Builder=PythonBuilder,
     sort_lines=python_sort_lines,
     merge_runs=python_merge_runs,
@@ -214,6 +216,7 @@ def kernels() -> dict[str, Any]:
         merge_runs=_builder.merge_runs,
         compact_body=_builder.compact_body,
         words_blocks=_builder.words_blocks,
+        pack_ints=_builder.pack_ints,
     )
     return found
 
@@ -275,12 +278,15 @@ class NativeWriter:
         :class:`UnsortedInputError`).
         """
         if self.values is not None:
-            lines = [line for line in data.split(b"\n") if line]
-            if values is None or len(values) != len(lines):
-                raise ValueError(f"{len(lines):,} words and {0 if values is None else len(values):,} values: one value a word")
+            if data and not data.endswith(b"\n"):
+                data += b"\n"
+            if b"\n\n" in data or data.startswith(b"\n"):  # blank lines: no word, no value
+                data = b"".join(line + b"\n" for line in data.split(b"\n") if line)
+            lines = data.count(b"\n")
+            if values is None or len(values) != lines:
+                raise ValueError(f"{lines:,} words and {0 if values is None else len(values):,} values: one value a word")
             if not lines:
                 return 0
-            data = b"\n".join(lines) + b"\n"
         elif values is not None:
             raise ValueError("values given to a writer of words only: make it with NativeWriter(values=kind)")
         if not data:
@@ -414,7 +420,7 @@ class NativeWriter:
             stream.write(section)
         value_section = b""
         if self.values is not None:
-            value_section = self.values.encode()
+            value_section = self.values.encode(self.kernel)
             stream.seek(len(room) + (len(body) if version == 2 else 4 * count) + len(section))
             stream.write(value_section)
         header = Header(

@@ -98,6 +98,15 @@ def pack(values: Sequence[int], width: int) -> bytes:
     return bytes(out)
 
 
+def pack_ints(ints: array[int], base: int, width: int) -> bytes:
+    """The int values ``ints`` less ``base`` (modulo 2^64), bit-packed (:func:`pack`): the
+    twin of ``_builder.pack_ints``. ValueError if one does not fit ``width`` bits."""
+    entries = [(value - base) & _MASK64 for value in ints]
+    if width < 64 and any(entry >> width for entry in entries):
+        raise ValueError("pack_ints: a value past the width")
+    return pack(entries, width)
+
+
 def unpack(data: Any, at: int, width: int, start: int, stop: int) -> list[int]:
     """Entries ``start`` to ``stop`` of the bit-packed array at ``data[at:]``."""
     if not width:
@@ -197,13 +206,15 @@ class ValueColumn:
         self._flush()
         return self._hasher.hexdigest()
 
-    def encode(self) -> bytes:
-        """The value section (docs/format.md)."""
+    def encode(self, kernel: Any = None) -> bytes:
+        """The value section (docs/format.md); ints packed by ``kernel.pack_ints`` (the
+        builder kernel's: compiled, or :func:`pack_ints`)."""
         if self.code == KIND_INT:
             ints = self.ints
             base = min(ints) if ints else 0
             width = (max(ints) - base).bit_length() if ints else 0
-            packed = pack([value - base for value in ints], width) if width else b""
+            packer = getattr(kernel, "pack_ints", pack_ints)
+            packed = packer(ints, base, width) if width else b""
             fields = (KIND_INT, ENCODING_PACKED, width, 0, self.count, base & _MASK64, 0)
             return _sealed(fields, packed, b"")
         self._flush()
@@ -592,9 +603,18 @@ class Values:
         except (IndexError, ValueError) as error:
             raise self._value_error(error) from None
 
-    def _all_values(self) -> Iterator[Any]:
+    def _all_values(self) -> list[Any]:
         # Every value through the reader's paths (a writer's read-back compares them).
-        return self._values_from(0, len(self))
+        if not self.header.has_values:
+            raise self._no_values()
+        reader = self._value_reader if self._values_armed else self._arm_values()
+        table = self.value_table()
+        try:
+            if reader is not None and table.layout.kind == KIND_INT:
+                return reader.range(0, len(self))  # type: ignore[no-any-return]
+            return list(table.range(0, len(self)))
+        except (IndexError, ValueError) as error:
+            raise self._value_error(error) from None
 
     def items(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
         """The (word, value) pairs of the words starting with ``prefix`` (normalized), in

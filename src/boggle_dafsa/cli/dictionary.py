@@ -110,6 +110,20 @@ def build(
             help="Native files: store the word numbers (what lookup --index, dump --index and d.index() read; about a quarter more bytes in version 2). Without, they are computed on first use.",
         ),
     ] = True,
+    values: Annotated[
+        str | None,
+        typer.Option(
+            "--values",
+            help="int or text: the list is WORD<TAB>VALUE lines, and the file holds each word's value (d[word], lookup --values, dump --values). Native files.",
+        ),
+    ] = None,
+    values_merge: Annotated[
+        str | None,
+        typer.Option(
+            "--values-merge",
+            help="What a word given twice with two values keeps: first or last (the earliest or latest line's), sum or max (int values). Without, two values for a word are refused.",
+        ),
+    ] = None,
     encoding: EncodingOption = None,
     sorted_input: Annotated[
         bool,
@@ -154,6 +168,8 @@ def build(
             assume_sorted=sorted_input,
             format_version=format_version,
             index=index,
+            values=values,
+            values_merge=values_merge,
         )
     if not quiet:
         typer.echo(_summary(report))
@@ -182,6 +198,10 @@ def _summary(report: BuildReport) -> str:
         f"  duplicates    {report.duplicates:,}",
         f"  dropped       {dropped:,}" + (f" ({reasons})" if reasons else ""),
     ]
+    if report.values is not None:
+        merged = f", a word given twice keeps the {report.values_merge}" if report.values_merge in ("first", "last") else ""
+        merged = merged or (f", a word given twice keeps the {report.values_merge} of its values" if report.values_merge else "")
+        lines.append(f"  values        {report.values}{merged}")
     if report.states is not None:
         lines.append(f"  states        {report.states:,}")
         lines.append(f"  transitions   {report.transitions:,}")
@@ -198,23 +218,42 @@ IndexFlag = Annotated[
 ]
 
 
+ValuesFlag = Annotated[
+    bool,
+    typer.Option("--values", help="Print each word's value after it and a tab (a dictionary built with --values)."),
+]
+
+
 def _numbered(d: object) -> None:
     """Refuse --index in one line for a dictionary without word numbers (marisa, dawg)."""
     if not callable(getattr(d, "index", None)) or not callable(getattr(d, "word", None)):
         fail(f"--index: {getattr(d, 'format_name', 'this')} dictionaries have no word numbers: build a native one")
 
 
+def _valued(d: object) -> None:
+    """Refuse --values in one line for a dictionary that holds no values."""
+    if not getattr(d, "has_values", False):
+        fail(f"--values: {getattr(d, 'path', 'the dictionary')} holds no values, only words (build it with --values int|text)")
+
+
 @app.command()
-def dump(file: DictArgument = None, dictionary: DictOption = None, index: IndexFlag = False) -> None:
+def dump(file: DictArgument = None, dictionary: DictOption = None, index: IndexFlag = False, values: ValuesFlag = False) -> None:
     """Print every word, one a line, in byte order (of FILE or -d, else the default dictionary);
-    with --index, NUMBER<TAB>WORD (the numbers count from 0, in this order)."""
+    with --index, NUMBER<TAB>WORD (the numbers count from 0, in this order); with --values,
+    WORD<TAB>VALUE (NUMBER<TAB>WORD<TAB>VALUE with both)."""
+    from boggle_dafsa.output.render import render_value
+
     d = load_dictionary(pick_dictionary(file, dictionary))
     if index:
         _numbered(d)
+    if values:
+        _valued(d)
     out = sys.stdout.buffer
     batch: list[str] = []
-    for number, word in enumerate(d):
-        batch.append(f"{number}\t{word}" if index else word)
+    pairs = d.items() if values else ((word, None) for word in d)
+    for number, (word, value) in enumerate(pairs):
+        line = f"{number}\t{word}" if index else word
+        batch.append(f"{line}\t{render_value(value)}" if values else line)
         if len(batch) == 4096:
             out.write(("\n".join(batch) + "\n").encode("utf-8"))
             batch.clear()
@@ -309,12 +348,22 @@ def lookup(
             help="Print each word's number (its rank in the file's order, from 0) instead of yes; no for a word absent.",
         ),
     ] = False,
+    values: Annotated[
+        bool,
+        typer.Option(
+            "--values", help="Print each word's value instead of yes (after its number with --index); no for a word absent."
+        ),
+    ] = False,
 ) -> None:
     """Say whether each WORD is in the dictionary. Exit 0 if all are, 1 otherwise."""
+    from boggle_dafsa.output.render import render_value
+
     check_stray_dictionaries(words, "lookup")
     d = load_dictionary(dictionary)
     if index:
         _numbered(d)
+    if values:
+        _valued(d)
     if words == ["-"]:
         from boggle_dafsa.words.wordlist import decode, split_items
 
@@ -326,7 +375,13 @@ def lookup(
         found = key is not None and key in d
         all_found &= found
         if not quiet:
-            answer = ("yes" if not index else str(d.index(key))) if found else "no"  # type: ignore[attr-defined]
+            if not found:
+                answer = "no"
+            else:
+                shown = [str(d.index(key))] if index else []  # type: ignore[attr-defined]
+                if values:
+                    shown.append(render_value(d[key]))  # type: ignore[index]
+                answer = "\t".join(shown) or "yes"
             typer.echo(f"{key or raw}\t{answer}")
     if not all_found:
         raise typer.Exit(1)

@@ -54,6 +54,10 @@ class BuildReport:
     seconds: float
     #: A sentence for the user when the guessed encoding probably lost characters.
     hint: str | None = None
+    #: The kind of the values stored (``int``, ``text``), None for a set of words.
+    values: str | None = None
+    #: How a word given twice kept one value (``first``, ``last``, ``sum``, ``max``; None: it may not).
+    values_merge: str | None = None
 
     @property
     def duplicates(self) -> int:
@@ -101,6 +105,8 @@ def build_dictionary(
     data: bytes | None = None,
     format_version: int | None = None,
     index: bool = True,
+    values: str | None = None,
+    values_merge: str | None = None,
 ) -> BuildReport:
     """Read the word list ``source`` and write its dictionary to ``output`` atomically.
 
@@ -113,6 +119,10 @@ def build_dictionary(
     ``data``, if given, is the list's bytes already read (standard input), named ``source``.
     ``format_version``: of a native file, 1 or 2 (default: the newest, 2). ``index``: of
     a native file, write its word-number section (``d.index``, ``d.word``; docs/format.md).
+    ``values`` (``int`` or ``text``): the list is ``WORD<TAB>VALUE`` lines
+    (:mod:`~boggle_dafsa.words.pairs`), and the native file holds a value per word
+    (``d[word]``); a word given twice with two values is refused unless ``values_merge``
+    (``first``, ``last``, ``sum``, ``max``) says which to keep.
     """
     # Only native streams (its writer is the streamed path below); every other format is
     # read whole and written by its record's writer, whatever it is.
@@ -124,10 +134,23 @@ def build_dictionary(
             if streamed
             else f"`format_version` is for native files, not {format}"
         )
+    if values is not None or values_merge is not None:
+        from boggle_dafsa.words.pairs import check_merge
+
+        if values is None:
+            raise BoggleError("--values-merge is for a list with values: give --values int|text")
+        check_merge(values, values_merge)
+        if not streamed:
+            raise BoggleError(f"--values: only native files hold values, not {format} (build a native one)")
     started = time.perf_counter()
     output = Path(output)
     if data is None:
         refuse_overwriting(output, [source], BoggleError)
+    if values is not None:
+        return _build_map(
+            source, output, policy, encoding, data, values, values_merge, progress, assume_sorted, run_bytes,
+            temporary_folder, kernel, format_version, index, started,
+        )  # fmt: skip
     if not streamed:
         # Read whole, then built and written by the format's writer in one call (marisa-trie,
         # the dawgdic port): the phases are all there is to report.
@@ -222,6 +245,97 @@ def build_dictionary(
         written.file_bytes,
         time.perf_counter() - started,
         stream.hint,
+    )
+
+
+def _build_map(
+    source: str | Path,
+    output: Path,
+    policy: Policy,
+    encoding: str | None,
+    data: bytes | None,
+    kind: str,
+    merge: str | None,
+    progress: Callable[[BuildProgress], None] | None,
+    assume_sorted: bool,
+    run_bytes: int | None,
+    temporary_folder: str | Path | None,
+    kernel: Any,
+    format_version: int | None,
+    index: bool,
+    started: float,
+) -> BuildReport:
+    # A list of WORD<TAB>VALUE lines, as a word list is built: records sorted in bounded
+    # memory (words, then lines), each word handed to the writer once with its one value.
+    from boggle_dafsa.automaton.stream import NativeWriter
+    from boggle_dafsa.words.pairs import PairMerger, numbered_merge, open_pairs
+
+    pairs = open_pairs(str(source), policy, kind, encoding, data, numbered_merge(merge))
+    writer = NativeWriter(kernel, values=kind)
+    state = BuildProgress("reading", file_bytes=pairs.file_bytes, started=started)
+
+    def tell(phase: str) -> None:
+        if progress is not None:
+            state.phase = phase
+            state.bytes_read = pairs.bytes_read
+            state.seconds = time.perf_counter() - started
+            state.words = pairs.kept if phase == "reading" else writer.words
+            if phase != "reading":
+                state.states = writer.stats()["states"]
+            progress(state)
+
+    merger = PairMerger(kind, merge, str(source), writer.add_block, pairs)
+
+    def read() -> Iterator[bytes]:
+        for block in pairs.records():
+            yield block
+            tell("reading")
+
+    def add(block: bytes) -> None:
+        merger.add(block)
+        tell("merging" if state.runs else "building")
+
+    def spilled(runs: int) -> None:
+        state.runs = runs
+
+    try:
+        if assume_sorted:
+            for block in pairs.records():
+                merger.add(block)
+                tell("building")
+        else:
+            sort_blocks(
+                read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder, on_spill=spilled
+            )
+        merger.finish()
+    except StateLimitError as error:
+        raise WordListError(f"{source}: {error}") from None
+    except UnsortedInputError as error:  # no word is handed over twice: a fault of the merge
+        raise WordListError(f"{source}: {error}") from None
+    if not writer.words:
+        what = "is empty" if pairs.items == 0 else f"has no word left after normalization ({_dropped_summary(pairs.dropped)})"
+        raise WordListError(f"{source}: word list {what}")
+    tell("writing")
+    try:
+        written = writer.write(output, policy, version=format_version or DEFAULT_VERSION, index=index)
+    except (StateLimitError, FormatLimitError) as error:
+        raise WordListError(f"{source}: {error}") from None
+    return BuildReport(
+        pairs.source,
+        pairs.encoding,
+        policy,
+        pairs.items,
+        written.words,
+        pairs.dropped,
+        output,
+        "native",
+        written.states,
+        written.transitions,
+        written.file_bytes,
+        time.perf_counter() - started,
+        None,
+        kind,
+        merge,
     )
 
 

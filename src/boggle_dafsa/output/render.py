@@ -334,3 +334,11 @@ def search_replay_command(spec: SearchSpec, found: Found) -> str:
         parts += ["--adjacency", spec.adjacency]
     parts.append("--totals")
     return " ".join(shlex.quote(part) for part in parts)
+
+
+def render_value(value: object) -> str:
+    """A word's value as ``dump --values`` and ``lookup --values`` print it: an int in
+    decimal, a text as it is, bytes in hexadecimal."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    return str(value)
