@@ -38,8 +38,12 @@ def small_dict(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(dictionary_from_words(WORDS, tmp_path_factory.mktemp("prove")).path)
 
 
-def brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int, int]]:
-    """Every board over the spec's faces scored by the solver: canonical text -> (points, words) of those >= N."""
+def brute_force(dictionary: str, spec: P.ProofSpec, others: str = "") -> dict[str, tuple[int, int]]:
+    """Every board over the spec's faces and a dead cell (without dice: a letter no word holds,
+    the proof's ``.``) scored by the solver: canonical text -> (points, words) of those >= N.
+
+    ``others``: letters no word holds, put on boards as well and printed as ``.``: each must
+    score as ``.`` does."""
     from boggle_dafsa.dictionaries.resolve import open_dictionary
 
     opened = open_dictionary(dictionary)
@@ -49,10 +53,13 @@ def brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int, int]
     )
     canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
     found: dict[str, tuple[int, int]] = {}
-    boards = list(itertools.product(spec.faces, repeat=spec.cells))
+    dead = () if spec.dice else (P.DEAD, *others)
+    boards = list(itertools.product((*spec.faces, *dead), repeat=spec.cells))
     for board, (words, points) in zip(boards, scorer.totals_many(boards)):
         if (points if spec.objective == "points" else words) >= spec.minimum:
-            found[canonical.key(board)] = (points, words)
+            key = canonical.key(tuple(P.DEAD if face in dead else face for face in board))
+            assert found.get(key, (points, words)) == (points, words), "a letter no word holds scores as a dead cell"
+            found[key] = (points, words)
     return found
 
 
@@ -122,6 +129,42 @@ def test_any_word_list_proves_as_brute_force(
     expected = brute_force(dictionary, spec)
     for kernel in KERNELS:
         assert proven(spec, kernel) == expected
+
+
+@settings(max_examples=20)
+@given(
+    words=st.lists(st.text(alphabet="ABC", min_size=2, max_size=4), min_size=1, max_size=20),
+    shape=st.sampled_from([(2, 2), (1, 4), (1, 5)]),
+    minimum=st.integers(1, 4),
+    objective=st.sampled_from(["points", "words"]),
+)
+def test_boards_of_letters_no_word_holds_are_printed_with_dead_cells(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], shape: tuple[int, int], minimum: int, objective: str
+) -> None:
+    # Every board of any letters: the dictionary's, and X and Y, which no word holds, printed
+    # as dead cells ('.'); a board the proof does not print has fewer than N.
+    dictionary = str(dictionary_from_words(words, tmp_path_factory.mktemp("dead")).path)
+    spec = P.make_spec(dictionary, shape, minimum, objective=objective, min_length=2)
+    assert "X" not in spec.faces and P.DEAD not in spec.faces
+    expected = brute_force(dictionary, spec, others="XY")
+    for kernel in KERNELS:
+        assert proven(spec, kernel) == expected
+
+
+def test_dead_boards_are_found_from_the_proof_s_boards(tmp_path: Path) -> None:
+    # "CAT" and "ACT" on three cells of a 2x2: the fourth cell holds any letter, Z too.
+    dictionary = str(dictionary_from_words(["cat", "act", "cats"], tmp_path).path)
+    spec = P.make_spec(dictionary, (2, 2), 2)
+    boards = {text: points for text, points, _ in P.prove(spec).boards()}
+    assert P.DEAD in "".join(boards) and all(points >= 2 for points in boards.values())
+    scorer = P.proof_scorer(spec)
+    canonical = Canonical((2, 2), False)
+    [(_, dead_points)] = scorer.totals_many([tuple("CA.T")])
+    [(_, z_points)] = scorer.totals_many([tuple("CAZT")])
+    assert dead_points == z_points == 2 and boards[canonical.key(tuple("CA.T"))] == 2
+    # With dice, the faces are the dice's: no dead cell is added.
+    dice = make_dice(["CAT", "ACT", "TCA", "ZZZ"])
+    assert P.DEAD not in "".join(text for text, _, _ in P.prove(P.make_spec(dictionary, (2, 2), 2, dice=dice)).boards())
 
 
 @pytest.mark.slow

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boggle_dafsa.board.grid import format_shape, neighbours
+from boggle_dafsa.board.grid import BLANK, format_shape, neighbours
 from boggle_dafsa.board.rules import check_adjacency, check_min_length, check_objective, scoring_of
 from boggle_dafsa.board.scoring import Scoring, get_scoring
 from boggle_dafsa.errors import BoggleError
@@ -1067,10 +1067,13 @@ class ProofResult:
     spec: ProofSpec
     classes: int
     results: dict[int, ClassResult] = field(default_factory=dict)
+    #: The boards of at least N with dead cells (:data:`DEAD`), once the proof is whole
+    #: (:func:`add_dead_boards`): canonical text -> (points, words).
+    dead: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def boards(self) -> list[tuple[str, int, int]]:
         """Every board of at least N (canonical text, points, words), best first (by the objective)."""
-        found: dict[str, tuple[int, int]] = {}
+        found: dict[str, tuple[int, int]] = dict(self.dead)
         for result in self.results.values():
             for text, points, words in result.boards:
                 found[text] = (points, words)
@@ -1089,6 +1092,74 @@ class ProofResult:
     @property
     def complete(self) -> bool:
         return len(self.results) == self.classes
+
+
+#: The face of a dead cell: it stands for every letter no word of the dictionary holds (the
+#: grid syntax's blank face: no word goes through its cell).
+DEAD = BLANK
+
+
+def add_dead_boards(proof: ProofResult, scorer: Scorer | None = None) -> ProofResult:
+    """Add to a whole proof (every class of its spec proven) its boards of at least N that
+    hold dead cells (:data:`DEAD`: a letter no word holds), so that "a board not printed has
+    fewer than N" holds for boards of any letters, not only the dictionary's. With dice (the
+    faces are the dice's, all of them proven) there are none to add.
+
+    No class holds them: a dead cell scores nothing, so a board with dead cells scores at
+    most what the same board with any letter in their place scores (every word it holds
+    is still there). So each of them, its dead cells given a letter, is a board of the proof,
+    and it is reached from that board by making its cells dead one at a time, every board on
+    the way scoring at least as much: a search from the proof's boards, each cell of each
+    made dead, kept while it scores at least N (every board scored by the solver).
+    """
+    spec = proof.spec
+    if spec.dice or not proof.complete:
+        return proof
+    live = proof.boards()
+    if not live:
+        return proof
+    scorer = scorer or proof_scorer(spec)
+    canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
+    column = 1 if spec.objective == "points" else 0
+    seen = {text for text, _, _ in live}
+    frontier = [text for text, _, _ in live]
+    dead: dict[str, tuple[int, int]] = {}
+    while frontier:
+        grids: list[tuple[str, ...]] = []
+        for text in frontier:
+            grid = canonical.board(text)
+            for cell, face in enumerate(grid):
+                if face != DEAD:
+                    made = (*grid[:cell], DEAD, *grid[cell + 1 :])
+                    key = canonical.key(made)
+                    if key not in seen:
+                        seen.add(key)
+                        grids.append(made)
+        frontier = []
+        for start in range(0, len(grids), 50_000):
+            chunk = grids[start : start + 50_000]
+            for grid, (words, points) in zip(chunk, scorer.totals_many(chunk)):
+                if (words, points)[column] >= spec.minimum:
+                    key = canonical.key(grid)
+                    dead[key] = (points, words)
+                    frontier.append(key)
+    proof.dead = dead
+    return proof
+
+
+def proof_scorer(spec: ProofSpec) -> Scorer:
+    """The solver of the proof's boards, alone (not a class's context: its trie of the words
+    takes seconds to make, for nothing in a process that proves no class)."""
+    from boggle_dafsa.solver.parallel import open_shipped
+
+    return Scorer(
+        open_shipped(spec.dictionary, spec.dictionary_digest, None),
+        spec.shape,
+        scoring=get_scoring(spec.scoring),
+        min_length=spec.min_length,
+        adjacency=spec.adjacency,
+        objective=spec.objective,
+    )
 
 
 def log_identity(spec: ProofSpec) -> str:
@@ -1197,21 +1268,10 @@ def check_boards(spec: ProofSpec, entries: Sequence[tuple[str | Path, int, Class
     """Score again every board of ``entries`` (log, line number, class): each must be a
     board of the proof (with dice, one they roll) and of its line's class, score what the
     line says, and reach the minimum; else :class:`BoggleError` naming the log and line."""
-    # A proof prints no board the solver did not score in this process. The solver alone
-    # (not the proof's context: its trie of the words takes seconds to make, for nothing in
-    # this process with --jobs or --dask).
+    # A proof prints no board the solver did not score in this process.
     if not any(result.boards for _, _, result in entries):
         return
-    from boggle_dafsa.solver.parallel import open_shipped
-
-    scorer = Scorer(
-        open_shipped(spec.dictionary, spec.dictionary_digest, None),
-        spec.shape,
-        scoring=get_scoring(spec.scoring),
-        min_length=spec.min_length,
-        adjacency=spec.adjacency,
-        objective=spec.objective,
-    )
+    scorer = proof_scorer(spec)
     canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
     dice = spec.die_masks()
 
@@ -1280,7 +1340,8 @@ def prove(
     kernel: str = "auto",
     on_result: Callable[[ClassResult], None] | None = None,
 ) -> ProofResult:
-    """Prove every class of ``spec`` (or those of ``only``) not in ``done``.
+    """Prove every class of ``spec`` (or those of ``only``) not in ``done``. A whole proof
+    (no ``only``) holds its boards with dead cells too (:func:`add_dead_boards`).
 
     ``jobs`` processes on this machine (1: in this process), or the workers of the Dask
     cluster whose scheduler is at ``dask``. ``on_result`` hears of each class as it
@@ -1310,6 +1371,11 @@ def prove(
         # Ctrl-C or an error here (in on_result too): the processes or the cluster's
         # tasks are stopped now, not when the generator is collected.
         finished.close()
+    if only is None:
+        # The boards of letters no word holds. This process's solver if it proved classes.
+        key = spec.key()
+        context = next((context for (made, _), context in _CONTEXTS.items() if made == key), None)
+        add_dead_boards(result, context.scorer if context is not None else None)
     return result
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.search.prove import ClassResult, ProofResult, ProofSpec, check_boards, log_entries
+from boggle_dafsa.search.prove import ClassResult, ProofResult, ProofSpec, add_dead_boards, check_boards, log_entries
 
 #: Most shards of a proof (an array job's size: AWS Batch takes 10,000, Kubernetes more).
 MAX_SHARDS = 1_000_000
@@ -98,7 +98,7 @@ def merge(spec: ProofSpec, paths: Sequence[str | Path]) -> ProofResult:
     missing = [index for index in range(total) if index not in kept]
     if missing:
         raise IncompleteProof(missing_text(missing, sorted(shards)), missing, sorted(shards))
-    return ProofResult(spec, total, {index: entry[2] for index, entry in sorted(kept.items())})
+    return add_dead_boards(ProofResult(spec, total, {index: entry[2] for index, entry in sorted(kept.items())}))
 
 
 def missing_text(missing: Sequence[int], shards: Sequence[int]) -> str:
