@@ -614,7 +614,8 @@ def test_room_sockets_answer_any_messages(messages: list[Any]) -> None:
 
 
 def test_the_openapi_examples_are_real_answers(client: TestClient) -> None:
-    from boggle_dafsa.web.app import ROLL_EXAMPLE, SOLVE_EXAMPLE
+    from boggle_dafsa.web.site import ROLL_EXAMPLE
+    from boggle_dafsa.web.solve import SOLVE_EXAMPLE
 
     solved = client.get("/api/solve", params={"grid": SOLVE_EXAMPLE["grid"]}).json()
     assert solved["words"][0] == SOLVE_EXAMPLE["words"][0] and solved["totals"] == SOLVE_EXAMPLE["totals"]

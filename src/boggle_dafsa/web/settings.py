@@ -1,11 +1,11 @@
-"""What a server offers and how far it goes: its dictionaries, by name, and its limits."""
+"""What a server offers and how far it goes: its dictionaries, by name, its dice sets, and its limits."""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.errors import BoggleError
 
@@ -162,3 +162,14 @@ class DictionaryCatalog:
         if not name and language in self._entries:
             name = language
         return self.get(name)
+
+
+def dice_set(name: str) -> Any:
+    """The built-in dice set ``name`` (a :class:`~boggle_dafsa.board.dice.DiceSet`): a client
+    never names a file. Raises :class:`BoggleError` for any other name."""
+    from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
+
+    # Only the sets shipped with the package: a client never names a file.
+    if name not in BUILTIN_SETS:
+        raise BoggleError(f"unknown dice set {name!r} (known: {', '.join(BUILTIN_SETS)})")
+    return load_dice(name)

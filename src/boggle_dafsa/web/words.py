@@ -55,7 +55,10 @@ ColumnsOption = Annotated[
 
 
 def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, guard: ClientGuard) -> None:
-    """The six word queries' routes on ``app``."""
+    """The Words page and the six word queries' routes on ``app``."""
+    from boggle_dafsa.web.site import page, render_page
+
+    app.get("/words", include_in_schema=False)(page(render_page("words", "/words")))
 
     async def run(request: Request, d: str | None, dictionary: str | None, work: Callable[[Dictionary], Any]) -> Any:
         """``work(dictionary)`` in a worker thread, in one of the address's solve slots, under the deadline."""
