@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -241,8 +241,6 @@ def dump(file: DictArgument = None, dictionary: DictOption = None, index: IndexF
     """Print every word, one a line, in byte order (of FILE or -d, else the default dictionary);
     with --index, NUMBER<TAB>WORD (the numbers count from 0, in this order); with --values,
     WORD<TAB>VALUE (NUMBER<TAB>WORD<TAB>VALUE with both)."""
-    from boggle_dafsa.output.render import render_value
-
     d = load_dictionary(pick_dictionary(file, dictionary))
     if index:
         _numbered(d)
@@ -250,10 +248,14 @@ def dump(file: DictArgument = None, dictionary: DictOption = None, index: IndexF
         _valued(d)
     out = sys.stdout.buffer
     batch: list[str] = []
-    pairs = d.items() if values else ((word, None) for word in d)
-    for number, (word, value) in enumerate(pairs):
-        line = f"{number}\t{word}" if index else word
-        batch.append(f"{line}\t{render_value(value)}" if values else line)
+    if index or values:
+        from boggle_dafsa.output.queries import dump_rows
+
+        rows: Iterable[str] = dump_rows(d.items() if values else ((word, None) for word in d), index=index, values=values)
+    else:
+        rows = d
+    for row in rows:
+        batch.append(row)
         if len(batch) == 4096:
             out.write(("\n".join(batch) + "\n").encode("utf-8"))
             batch.clear()
@@ -285,15 +287,12 @@ def verify(
         print(f"{PROGRAM}: note: {user_message(listed.hint)}", file=sys.stderr)
     with progress_bar("verifying") as progress:
         result = verify_dictionary(d, listed, progress=progress)
-    if result.ok:
-        typer.echo(f"ok: {len(d):,} words, checksums hold")
-        return
-    typer.echo(f"differs: {result.missing_count:,} missing, {result.extra_count:,} extra")
-    for word in result.missing:
-        typer.echo(f"- {word}")
-    for word in result.extra:
-        typer.echo(f"+ {word}")
-    raise typer.Exit(1)
+    from boggle_dafsa.output.queries import verify_lines
+
+    for line in verify_lines(result, len(d)):
+        typer.echo(line)
+    if not result.ok:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -314,13 +313,10 @@ def inspect(
     if as_json:
         print_json(info)
         return
-    width = max(map(len, info))
-    for key, value in info.items():
-        typer.echo(
-            f"{key.replace('_', ' '):<{width}}  {value:,}"
-            if isinstance(value, int) and not isinstance(value, bool)
-            else f"{key.replace('_', ' '):<{width}}  {value}"
-        )
+    from boggle_dafsa.output.queries import inspect_lines
+
+    for line in inspect_lines(info):
+        typer.echo(line)
 
 
 def _why_default(chosen: str) -> str:
@@ -356,8 +352,6 @@ def lookup(
     ] = False,
 ) -> None:
     """Say whether each WORD is in the dictionary. Exit 0 if all are, 1 otherwise."""
-    from boggle_dafsa.output.render import render_value
-
     check_stray_dictionaries(words, "lookup")
     d = load_dictionary(dictionary)
     if index:
@@ -369,20 +363,17 @@ def lookup(
 
         text, _ = decode(sys.stdin.buffer.read(), "standard input")
         words = list(split_items(text))
+    from boggle_dafsa.output.queries import lookup_line
+
     all_found = True
     for raw in words:
         key = d.normalize(raw)
         found = key is not None and key in d
         all_found &= found
         if not quiet:
-            if not found:
-                answer = "no"
-            else:
-                shown = [str(d.index(key))] if index else []  # type: ignore[attr-defined]
-                if values:
-                    shown.append(render_value(d[key]))  # type: ignore[index]
-                answer = "\t".join(shown) or "yes"
-            typer.echo(f"{key or raw}\t{answer}")
+            number = d.index(key) if found and index else None  # type: ignore[attr-defined]
+            value = d[key] if found and values else None  # type: ignore[index]
+            typer.echo(lookup_line(key or raw, found, number, value, valued=values))
     if not all_found:
         raise typer.Exit(1)
 

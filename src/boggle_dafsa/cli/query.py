@@ -110,17 +110,18 @@ def fuzzy(
 ) -> None:
     """Print DISTANCE<TAB>WORD for the words within --distance edits of WORD, nearest first."""
     from boggle_dafsa.output.jsonable import fuzzy_json
+    from boggle_dafsa.output.queries import fuzzy_line
     from boggle_dafsa.query import iter_fuzzy as run
 
     d = load_dictionary(dictionary)
     shown = _columns(d, columns, dictionary)
     hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)
     if shown is None:
-        _emit(hits, lambda hit: f"{hit[0]}\t{hit[1]}", as_json, count, fuzzy_json)
+        _emit(hits, fuzzy_line, as_json, count, fuzzy_json)
         return
     _emit(
         hits,
-        lambda hit: f"{hit[0]}\t{shown.line(hit[1])}",
+        lambda hit: fuzzy_line(hit, shown),
         as_json,
         count,
         lambda hit: fuzzy_json(hit, shown),
@@ -189,6 +190,7 @@ def hooks(
 ) -> None:
     """Print the letters that make a word before WORD (front) or after it (back): SIDE<TAB>LETTER<TAB>WORD."""
     from boggle_dafsa.output.jsonable import hooks_json
+    from boggle_dafsa.output.queries import hooks_lines
     from boggle_dafsa.query import hooks as run
 
     d = load_dictionary(dictionary)
@@ -198,21 +200,19 @@ def hooks(
         if not found.front and not found.back:
             raise typer.Exit(1)
         return
-    lines = [f"front\t{c}\t{c}{found.word}" for c in found.front] + [f"back\t{c}\t{found.word}{c}" for c in found.back]
-    _emit(lines, str, False, count)
+    _emit(hooks_lines(found), str, False, count)
 
 
 def _set_command(operation: str, inputs: list[str], output: Path, quiet: bool) -> None:
     from boggle_dafsa.cli.progress import progress_bar
+    from boggle_dafsa.output.queries import set_report
     from boggle_dafsa.query.setops import write_set
 
     opened = [load_dictionary(spec) for spec in inputs]
     with progress_bar(operation) as progress:
         report = write_set(opened, operation, output, progress)
     if not quiet:
-        typer.echo(
-            f"wrote {report.output} (native, policy {opened[0].policy.value}): {report.words:,} words, {report.states:,} states, {report.file_bytes:,} bytes"
-        )
+        typer.echo(set_report(report, opened[0].policy.value))
 
 
 @app.command()
