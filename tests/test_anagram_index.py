@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import query
@@ -179,3 +179,53 @@ def test_anagram_counts_of_every_enable2k_word_equal_a_scan(enable2k_path: Path)
             assert conditions.anagram_count(d, word) == expected, word
             assert len(query.anagram_words(d, word)) == expected, word
         d.close()
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.lists(st.text("ABCDE", min_size=1, max_size=5), min_size=1, max_size=40),
+    st.lists(st.text("ABCDEabcdeÉé", min_size=1, max_size=5), max_size=8),
+    st.integers(1, 6),
+)
+def test_counts_and_racks_asked_again_equal_a_scan(words: list[str], racks: list[str], kept: int) -> None:
+    # Every word's number of anagrams, and each rack asked four times (walked, built, read,
+    # read back from the kept racks and answers, at most `kept` of each), against a scan.
+    words = normalized_words(words)
+    scan: dict[str, list[str]] = {}
+    for word in words:
+        scan.setdefault("".join(sorted(word)), []).append(word)
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(conditions, "MAX_KEPT_ANSWERS", kept)
+        path = Path(folder) / "words.dafsa"
+        write_dictionary(words, path, "native", {"policy": Policy.FOLD})
+        d = open_path(path)
+        for word in words * 2:
+            assert conditions.anagram_count(d, word) == len(scan["".join(sorted(word))]), word
+        for rack in [*racks, *words] * 4:
+            expected = scan.get("".join(sorted(rack.upper().replace("É", "E"))), [])
+            hits = query.anagram(d, rack)
+            assert [hit.word for hit in hits] == expected, rack
+            hits.clear()  # the caller's own list: the next call is not changed
+            assert [hit.word for hit in query.anagram(d, rack, limit=1)] == expected[:1]
+            assert [hit.word for hit in query.iter_anagram(d, rack)] == expected
+            assert query.anagram_words(d, rack) == tuple(expected)
+        index = conditions._index(d)
+        assert len(index.answers) <= kept and len(index.racks) <= kept
+        d.close()
+
+
+def test_a_hit_is_immutable(tmp_path: Path) -> None:
+    import copy
+    import pickle
+
+    path = tmp_path / "words.dafsa"
+    write_dictionary(["ACT", "CAT"], path, "native", {"policy": Policy.FOLD})
+    d = open_path(path)
+    for _ in range(3):  # walked, built, read: the same hits every time after
+        first = query.anagram(d, "TAC")[0]
+    assert first is query.anagram(d, "tac")[0]  # made once, handed to every call
+    with pytest.raises(AttributeError, match="immutable"):
+        first.word = "DOG"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="immutable"):
+        del first.word
+    assert first.word == "ACT" and copy.copy(first) == first and pickle.loads(pickle.dumps(first)) == first

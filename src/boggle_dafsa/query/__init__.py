@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
-from boggle_dafsa.query.conditions import anagram_count, exact_anagrams
+from boggle_dafsa.query.conditions import anagram_count, exact_anagrams, exact_answer
 from boggle_dafsa.query.parse import Regex, parse_pattern
 from boggle_dafsa.query.walk import fuzzy_native, native_layout, search_states
 from boggle_dafsa.query.walk import search as _walk_search
@@ -84,13 +84,27 @@ def word_range(dictionary: Any, start: str | None = None, end: str | None = None
 
 
 class AnagramHit:
-    """A word found by :func:`anagram`; where its blanks stand is worked out when asked."""
+    """A word found by :func:`anagram`; where its blanks stand is worked out when asked.
+
+    Immutable: the hits of an exact anagram are made once per alphagram and handed to
+    every call that asks for them (:func:`.conditions.exact_answer`)."""
 
     __slots__ = ("word", "_rack")
+    word: str
+    _rack: Anagram | None
 
     def __init__(self, word: str, rack: Anagram | None) -> None:
-        self.word = word
-        self._rack = rack
+        object.__setattr__(self, "word", word)
+        object.__setattr__(self, "_rack", rack)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"AnagramHit is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"AnagramHit is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, tuple[str, Anagram | None]]:
+        return AnagramHit, (self.word, self._rack)
 
     @property
     def blanks(self) -> tuple[int, ...]:
@@ -129,10 +143,15 @@ def anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None 
     dictionary and length, from the second exact anagram of that length on), as the walk
     would find them, in the same order; blanks and ``sub`` walk."""
     if not sub and "?" not in letters and len(letters) <= MAX_RACK and (limit is None or limit >= 0):
-        words = exact_anagrams(dictionary, letters)
-        if words is not None:
-            return [AnagramHit(word, None) for word in words[:limit]]
+        hits = exact_answer(dictionary, letters, _exact_hits)
+        if hits is not None:
+            return list(hits if limit is None else hits[:limit])
     return list(_walk_anagram(dictionary, letters, sub, limit))
+
+
+def _exact_hits(words: tuple[str, ...]) -> tuple[AnagramHit, ...]:
+    # What an exact anagram answers, made once per alphagram (AnagramHit is immutable).
+    return tuple(AnagramHit(word, None) for word in words)
 
 
 def anagram_words(dictionary: Any, letters: str) -> tuple[str, ...]:
@@ -150,9 +169,9 @@ def anagram_words(dictionary: Any, letters: str) -> tuple[str, ...]:
 def iter_anagram(dictionary: Any, letters: str, sub: bool = False, limit: int | None = None) -> Iterator[AnagramHit]:
     """:func:`anagram`, streamed: memory stays bounded whatever the number of words."""
     if not sub and "?" not in letters and len(letters) <= MAX_RACK and (limit is None or limit >= 0):
-        words = exact_anagrams(dictionary, letters)
-        if words is not None:
-            return (AnagramHit(word, None) for word in words[:limit])
+        hits = exact_answer(dictionary, letters, _exact_hits)
+        if hits is not None:
+            return iter(hits if limit is None else hits[:limit])
     return _walk_anagram(dictionary, letters, sub, limit)
 
 

@@ -54,6 +54,9 @@ MAX_INDEXED = 1_000_000
 MAX_GROUPED_WORDS = 2_000_000
 #: Most characters whose normalized form an index remembers (the racks' letters).
 MAX_REMEMBERED_LETTERS = 4096
+#: Most alphagrams whose made answers (``query.anagram``'s hit objects) an index keeps;
+#: past it, they are forgotten all at once and made again as asked.
+MAX_KEPT_ANSWERS = 65_536
 #: The orders ``sort`` takes.
 SORTS = ("alpha", "length", "points", "probability", "expected")
 #: What ``hooks`` takes: a word with a front hook, a back hook, or an inner hook (the
@@ -296,7 +299,7 @@ class _Index:
     the alphagram groups, probability ranks per bag and number of blanks, hooks. It holds
     no reference to its dictionary, so that the cache lets the dictionary go."""
 
-    __slots__ = ("groups", "ranks", "hooks", "too_large", "asked", "letters", "same")
+    __slots__ = ("groups", "ranks", "hooks", "too_large", "asked", "letters", "same", "answers", "racks")
 
     def __init__(self) -> None:
         #: length -> alphagram -> its word (a str) or words (a tuple), in byte order.
@@ -312,6 +315,12 @@ class _Index:
         self.letters: dict[str, str] = {}
         #: The characters of ``letters`` that normalize to themselves.
         self.same: set[str] = set()
+        #: Alphagram -> what :func:`exact_answer` made of its words (at most
+        #: :data:`MAX_KEPT_ANSWERS`): ``query.anagram``'s immutable hit objects, made once.
+        self.answers: dict[str, Any] = {}
+        #: A rack as asked -> (its length's groups, its alphagram), for the racks the index
+        #: answered (at most :data:`MAX_KEPT_ANSWERS`): asked again, neither normalized nor sorted.
+        self.racks: dict[str, tuple[dict[str, str | tuple[str, ...]], str]] = {}
 
 
 _INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
@@ -431,7 +440,40 @@ def exact_anagrams(dictionary: Any, letters: str) -> tuple[str, ...] | None:
     letter (the walk normalizes it, or refuses it in one line), a dictionary of more than
     :data:`MAX_GROUPED_WORDS` words or of a size not known at once, a length with more
     than :data:`MAX_INDEXED` words."""
+    found = _exact(dictionary, letters)
+    if found is None:
+        return None
+    words = found[1].get(found[2])
+    if words is None:
+        return ()
+    return (words,) if isinstance(words, str) else words
+
+
+def exact_answer(dictionary: Any, letters: str, make: Callable[[tuple[str, ...]], Any]) -> Any:
+    """``make(words)`` for :func:`exact_anagrams`'s words of ``letters``, made once per
+    alphagram and kept in the index (so ``make`` must give something immutable: a tuple of
+    immutable objects); None where :func:`exact_anagrams` is None."""
+    found = _exact(dictionary, letters)
+    if found is None:
+        return None
+    index, groups, key = found
+    kept = index.answers.get(key)
+    if kept is None:
+        words = groups.get(key)
+        kept = make(() if words is None else (words,) if isinstance(words, str) else words)
+        answers = index.answers
+        if len(answers) >= MAX_KEPT_ANSWERS:
+            answers.clear()
+        answers[key] = kept
+    return kept
+
+
+def _exact(dictionary: Any, letters: str) -> tuple[_Index, dict[str, str | tuple[str, ...]], str] | None:
+    # (the index, the groups of the rack's length, the rack's alphagram), or None (see exact_anagrams).
     index = _index(dictionary)
+    known = index.racks.get(letters)
+    if known is not None:
+        return index, known[0], known[1]
     if index.same.issuperset(letters):
         tiles = letters
     else:
@@ -454,10 +496,12 @@ def exact_anagrams(dictionary: Any, letters: str) -> tuple[str, ...] | None:
             groups = alphagram_groups(dictionary, length)
         except IndexTooLarge:
             return None
-    found = groups.get("".join(sorted(tiles)))
-    if found is None:
-        return ()
-    return (found,) if isinstance(found, str) else found
+    key = "".join(sorted(tiles))
+    racks = index.racks
+    if len(racks) >= MAX_KEPT_ANSWERS:
+        racks.clear()
+    racks[letters] = (groups, key)
+    return index, groups, key
 
 
 def _remember_letters(dictionary: Any, index: _Index, letters: str) -> bool:
