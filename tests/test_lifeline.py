@@ -6,6 +6,7 @@ are working, the parent is killed, and its workers must be gone within 3 s."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -35,12 +36,20 @@ def _alive(pids: list[int]) -> list[int]:
 
 
 def _kill_when_working(
-    args: list[str], how: signal.Signals, cpu: float, *, group: bool = False, folder: Path | None = None
+    args: list[str],
+    how: signal.Signals,
+    cpu: float,
+    *,
+    group: bool = False,
+    folder: Path | None = None,
+    workers_wanted: int = 2,
+    status: list[int] | None = None,
 ) -> tuple[list[int], float]:
-    """Start ``args`` in two processes, wait until both workers have spent ``cpu`` CPU-s (so
-    they are inside a class or a run), send ``how`` to the parent (to its whole process
-    group with ``group``, as a terminal's Ctrl-C does); the workers' ids and how long they
-    outlived it (or, with ``group``, how long the command took to exit)."""
+    """Start ``args`` (``workers_wanted`` processes), wait until every worker has spent ``cpu``
+    CPU-s (so they are inside a class or a run), send ``how`` to the parent (to its whole
+    process group with ``group``, as a terminal's Ctrl-C does); the ids of every process
+    under it and how long they outlived it (or, with ``group``, how long the command took to
+    exit). ``status`` receives the parent's exit status (negative: the signal that ended it)."""
     env = None if folder is None else {**os.environ, "TMPDIR": str(folder)}
     process = subprocess.Popen(
         [*PROGRAM, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder, env=env, start_new_session=group
@@ -55,7 +64,7 @@ def _kill_when_working(
                 # forked workers have their parent's command line; the writers' reaper (a
                 # first use compiles the list into the cache) has its own
                 workers = [child for child in parent.children(recursive=True) if child.cmdline() == process.args]
-                if len(workers) >= 2 and all(sum(worker.cpu_times()[:2]) >= cpu for worker in workers):
+                if len(workers) >= workers_wanted and all(sum(worker.cpu_times()[:2]) >= cpu for worker in workers):
                     break
             except psutil.NoSuchProcess:
                 pass
@@ -64,12 +73,15 @@ def _kill_when_working(
             pytest.fail(f"the workers never worked {cpu} CPU-s")
         assert process.poll() is None, "the command ended before it was killed"
         pids[:] = [worker.pid for worker in workers]
+        pids += [child.pid for child in parent.children(recursive=True) if child.pid not in pids]
         sent = time.monotonic()
         if group:
             os.killpg(process.pid, how)
         else:
             process.send_signal(how)
         process.wait(timeout=30)
+        if status is not None:
+            status.append(process.returncode)
         killed = sent if group else time.monotonic()
         while _alive(pids) and time.monotonic() - killed < 30:
             time.sleep(0.05)
@@ -92,6 +104,25 @@ def test_prove_workers_die_with_their_parent(how: signal.Signals) -> None:
     assert _alive(pids) == [], f"workers left {outlived:.1f} s after {how.name} on their parent"
     print(f"{how.name}: the workers outlived their parent by {outlived:.2f} s")
     assert outlived < 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_term_or_hup_on_prove_jobs_3_leaves_no_process_after_a_second(how: signal.Signals, tmp_path: Path) -> None:
+    # kill -TERM (a scheduler, a container stopped) or -HUP (a closed terminal) on the parent
+    # of `prove --jobs 3` while its three workers prove ENABLE2K 3x3 classes (0.2 to 2 CPU-s
+    # each, after a context of 2-3 CPU-s): the parent ends as the signal's default says (a
+    # shell reports 143 or 129), every process under it is gone within a second, and the
+    # log is whole (each line a class) for --resume.
+    args = ["prove", "-d", "enable2k", "-s", "3x3", "--min", "500", "--jobs", "3", "--log", str(tmp_path / "p.ndjson")]
+    status: list[int] = []
+    pids, outlived = _kill_when_working(args, how, cpu=4.0, workers_wanted=3, status=status)
+    print(f"{how.name}: {len(pids)} processes under prove --jobs 3 outlived it by {outlived:.2f} s")
+    assert _alive(pids) == [] and len(pids) >= 3
+    assert outlived < 1
+    assert status == [-how] and 128 + how in (143, 129)  # what a shell reports for a process a signal ended
+    for line in (tmp_path / "p.ndjson").read_text().splitlines():
+        json.loads(line)
 
 
 @pytest.mark.slow
