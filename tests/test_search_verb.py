@@ -497,6 +497,19 @@ def test_columns_are_a_scan_of_the_list(words: list[str]) -> None:
                     "anagrams": alphagrams["".join(sorted(word))],
                     "points": bag.points(word),
                 }
+            # Strings that are not words (the words without their first letter, and with
+            # another last one): their hooks and anagrams all the same; a line is its fields.
+            others = {word[1:] for word in words if word[1:] not in vocabulary} | {word[:-1] + "Z" for word in words}
+            unranked = WordColumns(d, ("hooks", "anagrams", "points"), "en")
+            for other in sorted(others - vocabulary):
+                fields = unranked.fields(other)
+                assert fields["front_hooks"] == "".join(sorted({w[0] for w in vocabulary if w[1:] == other}))
+                assert fields["back_hooks"] == "".join(sorted({w[-1] for w in vocabulary if w[:-1] == other}))
+                assert fields["anagrams"] == alphagrams["".join(sorted(other))]
+                front_inner, back_inner = fields["inner_hooks"]
+                front = (fields["front_hooks"] or "-") + ("·" if front_inner else "")
+                back = ("·" if back_inner else "") + (fields["back_hooks"] or "-")
+                assert unranked.line(other) == f"{front}\t{back}\t{fields['anagrams']}\t{fields['points']}\t{other}"
         finally:
             d.close()
 

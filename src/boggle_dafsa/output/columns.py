@@ -59,54 +59,68 @@ class WordColumns:
             from boggle_dafsa.study.expected import table_of
 
             self.expected = table_of(expected)
-        self._held: dict[tuple[str, int], Any] = {}
+        self._held: dict[int, tuple[Any, Any, Any]] = {}
+
+    def _length(self, length: int) -> tuple[Any, Any, Any]:
+        # The indexes the columns read for words of one length: (hook rows, probability
+        # ranks, anagram counts), each None when not asked; asked of the dictionary's
+        # cache (conditions) once per length, then one look-up here.
+        found = self._held.get(length)
+        if found is None:
+            d, names = self.dictionary, self.names
+            found = self._held[length] = (
+                conditions.hook_rows(d, length) if "hooks" in names else None,
+                conditions.probability_ranks(d, self.bag, self.blanks, length) if self.bag and "probability" in names else None,
+                conditions.anagram_counts(d, length) if "anagrams" in names else None,
+            )
+        return found
+
+    def values(self, word: str) -> list[Any]:
+        """The values of ``word``'s columns, in the order of :attr:`names`: the hooks as
+        (front, back, front inner, back inner), the others as numbers."""
+        hooks, ranks, counts = self._length(len(word))
+        found: list[Any] = []
+        for name in self.names:
+            if name == "hooks":
+                row = hooks.get(word)
+                if row is None:  # not a word of the dictionary: its hooks all the same
+                    front, back = conditions.hook_letters(self.dictionary, len(word))
+                    row = (front.get(word, ""), back.get(word, ""), *conditions.inner_hooks(self.dictionary, word))
+                found.append(row)
+            elif name == "probability":
+                found.append(ranks[word])
+            elif name == "anagrams":
+                count = counts.get(word)
+                found.append(conditions.anagram_count(self.dictionary, word) if count is None else count)
+            elif name == "points":
+                found.append(self.bag.points(word))  # type: ignore[union-attr]
+            else:
+                found.append(round(self.expected.expected(conditions.alphagram(word)), 4))  # type: ignore[union-attr]
+        return found
 
     def fields(self, word: str) -> dict[str, Any]:
         """The JSON fields of ``word``'s columns (``"word"`` first)."""
-        d = self.dictionary
-        length = len(word)
         found: dict[str, Any] = {"word": word}
-        for name in self.names:
+        for name, value in zip(self.names, self.values(word)):
             if name == "hooks":
-                front, back = self._by_length("hooks", length, lambda: conditions.hook_letters(d, length))
-                found["front_hooks"] = front.get(word, "")
-                found["back_hooks"] = back.get(word, "")
-                found["inner_hooks"] = list(conditions.inner_hooks(d, word))
-            elif name == "probability":
-                bag, blanks = self.bag, self.blanks
-                assert bag is not None
-                ranks = self._by_length("probability", length, lambda: conditions.probability_ranks(d, bag, blanks, length))
-                found["probability"] = ranks[word]
-            elif name == "anagrams":
-                groups = self._by_length("anagrams", length, lambda: conditions.alphagram_groups(d, length))
-                found["anagrams"] = conditions.group_size(groups.get(conditions.alphagram(word)))
-            elif name == "points":
-                found["points"] = self.bag.points(word)  # type: ignore[union-attr]
+                found["front_hooks"], found["back_hooks"], front_inner, back_inner = value
+                found["inner_hooks"] = [front_inner, back_inner]
             else:
-                found["expected"] = round(self.expected.expected(conditions.alphagram(word)), 4)  # type: ignore[union-attr]
-        return found
-
-    def _by_length(self, name: str, length: int, make: Any) -> Any:
-        # The index of a column for one length, asked of the dictionary's cache once.
-        key = (name, length)
-        found = self._held.get(key)
-        if found is None:
-            found = self._held[key] = make()
+                found[name] = value
         return found
 
     def line(self, word: str, shown: str | None = None) -> str:
         """The text line of ``word``: its columns, tab-separated, then ``shown`` (default the word)."""
-        fields = self.fields(word)
         parts: list[str] = []
-        for name in self.names:
+        for name, value in zip(self.names, self.values(word)):
             if name == "hooks":
-                front_inner, back_inner = fields["inner_hooks"]
-                parts.append((fields["front_hooks"] or "-") + (INNER_MARK if front_inner else ""))
-                parts.append((INNER_MARK if back_inner else "") + (fields["back_hooks"] or "-"))
+                front, back, front_inner, back_inner = value
+                parts.append((front or "-") + INNER_MARK if front_inner else front or "-")
+                parts.append(INNER_MARK + (back or "-") if back_inner else back or "-")
             elif name == "expected":
-                parts.append(f"{fields[name]:.4f}")
+                parts.append(f"{value:.4f}")
             else:
-                parts.append(str(fields[name]))
+                parts.append(str(value))
         parts.append(word if shown is None else shown)
         return "\t".join(parts)
 

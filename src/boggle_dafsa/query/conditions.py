@@ -299,13 +299,17 @@ class _Index:
     the alphagram groups, probability ranks per bag and number of blanks, hooks. It holds
     no reference to its dictionary, so that the cache lets the dictionary go."""
 
-    __slots__ = ("groups", "ranks", "hooks", "too_large", "asked", "letters", "same", "answers", "racks")
+    __slots__ = ("groups", "ranks", "hooks", "hook_rows", "counts", "too_large", "asked", "letters", "same", "answers", "racks")
 
     def __init__(self) -> None:
         #: length -> alphagram -> its word (a str) or words (a tuple), in byte order.
         self.groups: dict[int, dict[str, str | tuple[str, ...]]] = {}
         self.ranks: dict[tuple[Any, ...], dict[str, int]] = {}
         self.hooks: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
+        #: length -> word -> (front hooks, back hooks, front inner hook, back inner hook).
+        self.hook_rows: dict[int, dict[str, tuple[str, str, bool, bool]]] = {}
+        #: length -> word -> how many words have its letters (itself included).
+        self.counts: dict[int, dict[str, int]] = {}
         #: The lengths found to have more words than an index holds, with the limit then
         #: (:data:`MAX_INDEXED`): not walked again while it stands; an exact anagram walks them.
         self.too_large: dict[int, int] = {}
@@ -556,6 +560,48 @@ def hook_letters(dictionary: Any, length: int) -> tuple[dict[str, str], dict[str
             back[head] = back.get(head, "") + word[-1]
         found = index.hooks[length] = (front, back)
     return found
+
+
+def hook_rows(dictionary: Any, length: int) -> dict[str, tuple[str, str, bool, bool]]:
+    """Word → (front hooks, back hooks, it is a front inner hook, a back inner hook: see
+    :func:`inner_hooks`) for each word of ``length`` letters: what the ``hooks`` column
+    shows, one look-up a word. Built once per dictionary and length, from
+    :func:`hook_letters` and a look-up of each word without its first and its last letter."""
+    index = _index(dictionary)
+    rows = index.hook_rows.get(length)
+    if rows is None:
+        front, back = hook_letters(dictionary, length)
+        contains = dictionary.__contains__
+        rows = {}
+        for word in _words_of_length(dictionary, length):
+            inner = length > 1
+            rows[word] = (
+                front.get(word, ""),
+                back.get(word, ""),
+                inner and contains(word[1:]),
+                inner and contains(word[:-1]),
+            )
+        index.hook_rows[length] = rows
+    return rows
+
+
+def anagram_counts(dictionary: Any, length: int) -> dict[str, int]:
+    """Word → how many words of ``dictionary`` are spelled with its letters (itself
+    included), for each word of ``length`` letters: :func:`anagram_count` of every word,
+    one look-up a word. Built once per dictionary and length from the alphagram index."""
+    index = _index(dictionary)
+    counts = index.counts.get(length)
+    if counts is None:
+        counts = {}
+        for group in alphagram_groups(dictionary, length).values():
+            if isinstance(group, str):
+                counts[group] = 1
+            else:
+                size = len(group)
+                for word in group:
+                    counts[word] = size
+        index.counts[length] = counts
+    return counts
 
 
 def front_hooks(dictionary: Any, word: str) -> str:
@@ -893,6 +939,8 @@ __all__ = [
     "back_hooks",
     "front_hooks",
     "hook_letters",
+    "hook_rows",
+    "anagram_counts",
     "has_back_hook",
     "has_front_hook",
     "inner_hooks",
