@@ -88,3 +88,83 @@ def test_the_command_line_writes_its_options_for_the_parameters() -> None:
     assert user_message("the minimum (`minimum`) must be at least 1, not 0") == "the minimum (--min) must be at least 1, not 0"
     assert user_message("`jobs` and `dask` exclude each other") == "--jobs and --dask exclude each other"
     assert user_message("`node_budget` stays") == "`node_budget` stays"  # a parameter without an option
+
+
+# -- one writer per output ------------------------------------------------------------------
+
+#: The commands whose texts are solver results, proofs and query answers: what they print on
+#: standard output comes from output/ (render, rows, batch, proof, queries, jsonable).
+WRITERS = ("solve.py", "find.py", "best.py", "prove.py", "query.py", "dictionary.py")
+
+
+def _formats_text(node: ast.AST) -> bool:
+    # An f-string, a %-format or a .format() call anywhere inside: text composed here.
+    return any(
+        isinstance(inner, ast.JoinedStr)
+        or (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod) and isinstance(inner.left, ast.Constant))
+        or (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "format")
+        for inner in ast.walk(node)
+    )
+
+
+def _to_stdout(call: ast.Call) -> bool:
+    # typer.echo(...) without err=True, print(...) without a file or to sys.stdout, and
+    # out.write / sys.stdout.write (out: the commands' name for sys.stdout).
+    name = ast.unparse(call.func)
+    keywords = {keyword.arg: ast.unparse(keyword.value) for keyword in call.keywords}
+    if name == "typer.echo":
+        return keywords.get("err") != "True"
+    if name == "print":
+        return keywords.get("file", "sys.stdout") == "sys.stdout"
+    return name in ("out.write", "sys.stdout.write", "sys.stdout.buffer.write")
+
+
+def _composed_on_stdout(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.name}:{node.lineno}: {ast.unparse(node)[:90]}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and _to_stdout(node) and any(_formats_text(argument) for argument in node.args)
+    ]
+
+
+def test_the_result_commands_print_what_output_writes() -> None:
+    assert [line for name in WRITERS for line in _composed_on_stdout(PACKAGE / "cli" / name)] == []
+
+
+#: Files, not output: formats written beside their readers, as the search logs are.
+FILE_FORMATS = {"study/expected.py": "the expected-points tables (data/expected/), read back by the same module"}
+
+
+def test_no_row_is_formatted_outside_output() -> None:
+    # Rows and summary lines are tab-separated (GRID<TAB>words<TAB>points, DISTANCE<TAB>WORD,
+    # front<TAB>C<TAB>CWORD...): an f-string with a tab is one, and belongs in output/.
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).as_posix().startswith("output/") or path.relative_to(PACKAGE).as_posix() in FILE_FORMATS:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if "\\t" not in text:
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.JoinedStr) and any(
+                isinstance(part, ast.Constant) and "\t" in str(part.value) for part in node.values
+            ):
+                found.append(f"{path.relative_to(PACKAGE).as_posix()}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert found == []
+
+
+def test_the_checks_see_text_composed_in_a_command() -> None:
+    # The checks above can fail: a printed f-string, and a tab-separated one, are seen.
+    sample = ast.parse('typer.echo(f"{a}\\t{b}")\nprint(x, file=sys.stderr)\nout.write(line + "\\n")').body
+    calls = [statement.value for statement in sample if isinstance(statement, ast.Expr)]
+    assert [_to_stdout(call) and any(_formats_text(a) for a in call.args) for call in calls] == [True, False, False]
+
+
+def test_one_module_draws_the_progress_bars() -> None:
+    importers = sorted(
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if re.search(r"^\s*(from rich|import rich)", path.read_text(encoding="utf-8"), re.MULTILINE)
+    )
+    assert importers == ["cli/progress.py"]

@@ -339,10 +339,10 @@ def test_a_copy_of_the_dictionary_is_used_when_the_path_is_not_the_file(small_di
 
 
 def test_the_progress_display_counts_runs_under_way_and_ignores_late_reports() -> None:
-    from boggle_dafsa.cli.best import _Progress
+    from boggle_dafsa.cli.progress import SearchBar
 
-    progress = _Progress(total=3, done=0)
-    task = progress._progress.tasks[0]
+    progress = SearchBar(total=3, done=0)
+    task = progress.bar.task
     progress.during(0, 1_000, 40)
     progress.during(1, 500, 55)
     assert "best 55" in task.fields["status"] and task.completed == 0

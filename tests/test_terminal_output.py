@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boggle_dafsa.cli.best import _Progress, eta_seconds, format_eta
+from boggle_dafsa.cli.progress import SearchBar, eta_seconds, format_eta
 from boggle_dafsa.search import best as S
 from helpers.dictionaries import dictionary_from_words
 
@@ -63,8 +63,8 @@ def test_eta_format() -> None:
 
 
 def test_the_progress_line_shows_the_time_left() -> None:
-    progress = _Progress(total=3, done=1)  # a resumed search: two runs to do
-    task = progress._progress.tasks[0]
+    progress = SearchBar(total=3, done=1)  # a resumed search: two runs to do
+    task = progress.bar.task
     progress.during(1, 500, 40)
     assert task.fields["status"].endswith("ETA ?")
     progress.update(S.RunResult(1, 9, (S.Found(("A",), 60, 1, 60),), 1_000, 1.0))

@@ -267,7 +267,7 @@ class DictionaryBase(Generic[State]):
 
         what = getattr(self, "format_name", "this")
         return NoValuesError(
-            f"{self.path}: holds no values, only words ({what} dictionary): build a native one with --values int|text"
+            f"{self.path}: holds no values, only words ({what} dictionary): build a native one with `values` int|text"
         )
 
     def __getitem__(self, word: str) -> Any:

@@ -471,13 +471,13 @@ class Values:
         """What ``inspect`` says of the values."""
         h = self.header
         if not h.has_values:
-            return "none (a set of words: build --values int|text for a map)"
+            return "none (a set of words, without values)"
         return Layout(self._map[h.values_at : h.values_at + VALUES_FIXED_SIZE], h.word_count).describe()
 
     def _no_values(self) -> Exception:
         from boggle_dafsa.errors import NoValuesError
 
-        return NoValuesError(f"{self.path}: holds no values, only words (build it with --values int|text for a map)")
+        return NoValuesError(f"{self.path}: holds no values, only words (build it with `values` int|text for a map)")
 
     def value_table(self) -> ValueTable:
         """The checked value section ("damaged dictionary" if it is not sound; a

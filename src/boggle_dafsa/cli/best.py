@@ -18,6 +18,7 @@ from boggle_dafsa.cli.options import (
     ScoringOption,
     SeedOption,
 )
+from boggle_dafsa.cli.progress import SearchBar
 from boggle_dafsa.cli.terminal import is_terminal
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def best(
     done = read_log(resume, spec, chosen_seed) if resume else {}
     log_path = log or resume
     log_stream = open_log(log_path, spec, chosen_seed) if log_path else None
-    progress = _Progress(total_runs, len([run for run in done if run < total_runs])) if is_terminal(sys.stderr) else None
+    progress = SearchBar(total_runs, len([run for run in done if run < total_runs])) if is_terminal(sys.stderr) else None
     key = spec.key()
 
     def finished(run: RunResult) -> None:
@@ -163,95 +164,3 @@ def best(
         from boggle_dafsa.output.render import render_search
 
         typer.echo(render_search(result, top))
-
-
-def eta_seconds(to_do: int, finished: int, finished_boards: int, running_boards: int, rate: float) -> float | None:
-    """Seconds left for ``to_do`` runs (this session's), of which ``finished`` are done after
-    scoring ``finished_boards`` boards and those under way have scored ``running_boards``,
-    at ``rate`` boards a second; None until a run has finished (a run stops when it stalls:
-    how long one takes is known only from those done).
-
-    Runs score about as many boards each, so the work left is the mean of the finished
-    ones times the runs left, less what the runs under way have done already.
-    """
-    if finished >= to_do:
-        return 0.0
-    if finished == 0 or finished_boards <= 0 or rate <= 0:
-        return None
-    left = finished_boards / finished * (to_do - finished) - running_boards
-    return max(left, 0.0) / rate
-
-
-def format_eta(seconds: float | None) -> str:
-    """``ETA 1:05`` (``ETA 1:02:05`` past an hour), ``ETA ?`` while unknown."""
-    if seconds is None:
-        return "ETA ?"
-    whole = round(seconds)
-    hours, rest = divmod(whole, 3600)
-    return f"ETA {hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"ETA {rest // 60}:{rest % 60:02d}"
-
-
-class _Progress:
-    """Runs done, the best score so far, boards scored per second and the time left, on
-    standard error (a terminal).
-
-    Hears of runs under way (:meth:`during`, from any thread: processes and Dask workers
-    report through one) and of runs finished (:meth:`update`).
-    """
-
-    def __init__(self, total: int, done: int) -> None:
-        import threading
-        import time
-
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            TextColumn("runs"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[status]}"),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self._task = self._progress.add_task("runs", total=total, completed=done, status="")
-        self._to_do = total - done  # runs of this session: the rate is this session's
-        self._done = 0
-        self._best = 0
-        self._scored = 0  # by the runs finished
-        self._running: dict[int, int] = {}  # run under way -> boards it scored so far
-        self._finished: set[int] = set()  # a report may come after its run's result
-        self._lock = threading.Lock()
-        self._clock = time.perf_counter
-        self._started = self._clock()
-
-    def start(self) -> None:
-        self._progress.start()
-
-    def stop(self) -> None:
-        self._progress.stop()
-
-    def during(self, run: int, scored: int, best: int) -> None:
-        with self._lock:
-            if run in self._finished:
-                return
-            self._best = max(self._best, best)
-            self._running[run] = scored
-            self._show(0)
-
-    def update(self, run: RunResult) -> None:
-        with self._lock:
-            self._best = max(self._best, run.best[0].score if run.best else 0)
-            self._scored += run.scored
-            self._running.pop(run.run, None)
-            self._finished.add(run.run)
-            self._done += 1
-            self._show(1)
-
-    def _show(self, advance: int) -> None:
-        # Boards per second of wall time since the start: all processes or workers together.
-        running = sum(self._running.values())
-        rate = (self._scored + running) / max(self._clock() - self._started, 1e-9)
-        eta = format_eta(eta_seconds(self._to_do, self._done, self._scored, running, rate))
-        self._progress.update(self._task, advance=advance, status=f"best {self._best:,}  {rate:,.0f} boards/s  {eta}")

@@ -233,6 +233,8 @@ OPTIONS = {
     "seconds": "--time",
     "stall": "--stall",
     "steps": "--steps",
+    "values": "--values",
+    "values_merge": "--values-merge",
 }
 
 

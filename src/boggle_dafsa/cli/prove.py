@@ -3,7 +3,7 @@
 # No `from __future__ import annotations` here, as in solve.py: typer evaluates the
 # commands' annotations at each start. Names imported for type checking only are quoted.
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -19,6 +19,7 @@ from boggle_dafsa.cli.options import (
     ScoringOption,
     SeedOption,
 )
+from boggle_dafsa.cli.progress import ProofBar
 
 if TYPE_CHECKING:
     from boggle_dafsa.search.prove import ClassResult, ProofResult, ProofSpec
@@ -156,7 +157,7 @@ def prove(
         return
     if estimate:
         chosen_seed = seed if seed is not None else 1
-        bar = _Bar(min(sample, classes), 0) if is_terminal(sys.stderr) else None
+        bar = ProofBar(min(sample, classes), 0) if is_terminal(sys.stderr) else None
         try:
             if bar is not None:
                 bar.start()
@@ -179,7 +180,7 @@ def prove(
     log_stream = P.open_log(log_path, spec) if log_path else None
     key = spec.key()
     wanted = classes if only is None else len(only)
-    bar = _Bar(wanted, len(done) if only is None else len(done.keys() & set(only))) if is_terminal(sys.stderr) else None
+    bar = ProofBar(wanted, len(done) if only is None else len(done.keys() & set(only))) if is_terminal(sys.stderr) else None
 
     def finished(result: "ClassResult") -> None:
         if log_stream is not None:
@@ -255,52 +256,3 @@ def _merged(spec: "ProofSpec", logs: "list[str]", json_output: bool, dice: "str 
         how = "run their shards again with --shard I/N --resume LOG" if error.shards else "prove them with --resume LOG"
         raise IncompleteProof(f"{error}: {how}, then merge again", error.missing, error.shards) from None
     _print_proof(proof, json_output, dice)
-
-
-class _Bar:
-    """Classes done, boards found and the time left, on standard error (a terminal)."""
-
-    def __init__(self, total: int, done: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
-        from rich.text import Text
-
-        from boggle_dafsa.cli.progress import TimeLeft
-
-        # The time left from the classes of this run (proven in a shuffled order: an honest
-        # sample), counted down between them: rich's own, the speed of the last 30 s, jumps.
-        self._left = left = TimeLeft(total, done)
-
-        class TimeLeftColumn(ProgressColumn):
-            def render(self, task: Any) -> Text:
-                seconds = left.left()
-                if seconds is None:
-                    return Text("-:--:--", style="progress.remaining")
-                minutes, second = divmod(int(seconds), 60)
-                hours, minute = divmod(minutes, 60)
-                return Text(f"{hours}:{minute:02d}:{second:02d}", style="progress.remaining")
-
-        self._progress = Progress(
-            TextColumn("classes"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeLeftColumn(),
-            TextColumn("{task.fields[status]}"),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self._task = self._progress.add_task("classes", total=total, completed=done, status="")
-        self._boards: set[str] = set()
-
-    def start(self) -> None:
-        self._progress.start()
-
-    def stop(self) -> None:
-        self._progress.stop()
-
-    def update(self, result: "ClassResult") -> None:
-        self._left.finish()
-        self._boards.update(text for text, _, _ in result.boards)
-        self._progress.update(self._task, advance=1, status=f"{len(self._boards):,} boards")

@@ -138,10 +138,10 @@ def build_dictionary(
         from boggle_dafsa.words.pairs import check_merge
 
         if values is None:
-            raise BoggleError("--values-merge is for a list with values: give --values int|text")
+            raise BoggleError("`values_merge` is for a list with values: give `values` int|text")
         check_merge(values, values_merge)
         if not streamed:
-            raise BoggleError(f"--values: only native files hold values, not {format} (build a native one)")
+            raise BoggleError(f"`values`: only native files hold values, not {format} (build a native one)")
     started = time.perf_counter()
     output = Path(output)
     if data is None:

@@ -45,9 +45,9 @@ BLOCK_BYTES = 1 << 20
 def check_merge(kind: str, merge: str | None) -> None:
     """Raise :class:`WordListError` unless ``merge`` (None: refuse two values) suits ``kind``."""
     if kind not in KINDS:
-        raise WordListError(f"--values {kind}: the kinds are {', '.join(KINDS)}")
+        raise WordListError(f"`values` {kind}: the kinds are {', '.join(KINDS)}")
     if merge is not None and merge not in MERGES[kind]:
-        raise WordListError(f"--values-merge {merge}: for {kind} values, one of {', '.join(MERGES[kind])}")
+        raise WordListError(f"`values_merge` {merge}: for {kind} values, one of {', '.join(MERGES[kind])}")
 
 
 def parse_int(text: str) -> int | None:
@@ -170,7 +170,7 @@ class PairStream:
                 continue
             key, tab, value = entry.partition("\t")
             if not tab:
-                raise WordListError(f"{source}:{number}: no tab: --values reads WORD<TAB>VALUE lines")
+                raise WordListError(f"{source}:{number}: no tab: `values` reads WORD<TAB>VALUE lines")
             if "\r" in entry:
                 raise WordListError(f"{source}:{number}: a carriage return inside a line (lines end at LF or CRLF)")
             if "\0" in entry:
@@ -299,7 +299,7 @@ class PairMerger:
                     where = f":{int(line)}" if line else ""
                     raise WordListError(
                         f"{self.source}{where}: not sorted: {key.decode('utf-8', 'replace')!r} after "
-                        f"{key_now.decode('utf-8', 'replace')!r} (leave out --sorted to sort it)"
+                        f"{key_now.decode('utf-8', 'replace')!r} (leave out `assume_sorted` to sort it)"
                     )
                 keys.append(key_now)
                 values.append(self._value)
@@ -344,7 +344,7 @@ class PairMerger:
                     where = f"{self.source}: lines {found[0][0]} and {other}"
         return WordListError(
             f"{where} give {word!r} two values ({first!r} and {second!r}): one value a word "
-            f"(--values-merge {'|'.join(MERGES[self.kind])} says which to keep)"
+            f"(`values_merge` {'|'.join(MERGES[self.kind])} says which to keep)"
         )
 
     def finish(self) -> None:
