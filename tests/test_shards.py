@@ -15,7 +15,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -393,3 +395,54 @@ def test_the_image_s_entry_point_takes_each_engine_s_index(small_dict: str, tmp_
     # No index: the task fails at once, saying so.
     lost = subprocess.run([*entry, *args], env=env, capture_output=True, text=True, timeout=60)
     assert lost.returncode != 0 and "no shard index" in lost.stderr
+
+
+# -- logs at a URL (the [cloud] extra: fsspec) ---------------------------------------------------
+
+
+@pytest.fixture
+def memory_store() -> Iterator[Any]:
+    fsspec = pytest.importorskip("fsspec", reason="the [cloud] extra is not installed")
+    filesystem = fsspec.filesystem("memory")
+
+    def clear() -> None:  # before and after: the memory file system lives as long as the process
+        if filesystem.exists("/proof"):
+            filesystem.rm("/proof", recursive=True)
+
+    clear()
+    yield filesystem
+    clear()
+
+
+def test_shards_log_to_a_url_and_merge_from_it(small_dict: str, memory_store: Any) -> None:
+    # memory:// stands for s3:// or gs://: the same fsspec calls (no append: the log is put
+    # whole after each class).
+    urls = [f"memory://proof/shard-{index}.ndjson" for index in range(3)]
+    for index, url in enumerate(urls):
+        status, _, error = cli("prove", "-d", small_dict, *SMALL, "--shard", f"{index}/3", "--resume", url)
+        assert status == 0, error
+    status, merged, error = cli("prove", "-d", small_dict, *SMALL, "--merge", *urls, "--json")
+    assert status == 0, error
+    status, single, error = cli("prove", "-d", small_dict, *SMALL, "--json")
+    assert {**json.loads(merged), "cpu_seconds": 0} == {**json.loads(single), "cpu_seconds": 0}
+    # A last line cut short (a writer killed mid-upload elsewhere): refused by the merge,
+    # dropped by --resume, which proves that class again and puts the log whole.
+    text = memory_store.cat_file("/proof/shard-1.ndjson").decode()
+    memory_store.pipe_file("/proof/shard-1.ndjson", text[:-9].encode())
+    assert f"{urls[1]}:{text.count(chr(10))}: the last line is cut short" in refused(small_dict, urls)
+    status, _, error = cli("prove", "-d", small_dict, *SMALL, "--shard", "1/3", "--resume", urls[1])
+    assert status == 0, error
+    assert memory_store.cat_file("/proof/shard-1.ndjson").decode().count("\n") == text.count("\n")
+    status, again, error = cli("prove", "-d", small_dict, *SMALL, "--merge", *urls, "--json")
+    assert status == 0 and json.loads(again)["boards"] == json.loads(single)["boards"]
+
+
+def test_a_url_without_the_extra_or_its_file_system_is_one_line(
+    small_dict: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    status, _, error = cli("prove", "-d", small_dict, *SMALL, "--merge", "nosuch://bucket/p.ndjson")
+    assert status == 2 and error.count("\n") == 1 and "nosuch://bucket/p.ndjson: " in error, error
+    monkeypatch.setitem(sys.modules, "fsspec", None)  # as if the [cloud] extra were not installed
+    status, _, error = cli("prove", "-d", small_dict, *SMALL, "--shard", "0/2", "--log", "s3://bucket/p.ndjson")
+    assert status == 2 and error.count("\n") == 1, error
+    assert "needs the [cloud] extra: pip install 'boggle-dafsa[cloud]'" in error

@@ -1072,16 +1072,16 @@ def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResu
     score what the line says. Else the log is refused in one line naming it and the
     line (:class:`BoggleError`). A last line cut short is dropped.
     """
-    from boggle_dafsa.files.limits import format_bytes, read_limited
+    from boggle_dafsa.files.limits import format_bytes
     from boggle_dafsa.search import logs
 
     key = spec.key()
     done: dict[int, RunResult] = {}
     numbers: dict[int, int] = {}  # run -> its line
-    if not os.path.exists(path):
+    # Bounded, whatever the file is (/dev/zero, a 10 GB file, one endless line); a file or a URL.
+    data = logs.read_bytes(path, "search log", MAX_LOG_BYTES)
+    if data is None:
         return done
-    # Bounded, whatever the file is (/dev/zero, a 10 GB file, one endless line).
-    data = read_limited(path, MAX_LOG_BYTES, BoggleError, "search log", stop_at_nul=True)
     if b"\0" in data:
         raise BoggleError(f"{path}: not a search log (binary data)")
     try:

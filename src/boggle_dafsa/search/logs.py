@@ -109,6 +109,11 @@ class LogWriter:
         self.path = path
         self.identity = identity
         self.previous = START
+        self._stream: IO[str] | _Uploaded
+        if is_url(path):
+            self._stream = _Uploaded(str(path))
+            self.previous = self._stream.previous
+            return
         try:
             with open(path, "rb+") as stream:
                 last = _cut_tail(stream, path)
@@ -124,7 +129,7 @@ class LogWriter:
         except OSError as error:
             raise BoggleError(f"{path}: cannot open the log ({error.strerror})") from None
         try:
-            self._stream: IO[str] = open(path, "a", encoding="utf-8")  # noqa: SIM115
+            self._stream = open(path, "a", encoding="utf-8")  # noqa: SIM115
         except OSError as error:
             raise BoggleError(f"{path}: cannot open the log ({error.strerror})") from None
 
@@ -143,6 +148,95 @@ class LogWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# -- logs at a URL (an object store: the [cloud] extra) ------------------------------------
+
+#: Most bytes of a log read back: a shard's log of a 4x4 proof is a few MB, the whole proof's
+#: tens of MB (a line a class); beyond, it is no log of ours.
+MAX_READ = 1 << 30
+#: What a URL starts with (``s3://``, ``gs://``, ``memory://``...): a log not on a path here.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_url(path: str | Path) -> bool:
+    """Whether ``path`` is a URL (``s3://bucket/p.ndjson``), read and written through fsspec."""
+    return isinstance(path, str) and _URL.match(path) is not None
+
+
+def url_filesystem(url: str) -> tuple[Any, str]:
+    """The fsspec file system of ``url`` and the path in it (:class:`BoggleError`, one line,
+    without the [cloud] extra or the file system's own package)."""
+    try:
+        import fsspec
+    except ImportError:
+        raise BoggleError(
+            f"{url}: a log at a URL needs the [cloud] extra: pip install 'boggle-dafsa[cloud]' "
+            "(and the file system's package: s3fs for s3://, gcsfs for gs://)"
+        ) from None
+    try:
+        return fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as error:  # "Install s3fs to access S3", an unknown protocol
+        raise BoggleError(f"{url}: {' '.join(str(error).split())}") from None
+
+
+def read_bytes(path: str | Path, what: str, limit: int = MAX_READ) -> bytes | None:
+    """The bytes of the log at ``path`` (a file, or a URL), None if there is none; at most
+    ``limit`` (more: :class:`BoggleError`, one line)."""
+    from boggle_dafsa.files.limits import read_limited
+
+    if not is_url(path):
+        if not os.path.exists(path):
+            return None
+        return read_limited(path, limit, BoggleError, what, stop_at_nul=True)
+    filesystem, inner = url_filesystem(str(path))
+    try:
+        if not filesystem.exists(inner):
+            return None
+        with filesystem.open(inner, "rb") as stream:
+            data = stream.read(limit + 1)
+    except OSError as error:
+        raise BoggleError(f"{path}: cannot read the log ({' '.join(str(error).split())})") from None
+    if len(data) > limit:
+        raise BoggleError(f"{path}: more than {limit >> 20:,} MiB: not a {what}")
+    return bytes(data)
+
+
+class _Uploaded:
+    """A log at a URL, as :class:`LogWriter` writes it: its text kept here and put whole after
+    each line (object stores have no append; a put replaces the object at once, so a reader
+    never sees half a line). A last line cut short is dropped first, as in a file."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._filesystem, self._inner = url_filesystem(url)
+        data = read_bytes(url, "log") or b""
+        text = data.decode("utf-8", errors="replace")
+        text = text[: text.rfind("\n") + 1]  # a line without its newline: dropped
+        self._parts = [text]
+        self.previous = START
+        complete = [line for _, line, _ in lines(text)]
+        if complete:
+            try:
+                data_of_last = json.loads(complete[-1])
+            except ValueError:
+                data_of_last = None
+            self.previous = chain_value(complete[-1], data_of_last)
+        self.flush()  # the log exists (and its cut tail is gone) from the start, as a file's
+
+    def write(self, text: str) -> None:
+        self._parts.append(text)
+
+    def flush(self) -> None:
+        body = "".join(self._parts)
+        self._parts = [body]
+        try:
+            self._filesystem.pipe_file(self._inner, body.encode("utf-8"))
+        except OSError as error:
+            raise BoggleError(f"{self.url}: cannot write the log ({' '.join(str(error).split())})") from None
+
+    def close(self) -> None:
+        pass
 
 
 def _cut_tail(stream: IO[bytes], path: str | Path) -> bytes | None:

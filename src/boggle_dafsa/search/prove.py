@@ -1211,14 +1211,18 @@ def log_entries(
     key = spec.key()
     entries: list[tuple[int, ClassResult]] = []
     foreign = 0
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    data = logs.read_bytes(path, "proof log")  # a file, or a URL (the [cloud] extra)
+    if data is None:
         if whole:
-            raise BoggleError(f"{path}: no such proof log") from None
+            raise BoggleError(f"{path}: no such proof log")
         return entries, foreign
-    except (OSError, UnicodeDecodeError) as error:
-        raise BoggleError(f"{path}: cannot read the log ({getattr(error, 'strerror', None) or error})") from None
+    if b"\0" in data:
+        raise BoggleError(f"{path}: not a proof log (binary data)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BoggleError(f"{path}: cannot read the log ({error})") from None
+    del data
     identity: str | None = None
     previous = logs.START
     total = len(spec.classes())
