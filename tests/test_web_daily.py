@@ -22,6 +22,7 @@ pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip ins
 from fastapi.testclient import TestClient  # noqa: E402
 
 from boggle_dafsa.web.app import create_app  # noqa: E402
+from boggle_dafsa.web.store import SCHEMA_VERSION  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +245,7 @@ def test_starts_secret_and_results_survive_a_restart(tmp_path: Any) -> None:
     assert again.post("/api/daily", json={"token": peeked, "words": words}).status_code == 409
     assert again.get("/api/daily?dice=en").json()["results"]["players"] == 1
     db = sqlite3.connect(tmp_path / "boggle-dafsa.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     addresses = {row[0] for row in db.execute("SELECT address FROM daily_starts")}
     assert addresses and "testclient" not in addresses and all(len(a) == 24 for a in addresses)
     db.close()
