@@ -27,3 +27,16 @@ def test_the_api_docs_reference_no_outside_host_and_their_assets_load(client: Te
         answer = client.get(asset)
         assert answer.status_code == 200 and len(answer.content) > 500, asset
     assert client.get("/api/openapi.json").json()["info"]["title"] == "boggle-dafsa"
+
+
+def test_the_solve_page_offers_every_score_table_and_the_api_names_them(client: TestClient) -> None:
+    # The Scoring menu and /api/solve's documentation derive from board.scoring.SCORINGS.
+    from boggle_dafsa.board.scoring import SCORINGS
+
+    page = client.get("/").text
+    menu = page.split('<select id="scoring">', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="(\w*)"', menu) == ["", *SCORINGS]
+    assert "SCORINGS" not in page  # the placeholder was filled
+    parameters = client.get("/api/openapi.json").json()["paths"]["/api/solve"]["get"]["parameters"]
+    described = next(parameter for parameter in parameters if parameter["name"] == "scoring")["description"]
+    assert all(name in described for name in SCORINGS)

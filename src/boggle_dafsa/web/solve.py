@@ -7,7 +7,9 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from boggle_dafsa.board.scoring import CLASSIC, SCORINGS
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.formats.registry import spoken
 from boggle_dafsa.web.guard import CLIENT_KEY, bounded
 from boggle_dafsa.web.payloads import solution_payload
 from boggle_dafsa.web.settings import dice_set
@@ -31,10 +33,25 @@ def _solve_example() -> dict[str, Any]:
 SOLVE_EXAMPLE = _solve_example()
 
 
+def scoring_options() -> str:
+    """The Scoring menu's options: the default, then a score table of ``SCORINGS`` each (its
+    shortest word when it is not the default's; its description as the option's title)."""
+    from html import escape
+
+    options = [f'<option value="">{CLASSIC.name} (default)</option>']
+    for name, table in SCORINGS.items():
+        label = name if table.min_length == CLASSIC.min_length else f"{name} ({table.min_length}+ letters)"
+        options.append(f'<option value="{name}" title="{escape(table.description)}">{escape(label)}</option>')
+    return "\n          ".join(options)
+
+
 def add_solve_routes(app: FastAPI) -> None:
     """The Solve page and ``/api/solve``."""
     catalog, limits, guard = app.state.catalog, app.state.limits, app.state.guard
-    app.get("/", include_in_schema=False)(page(render_page("solve", "/")))
+    html = render_page("solve", "/").replace(
+        "<!-- SCORINGS: web/solve.py writes an option per score table of board/scoring.py -->", scoring_options()
+    )
+    app.get("/", include_in_schema=False)(page(html))
 
     @app.get(
         "/api/solve",
@@ -55,7 +72,7 @@ def add_solve_routes(app: FastAPI) -> None:
         dice: Annotated[
             str | None, Query(max_length=32, description="Take the scoring and minimum length of this dice set.")
         ] = None,
-        scoring: Annotated[str | None, Query(max_length=32, description="classic, big or letters.")] = None,
+        scoring: Annotated[str | None, Query(max_length=32, description=f"{spoken(SCORINGS)}.")] = None,
         min_length: Annotated[int | None, Query(ge=1, le=64)] = None,
         adjacency: Annotated[str, Query(max_length=32, description="king or orthogonal.")] = "king",
         qu: Annotated[bool, Query(description="Read a lone Q as the QU face.")] = False,
