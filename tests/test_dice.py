@@ -28,7 +28,7 @@ from boggle_dafsa.board.dice import (
     roll,
 )
 from boggle_dafsa.board.grid import Grid
-from boggle_dafsa.board.scoring import BIG, CLASSIC
+from boggle_dafsa.board.scoring import BIG, CLASSIC, SCORINGS
 from boggle_dafsa.cli import app
 from boggle_dafsa.errors import BoggleError, DiceError
 from boggle_dafsa.solver import solve
@@ -143,7 +143,7 @@ def test_defaults_square_shape_and_classic_scoring(tmp_path: Path) -> None:
         ("shape: four\nABCDEF\n", r"mine.txt:1: shape must be ROWSxCOLUMNS"),
         ("shape: 0x4\nABCDEF\n", r"mine.txt:1: shape must be"),
         ("colour: red\nABCDEF\n", r"mine.txt:1: unknown header 'colour'"),
-        ("scoring: fancy\nABCDEF\n", r"mine.txt:1: unknown scoring 'fancy' \(known: classic, big, letters\)"),
+        ("scoring: fancy\nABCDEF\n", re.escape(f"mine.txt:1: unknown scoring 'fancy' (known: {', '.join(SCORINGS)})")),
         ("q-is-qu: perhaps\nABCDEF\n", r"mine.txt:1: q-is-qu must be yes or no"),
         ("shape: 1x1\nshape: 1x1\nABCDEF\n", r"mine.txt:2: header 'shape' given twice"),
         ("# nothing\n\n", r"mine.txt: no dice in the file"),

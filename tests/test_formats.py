@@ -281,7 +281,7 @@ def test_detection_reads_bytes_not_names(tmp_path: Path) -> None:
     ("content", "message"),
     [
         (b"", "empty file"),
-        (b"chat\nchien\n", "not a dictionary (native, marisa or dawg)"),
+        (b"chat\nchien\n", f"not a dictionary ({', '.join(FORMATS[:-1])} or {FORMATS[-1]})"),
         (bytes(range(1, 256)) * 4, "not a dictionary"),
         (b"\x00\x01\x00\x00" + bytes(100), "truncated dawg file"),
         (b"\x00\x03\x00\x00" + bytes(8000), "dawg file has trailing bytes"),

@@ -45,9 +45,12 @@ def test_the_help_names_every_score_table() -> None:
     from boggle_dafsa.cli import app
 
     shown = CliRunner().invoke(app, ["solve", "--help"], env={"COLUMNS": "500", "TERM": "dumb"}).output
-    assert "Score table: classic, big (minimum 4 letters) or letters (default: the dice set's, else classic)." in shown
-    for name in SCORINGS:
-        assert re.search(rf"\b{name}\b", shown.split("Score table:", 1)[1].split(".", 1)[0])
+    listed = shown.split("Score table: ", 1)[1].split(" (default:", 1)[0]
+    for name, table in SCORINGS.items():
+        # Each table by name, with its shortest word when it is not the default's.
+        shortest = f" (minimum {table.min_length} letters)" if table.min_length != CLASSIC.min_length else ""
+        assert re.search(rf"\b{name}{re.escape(shortest)}(,| or |$)", listed), (name, listed)
+    assert f"(default: the dice set's, else {CLASSIC.name})." in shown
 
 
 # -- each rule checked once, in board/ ----------------------------------------------------
@@ -110,7 +113,7 @@ def _refusals(small_dict: str, **bad: object) -> set[str]:
 
 
 def test_every_entry_refuses_a_bad_rule_with_the_one_message(small_dict: str) -> None:
-    assert _refusals(small_dict, scoring="golf") == {"unknown scoring 'golf' (known: classic, big, letters)"}
+    assert _refusals(small_dict, scoring="golf") == {f"unknown scoring 'golf' (known: {', '.join(SCORINGS)})"}
     assert _refusals(small_dict, adjacency="queen") == {"unknown adjacency 'queen' (known: king, orthogonal)"}
     assert _refusals(small_dict, objective="fame") == {"unknown objective 'fame' (known: points, words)"}
     resolve_rules_and_prove = "the shortest word (`min_length`) must have at least 1 letter, not 0"
@@ -124,5 +127,5 @@ def test_a_dice_file_refuses_an_unknown_scoring_through_the_same_check(tmp_path:
 
     dice = tmp_path / "mine.txt"
     dice.write_text("title: mine\nscoring: golf\nABCDEF\n", encoding="utf-8")
-    with pytest.raises(DiceError, match=re.escape("mine.txt:2: unknown scoring 'golf' (known: classic, big, letters)")):
+    with pytest.raises(DiceError, match=re.escape(f"mine.txt:2: unknown scoring 'golf' (known: {', '.join(SCORINGS)})")):
         load_dice(str(dice))

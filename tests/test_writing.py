@@ -17,7 +17,7 @@ import pytest
 from boggle_dafsa.automaton import fileformat
 from boggle_dafsa.automaton.fileformat import FAULT_VARIABLE, write_atomically
 from boggle_dafsa.errors import BoggleError, DictionaryError
-from boggle_dafsa.formats import open_path, write_dictionary
+from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.formats.sidecar import sidecar_path
 
 OLD = ["CHAT", "CHIEN", "NICHE"]
@@ -86,7 +86,7 @@ class Interrupted(BaseException):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("format", ["native", "marisa", "dawg"])
+@pytest.mark.parametrize("format", FORMATS)
 def test_a_build_interrupted_at_any_step_leaves_the_previous_dictionary(
     tmp_path: Path, format: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

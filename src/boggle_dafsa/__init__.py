@@ -6,7 +6,7 @@ command line) stays fast; ``help(boggle_dafsa)`` shows each one's signature belo
 Dictionaries:
 
 * ``open_dictionary(spec)``: an embedded list (``fr``, ``en``, ``enable2k``) or a file
-  (native ``.dafsa``, marisa or dawg), opened behind one interface;
+  (native ``.dafsa``, or any format of ``formats.registry``), opened behind one interface;
 * ``Dictionary``: that interface (``in``, ``has_prefix``, ``complete``, the cursor
   ``root``/``step``/``is_word``);
 * ``NativeDictionary``: the memory-mapped reader of the native format;

@@ -30,7 +30,7 @@ class Dictionary(Protocol[State]):
     Iteration is in byte order of the UTF-8 encoding (which is also code point order).
     """
 
-    #: Short name of the file format: "native", "marisa" or "dawg".
+    #: Short name of the file format: one of ``formats.registry.FORMATS``.
     format_name: str
     #: The normalization policy the words were stored with.
     policy: Policy

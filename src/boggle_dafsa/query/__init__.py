@@ -1,8 +1,8 @@
 """Dictionary queries walked on the automaton: patterns, anagrams, fuzzy matches, regexes, ranges.
 
 Every query here is an automaton (see :mod:`.automata`) intersected with the dictionary's by
-one search (:func:`search`), so each works on every format (native, marisa, dawg) and gives
-the same results on all three. Queries are normalized like the dictionary's words: on a
+one search (:func:`search`), so each works on every format (``formats.registry``) and gives
+the same results on all of them. Queries are normalized like the dictionary's words: on a
 folded dictionary ``élève`` is ``ELEVE``.
 
 >>> from boggle_dafsa import open_dictionary
