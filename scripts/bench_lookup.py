@@ -6,9 +6,11 @@ For each list (``enable2k``, ``fr``, ``en`` by default) it opens the embedded di
 marisa-trie ``Trie``, a dawg2 ``DAWG``, a ducer ``Set`` (BurntSushi's fst, from Python)
 and a Python ``set`` of the same words (the stored, normalized ones); picks ``--keys``
 words with a fixed seed (the hits) and as many misses (each a picked word with one letter
-changed so that it is no word); then runs ``for key in keys: key in d`` over all of them,
-``--repeat`` times, every side taking turns (each pass timed after an untimed one over the
-same keys, so that what the other sides evicted from the caches is read back first), and
+changed so that it is no word), each list made afresh in one go so that every side's keys
+lie alike in memory; then runs ``for key in keys: key in d`` over all of them,
+``--repeat`` times, every side taking turns (each round begun by another side, each side's
+kinds of key in another order, each pass timed after an untimed one over the same keys, so
+that what the other sides evicted from the caches is read back first), and
 prints the median CPU time (``time.process_time``) per lookup in microseconds (the loop's
 own cost included, the same for every side). ducer takes bytes only: its keys are encoded beforehand, untimed (its
 most favourable case; a str would cost an ``encode`` more). Ours run on each kernel of
@@ -84,6 +86,18 @@ def misses_of(hits: Sequence[str], stored: set[str], alphabet: str, rng: random.
     return out
 
 
+def fresh(keys: Sequence[str]) -> list[str]:
+    """``keys`` as new strings made one after the other (as a program reads its keys), so
+    that every side reads keys laid out alike in memory (not the listing's strings,
+    scattered through it, nor copies made between temporaries)."""
+    return "\n".join(keys).split("\n")
+
+
+def fresh_bytes(keys: Sequence[str]) -> list[bytes]:
+    """``keys`` encoded in UTF-8, made one after the other as :func:`fresh` makes strings (for ducer)."""
+    return "\n".join(keys).encode("utf-8").split(b"\n")
+
+
 def per_lookup(container: Container[Any], keys: Sequence[Any]) -> float:
     """CPU seconds per lookup of one pass of ``key in container`` over ``keys``."""
     started = time.process_time()
@@ -113,9 +127,8 @@ def main() -> None:
         words = list(v2)
         stored = set(words)
         rng = random.Random(args.seed)
-        # Fresh strings, as a program's keys are (not the listing's, scattered through memory).
-        hits = [word.encode("utf-8").decode("utf-8") for word in rng.sample(words, min(args.keys, len(words)))]
-        misses = misses_of(hits, stored, v2.alphabet, rng)
+        hits = fresh(rng.sample(words, min(args.keys, len(words))))
+        misses = fresh(misses_of(hits, stored, v2.alphabet, rng))
         v1_path = Path(scratch.name) / f"{name}-v1.dafsa"
         v1_path.write_bytes(compile_words(words, v2.policy, version=1))
         sides: dict[str, tuple[Container[Any], int]] = {}
@@ -129,22 +142,27 @@ def main() -> None:
         encoded = [word.encode("utf-8") for word in words]
         sides["ducer"] = (ducer.Set(ducer.Set.build(":memory:", encoded)), len(hits))
         sides["python set"] = (set(words), len(hits))
-        as_bytes = {key: key.encode("utf-8") for key in [*hits, *misses]}
+        as_bytes = {"hit": fresh_bytes(hits), "miss": fresh_bytes(misses)}
 
-        def keys_of(label: str, keys: Sequence[str]) -> Sequence[Any]:
-            return [as_bytes[key] for key in keys] if label == "ducer" else keys
+        def keys_of(label: str, keys: Sequence[str], what: str) -> Sequence[Any]:
+            return as_bytes[what][: len(keys)] if label == "ducer" else keys
 
         # Every side finds every hit and no miss.
         for label, (container, share) in sides.items():
-            assert all(key in container for key in keys_of(label, hits[:share])), label
-            assert not any(key in container for key in keys_of(label, misses[:share])), label
-        lower = [key.lower() for key in hits]
+            assert all(key in container for key in keys_of(label, hits[:share], "hit")), label
+            assert not any(key in container for key in keys_of(label, misses[:share], "miss")), label
+        lower = fresh([key.lower() for key in hits])
         timings: dict[tuple[str, str], list[float]] = {}
-        for _ in range(args.repeat):
-            for label, (container, share) in sides.items():
-                asked = [("hit", keys_of(label, hits[:share])), ("miss", keys_of(label, misses[:share]))]
+        labels = list(sides)
+        for round_ in range(args.repeat):
+            # Each round starts with another side, and each side with another kind of key:
+            # no side and no kind is always the one after the same others.
+            for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
+                container, share = sides[label]
+                asked = [("hit", keys_of(label, hits[:share], "hit")), ("miss", keys_of(label, misses[:share], "miss"))]
                 if label.startswith("ours"):
                     asked.append(("hit, lower case", lower[:share]))
+                asked = asked[round_ % len(asked) :] + asked[: round_ % len(asked)]
                 for what, keys in asked:
                     per_lookup(container, keys)  # warm: what the other sides evicted is read back untimed
                     timings.setdefault((label, what), []).append(per_lookup(container, keys))
