@@ -56,6 +56,8 @@ class _PythonContains:
     """The base of :class:`Lookups` where the census part is not built: ``in`` is the twin."""
 
     __slots__ = ()
+    #: The compiled base's Lookup, which ``in`` reads in C (an annotation only: never set here).
+    _fast: Any
 
     def _contains(self, word: object) -> bool:
         raise NotImplementedError
