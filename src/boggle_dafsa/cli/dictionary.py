@@ -251,7 +251,8 @@ def dump(file: DictArgument = None, dictionary: DictOption = None, index: IndexF
     if index or values:
         from boggle_dafsa.output.queries import dump_rows
 
-        rows: Iterable[str] = dump_rows(d.items() if values else ((word, None) for word in d), index=index, values=values)
+        pairs = d.items() if values else ((word, None) for word in d)  # type: ignore[attr-defined]
+        rows: Iterable[str] = dump_rows(pairs, index=index, values=values)
     else:
         rows = d
     for row in rows:
