@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -466,6 +467,14 @@ def test_one_ctrl_c_stops_the_proof_and_its_workers(tmp_path: Path) -> None:
     started = time.monotonic()
     _, stderr = process.communicate(timeout=30)
     _assert_interrupted(started, process.returncode, stderr, log)
+    # The line to go on with: the same command, its --log turned into --resume.
+    said = [line for line in stderr.splitlines() if "go on with: " in line]
+    assert len(said) == 1, stderr
+    logged = log.read_text().count("\n")
+    assert f"{logged:,} of " in said[0] and f"are in {log}" in said[0]
+    again = shlex.split(said[0].split("go on with: ", 1)[1])
+    assert again[:2] == ["boggle-dafsa", "prove"] and again[-2:] == ["--resume", str(log)] and "--log" not in again
+    assert again[2:-2] == ["-d", "enable2k", "-s", "3x3", "--min", "300", "--jobs", "2"]
     time.sleep(0.5)
     assert not [
         pid

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from boggle_dafsa.cli.base import app
-from boggle_dafsa.cli.common import is_terminal, print_json
+from boggle_dafsa.cli.common import PROGRAM, is_terminal, print_json
 from boggle_dafsa.cli.options import (
     AdjacencyOption,
     DaskOption,
@@ -182,9 +182,12 @@ def prove(
     wanted = classes if only is None else len(only)
     bar = ProofBar(wanted, len(done) if only is None else len(done.keys() & set(only))) if is_terminal(sys.stderr) else None
 
+    logged = [len(done)]
+
     def finished(result: "ClassResult") -> None:
         if log_stream is not None:
             log_stream.write(result.to_json(key, part))  # sealed: see search/logs.py
+            logged[0] += 1
         if bar is not None:
             bar.update(result)
 
@@ -192,6 +195,15 @@ def prove(
         if bar is not None:
             bar.start()
         proof = P.prove(spec, jobs=jobs, dask=dask, done=done, only=only, on_result=finished)
+    except KeyboardInterrupt:
+        if log_path:
+            # Every class in the log is whole (flushed after each), so the same command with
+            # --resume goes on where this one stopped: say it, ready to paste.
+            typer.echo(
+                f"{PROGRAM}: {logged[0]:,} of {wanted:,} classes are in {log_path}; go on with: {resume_command(sys.argv, log_path)}",
+                err=True,
+            )
+        raise
     finally:
         if bar is not None:
             bar.stop()
@@ -256,3 +268,23 @@ def _merged(spec: "ProofSpec", logs: "list[str]", json_output: bool, dice: "str 
         how = "run their shards again with --shard I/N --resume LOG" if error.shards else "prove them with --resume LOG"
         raise IncompleteProof(f"{error}: {how}, then merge again", error.missing, error.shards) from None
     _print_proof(proof, json_output, dice)
+
+
+def resume_command(argv: "list[str]", log_path: str) -> str:
+    """The command line ``argv`` ran, with its ``--log`` turned into ``--resume`` (quoted for a shell)."""
+    import shlex
+
+    words = ["boggle-dafsa", *argv[1:]]
+    out: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word in ("--log", "--resume"):
+            skip = True
+            continue
+        if word.startswith(("--log=", "--resume=")):
+            continue
+        out.append(word)
+    return shlex.join([*out, "--resume", log_path])
