@@ -8,7 +8,6 @@ automaton, with the kernel named; the index is built under the kernel chosen by
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -27,21 +26,7 @@ from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.query import automata, conditions, walk
 from boggle_dafsa.words.normalize import Policy
 from helpers.dictionaries import normalized_words
-
-
-@contextmanager
-def kernel(name: str) -> Iterator[None]:
-    """Run the native walk (and so the index's build) with kernel ``name`` ("python" or "c")."""
-    saved = os.environ.pop(walk.PURE_VARIABLE, None)
-    if name == "python":
-        os.environ[walk.PURE_VARIABLE] = "1"
-    try:
-        yield
-    finally:
-        os.environ.pop(walk.PURE_VARIABLE, None)
-        if saved is not None:
-            os.environ[walk.PURE_VARIABLE] = saved
-
+from helpers.kernels import WALK, forced
 
 LETTERS = "ABCDEÉ"
 word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), max_size=60)
@@ -68,8 +53,8 @@ def walked(d: Any, rack: str, limit: int | None = None, kernel_name: str = "auto
 
 def each_opened(paths: list[Path]) -> Iterator[tuple[str, Any]]:
     """Each file opened afresh (a new index), native once per walk kernel, under that kernel."""
-    for name in walk.available_kernels():
-        with kernel(name):
+    for name in WALK:
+        with forced(name):
             d = open_path(paths[0])
             yield name, d
             d.close()

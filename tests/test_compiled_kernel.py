@@ -25,19 +25,17 @@ from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
 from boggle_dafsa.output.jsonable import json_row
 from boggle_dafsa.output.rows import PATH_ROW, SCORED_PATH_ROW
-from boggle_dafsa.solver import Hit, PreparedSolver, available_kernels, solve, sort_key
+from boggle_dafsa.solver import Hit, PreparedSolver, solve, sort_key
 from boggle_dafsa.solver import python as native
 from boggle_dafsa.words.normalize import Policy, normalize
 from helpers.dictionaries import dictionary_from_words
+from helpers.kernels import SOLVER, built, each, requires_c
 
-COMPILED = "c" in available_kernels()
-if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and not COMPILED:  # pragma: no cover - CI guard
-    raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled kernel is not built")
-needs_c = pytest.mark.skipif(not COMPILED, reason="the C extension is not built (pure-Python install)")
-KERNELS = ["python", *(["c"] if COMPILED else [])]
+COMPILED = built("solver")
+needs_c = requires_c("solver")
 # The compiled kernel also with its dictionary's words numbered (which it does by itself
 # after a few grids): "c numbered".
-VARIANTS = [*KERNELS, *(["c numbered"] if COMPILED else [])]
+VARIANTS = [*SOLVER, *(["c numbered"] if COMPILED else [])]
 
 
 def prepared_variant(dictionary: object, shape: tuple[int, ...], variant: str, **options: object) -> PreparedSolver:
@@ -264,7 +262,7 @@ def test_grids_beyond_64_cells_and_deep_paths(tmp_path: Path) -> None:
     line = Grid((1, 300), tuple(word))
     square = Grid((9, 9), tuple(("ABESQ" * 20)[:81]))
     for grid in (line, square):
-        answers = [PreparedSolver(dictionary, grid.shape, kernel=kernel).solve(grid) for kernel in KERNELS]
+        answers = [PreparedSolver(dictionary, grid.shape, kernel=kernel).solve(grid) for kernel in SOLVER]
         assert all(answer == answers[0] for answer in answers)
     assert {hit.word for hit in answers[0]} >= {"ABE"}
     if COMPILED:
@@ -407,14 +405,14 @@ def _damaged(
     return damaged
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_a_cell_pointing_outside_the_file_is_a_dictionary_error(tmp_path: Path, kernel: str) -> None:
     path = _damaged(tmp_path, {1: 0x0FFFFFFF})  # the root's first child, far outside
     with pytest.raises(DictionaryError, match="damaged"):
         solve(Grid.parse("ABC/DEF"), NativeDictionary(path), kernel=kernel)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_a_multi_letter_face_leading_to_the_last_index_is_a_dictionary_error(tmp_path: Path, kernel: str) -> None:
     # After QU's Q, the U's child is 0xFFFFFFFF: outside the file like any other index
     # (the C kernel once took that one value for "no word goes on" and said nothing).
@@ -439,7 +437,7 @@ def test_a_multi_letter_face_leading_to_the_last_index_is_a_dictionary_error(tmp
                 prepared.totals_many([grid] * 10)  # numbered after a few grids: the totals search
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_a_cycle_is_cut_by_the_longest_word(tmp_path: Path, kernel: str) -> None:
     # The root's first child (A) points back to the root: AAAA... is a prefix forever.
     path = _damaged(tmp_path, {1: 0}, longest=3)
@@ -542,11 +540,11 @@ def test_many_different_multi_letter_faces(tmp_path: Path) -> None:
     grids = [Grid((2, 2), tuple(faces[i : i + 4])) for i in range(0, 256, 4)]
     words = [grid.faces[0] + grid.faces[1] for grid in grids]
     dictionary = dictionary_from_words(words, tmp_path)
-    answers = [PreparedSolver(dictionary, (2, 2), kernel=kernel).solve_many(grids) for kernel in KERNELS]
+    answers = [PreparedSolver(dictionary, (2, 2), kernel=kernel).solve_many(grids) for kernel in SOLVER]
     assert all(answer == answers[0] for answer in answers)
     assert [[hit.word for hit in hits] for hits in answers[0]] == [[word] for word in words]
     big = Grid((16, 16), tuple(faces))  # 256 different faces in one grid
-    answers = [PreparedSolver(dictionary, (16, 16), kernel=kernel).solve(big) for kernel in KERNELS]
+    answers = [PreparedSolver(dictionary, (16, 16), kernel=kernel).solve(big) for kernel in SOLVER]
     assert all(answer == answers[0] for answer in answers)
     assert {hit.word for hit in answers[0]} == set(words)
 

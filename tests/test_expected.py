@@ -25,12 +25,12 @@ from boggle_dafsa.board.dice import DiceSet, generate_grids, load_dice
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.board.scoring import CLASSIC
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.solver import PreparedSolver, available_kernels
+from boggle_dafsa.solver import PreparedSolver
 from boggle_dafsa.study import expected
 from helpers.dictionaries import dictionary_from_words
+from helpers.kernels import SOLVER, each, requires_c
 
-KERNELS = ["python", *(["c"] if "c" in available_kernels() else [])]
-needs_c = pytest.mark.skipif("c" not in available_kernels(), reason="the C extension is not built")
+needs_c = requires_c("solver")
 
 LETTERS = "ABEQSU"
 
@@ -77,7 +77,7 @@ def test_the_tally_equals_a_brute_force_count_of_each_grids_words(
         Grid(shape, tuple(data.draw(st.lists(face, min_size=cells, max_size=cells)))) for _ in range(data.draw(st.integers(0, 8)))
     ]
     oracle = brute_tally(PreparedSolver(dictionary, shape, min_length=min_length, kernel="python"), grids)
-    for kernel in KERNELS:
+    for kernel in SOLVER:
         prepared = PreparedSolver(dictionary, shape, min_length=min_length, kernel=kernel)
         assert kernel_tally(prepared, grids) == oracle, kernel
 
@@ -86,7 +86,7 @@ def test_numbered_words_are_the_kernels_numbers(tmp_path: Path) -> None:
     # Word i of numbered_words is the compiled kernel's word number i: a tally that puts
     # each word in a group of its own counts each word where the twin does.
     dictionary = dictionary_from_words(["ABE", "BE", "BEA", "SEA", "SEAS", "QUE", "A"], tmp_path)
-    prepared = PreparedSolver(dictionary, (3, 3), min_length=1, kernel=KERNELS[-1])
+    prepared = PreparedSolver(dictionary, (3, 3), min_length=1, kernel=SOLVER[0])  # the compiled kernel where built
     words = prepared.numbered_words()
     assert sorted(words) == sorted(dictionary)
     grid = Grid((3, 3), ("A", "B", "E", "S", "A", "QU", "S", "E", "A"))
@@ -140,7 +140,7 @@ def test_a_run_in_chunks_or_resumed_is_one_run(tmp_path: Path) -> None:
     assert whole.found == found
     assert {group: whole.squares(group) for group in found} == dict(squares)
     # Both kernels.
-    for kernel in KERNELS:
+    for kernel in SOLVER:
         again = expected.run(expected.new_tally(dice_set, "t", 7), dice_set, dictionary, 300, kernel=kernel)
         assert (again.found, again.extra) == (whole.found, whole.extra)
 
@@ -199,7 +199,7 @@ def test_the_file_round_trips_and_bad_files_are_one_line(tmp_path: Path) -> None
         expected.read_tally(tmp_path / "bad.tsv.xz")
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_tally_refuses_bad_arguments(tmp_path: Path, kernel: str) -> None:
     dictionary = dictionary_from_words(["ABE", "BEA", "SEA"], tmp_path)
     prepared = PreparedSolver(dictionary, (2, 2), kernel=kernel)
@@ -226,7 +226,7 @@ def test_tally_refuses_bad_arguments(tmp_path: Path, kernel: str) -> None:
 @needs_c
 def test_the_compiled_tally_refuses_grids_past_64_cells(tmp_path: Path) -> None:
     dictionary = dictionary_from_words(["ABE"], tmp_path)
-    for kernel in KERNELS:
+    for kernel in SOLVER:
         prepared = PreparedSolver(dictionary, (5, 13), kernel=kernel)
         words = prepared.numbered_words()
         with pytest.raises(ValueError, match="at most 64 cells"):

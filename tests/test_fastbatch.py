@@ -16,12 +16,11 @@ from boggle_dafsa.output.batch import Renderer
 from boggle_dafsa.output.jsonable import result_json
 from boggle_dafsa.output.render import Rendering, format_totals, render_lines
 from boggle_dafsa.output.rows import GRID, PATH, POINTS, SUMMARY_LINE, WORD, WORDS, RowFormat, SummaryFormat
-from boggle_dafsa.solver import PreparedSolver, available_kernels, solve
+from boggle_dafsa.solver import PreparedSolver, solve
 from boggle_dafsa.solver.fastbatch import QuickGrids, Solved, mode_for, solve_texts
 from boggle_dafsa.words.normalize import Policy, normalize
 from helpers.dictionaries import dictionary_from_words
-
-KERNELS = [kernel for kernel in available_kernels() if kernel != "generic"]
+from helpers.kernels import each
 
 texts = st.one_of(
     st.text("abcqQXyZ/", max_size=20),
@@ -54,7 +53,7 @@ def test_quick_grids_take_the_common_forms() -> None:
     assert quick.parse("QU A/B C") is None and quick.parse("élan") is None and quick.parse("AB//CD") is None
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 @pytest.mark.parametrize(
     ("scores", "paths", "as_json", "summary"),
     [
@@ -178,7 +177,7 @@ batch_lines_text = st.one_of(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 @settings(max_examples=60, deadline=None)
 @given(
     raw=st.lists(batch_lines_text, min_size=0, max_size=14),
@@ -248,7 +247,7 @@ def test_summary_chunks_give_what_each_grid_gives(
     ]
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_summary_rows_check_their_arguments(tmp_path: Path, kernel: str) -> None:
     dictionary = dictionary_from_words(["base", "quiz"], tmp_path)
     prepared = PreparedSolver(dictionary, (2, 2), kernel=kernel)
@@ -276,7 +275,7 @@ def test_summary_rows_check_their_arguments(tmp_path: Path, kernel: str) -> None
             solver.summary_rows(codes, b"BASEQASE", 2, False, template, *line[1:])
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_rows_fill_any_template(tmp_path: Path, kernel: str) -> None:
     dictionary = dictionary_from_words(["base", "bas", "sea"], tmp_path)
     prepared = PreparedSolver(dictionary, (2, 2), kernel=kernel)

@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from boggle_dafsa import compiled, query
 from boggle_dafsa.automaton import fileformat
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import kernels
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import solve
 from boggle_dafsa.words.normalize import Policy
 from helpers.dictionaries import dictionary_from_words
+from helpers.kernels import BUILDER, WALK, builder_kernel, forced, requires_c
 
 WORDS = st.lists(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=9), max_size=80)
 # Any key (the raw policy): alphabets of any size, labels over 15 escaped.
@@ -83,14 +83,14 @@ def test_any_key_round_trips_in_both_versions(tmp_path_factory: pytest.TempPathF
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(len(kernels()) < 2, reason="the compiled builder is not built")
+@requires_c("builder")
 @given(keys=st.one_of(WORDS, KEYS))
 def test_c_and_python_writers_give_the_same_bytes(keys: list[str]) -> None:
     from boggle_dafsa.automaton.stream import NativeWriter
 
     files = []
-    for kernel in kernels().values():
-        writer = NativeWriter(kernel)
+    for name in BUILDER:
+        writer = NativeWriter(builder_kernel(name))
         writer.add_words(sorted(set(keys)))
         import io
 
@@ -154,17 +154,13 @@ def test_a_damaged_body_is_refused_in_one_line(tmp_path: Path, change: dict[int,
             assert done.stderr.count("\n") == 1 and "damaged" in done.stderr and "Traceback" not in done.stderr
     # In process, every kernel: words or DictionaryError, never another exception.
     d = NativeDictionary(path)
-    for pure in ("0", "1"):
-        import os
-
-        os.environ[compiled.PURE_VARIABLE] = pure
-        try:
-            list(query.match(d, "*"))
-            solve(Grid((3, 3), tuple("ABCDZOABC")), d)
-        except DictionaryError:
-            pass
-        finally:
-            os.environ.pop(compiled.PURE_VARIABLE, None)
+    for name in compiled.KERNELS:
+        with forced(name):
+            try:
+                list(query.match(d, "*"))
+                solve(Grid((3, 3), tuple("ABCDZOABC")), d)
+            except DictionaryError:
+                pass
 
 
 def test_verify_catches_any_changed_body_byte(tmp_path: Path) -> None:
@@ -225,7 +221,7 @@ def test_the_walks_of_the_edges_in_place_answer_as_a_scan(
     regex = re.compile("".join(".*" if t == "*" else "." if t == "?" else re.escape(t) for t in tokens), re.DOTALL)
     automaton = parse.parse_pattern(pattern, v2.normalize)
     expected = [w for w in words if regex.fullmatch(w)]
-    for kernel in walk.available_kernels():
+    for kernel in WALK:
         assert [w for w, _ in walk.search_states(v2, automaton, None, kernel)] == expected
     if words:
         target = data.draw(st.sampled_from(words))
@@ -278,7 +274,7 @@ def test_the_example_of_docs_format_md_is_what_the_writer_writes() -> None:
     assert body == documented and header.root == 0 and header.cell_count == 19
 
 
-@pytest.mark.skipif(len(kernels()) < 2, reason="the compiled builder is not built")
+@requires_c("builder")
 @settings(max_examples=60, deadline=None)
 @given(
     keys=st.one_of(
@@ -297,7 +293,7 @@ def test_the_compiled_builder_lays_version_2_out_from_its_states_as_from_the_cel
     ready = sorted(set(keys))
     if not ready:
         return
-    c = kernels()["c"]
+    c = builder_kernel("c")
     builder = c.Builder()
     builder.add_lines("".join(key + "\n" for key in ready).encode("utf-8"))
     builder.finish()

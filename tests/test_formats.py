@@ -23,6 +23,7 @@ from boggle_dafsa.formats.dawgdic import completion_dawg_bytes
 from boggle_dafsa.formats.sidecar import sidecar_path
 from boggle_dafsa.solver import solve
 from boggle_dafsa.words.normalize import Policy
+from helpers.kernels import BUILDER, requires_c
 
 runner = CliRunner()
 
@@ -422,12 +423,10 @@ def test_an_empty_dawg_file_has_no_prefix(tmp_path: Path) -> None:
 
 @given(st.lists(st.binary(min_size=1, max_size=6).filter(lambda key: b"\0" not in key and b"\n" not in key), max_size=60))
 @pytest.mark.slow
+@requires_c("builder")
 def test_dawg_builder_kernels_give_the_same_lists(keys: list[bytes]) -> None:
-    from boggle_dafsa.automaton.stream import kernels
     from boggle_dafsa.formats.dawgdic import build_dawg
 
-    if "c" not in kernels():
-        pytest.skip("the C extension is not built here")
     keys = sorted(set(keys))
     python, compiled = build_dawg(keys, "python"), build_dawg(keys, "c")
     assert (python.labels, list(python.children), python.last, python.merging) == (
@@ -439,10 +438,9 @@ def test_dawg_builder_kernels_give_the_same_lists(keys: list[bytes]) -> None:
 
 
 def test_the_compiled_dawg_builder_refuses_what_the_python_one_refuses() -> None:
-    from boggle_dafsa.automaton.stream import kernels
     from boggle_dafsa.formats.dawgdic import build_dawg
 
-    for kernel in ["python"] + (["c"] if "c" in kernels() else []):
+    for kernel in BUILDER:
         for bad in ([b"B", b"A"], [b"A", b"A"], [b"A\0"], [b""]):
             with pytest.raises(ValueError):
                 build_dawg(bad, kernel)
@@ -451,24 +449,19 @@ def test_the_compiled_dawg_builder_refuses_what_the_python_one_refuses() -> None
 @pytest.mark.slow
 @settings(max_examples=100)
 @given(word_lists)
+@requires_c("builder")
 def test_dawg_writer_kernels_write_the_same_bytes(words: list[str]) -> None:
-    from boggle_dafsa.automaton.stream import kernels
-
-    if "c" not in kernels():
-        pytest.skip("the C extension is not built here")
     assert completion_dawg_bytes(words, "c") == completion_dawg_bytes(words, "python")
 
 
 @pytest.mark.slow
+@requires_c("builder")
 def test_dawg_writer_kernels_agree_on_a_large_list() -> None:
     # Many blocks: exercises fixing blocks while others are still being filled.
     import lzma
 
-    from boggle_dafsa.automaton.stream import kernels
     from boggle_dafsa.dictionaries.resolve import DATA_DIR
 
-    if "c" not in kernels():
-        pytest.skip("the C extension is not built here")
     words = lzma.decompress((DATA_DIR / "en.txt.xz").read_bytes()).decode().split()
     data = completion_dawg_bytes(words, "c")
     assert data == completion_dawg_bytes(words, "python")

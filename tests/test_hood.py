@@ -21,12 +21,12 @@ from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.solver import PreparedSolver, available_kernels
+from boggle_dafsa.solver import PreparedSolver
 from boggle_dafsa.solver import python as native
 from boggle_dafsa.solver.hood import MAX_VARIANTS, MIN_RUN, hood_totals, runs
 from helpers.dictionaries import dictionary_from_words
+from helpers.kernels import SOLVER, each
 
-KERNELS = ["python", *(["c"] if "c" in available_kernels() else [])]
 FACES = ["A", "B", "E", "S", "U", "QU", "SQU", "X", "Q", "T"]
 SHAPES = [(1, 1), (2, 3), (3, 3), (4, 4), (5, 5), (1, 9), (2, 2, 2), (8, 8), (5, 13)]
 
@@ -84,7 +84,7 @@ def test_a_batch_of_neighbours_gives_what_each_grid_gives_alone(
     dictionary = dictionary_from_words([*words, *fixed], tmp_path_factory.mktemp("d"))
     options = {"adjacency": adjacency, "min_length": min_length, "scoring": scoring}
     oracle = alone(PreparedSolver(dictionary, shape, kernel="python", **options), grids)
-    for kernel in KERNELS:
+    for kernel in SOLVER:
         prepared = PreparedSolver(dictionary, shape, kernel=kernel, **options)  # type: ignore[arg-type]
         assert prepared.totals_many(grids) == oracle, kernel
         if kernel == "c":
@@ -139,7 +139,7 @@ def test_runs_cut_a_batch_as_described() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_every_neighbour_of_the_best_4x4_board(kernel: str) -> None:
     # ENABLE2K around perslatgsineters (3,625 points): every board one letter away, cell
     # by cell, as the best-board climb scores them (one batch), against each alone.
@@ -150,12 +150,12 @@ def test_every_neighbour_of_the_best_4x4_board(kernel: str) -> None:
     cells = rng.sample(range(16), 3 if kernel == "python" else 16)
     grids = [(*best[:cell], letter, *best[cell + 1 :]) for cell in cells for letter in "ABCDEFGHIJKLMNOPQURSTUVWXYZ"]
     grids = [tuple("QU" if face == "Q" else face for face in grid) for grid in grids]
-    expected = alone(PreparedSolver(dictionary, (4, 4), kernel="c" if "c" in KERNELS else "python"), grids)
+    expected = alone(PreparedSolver(dictionary, (4, 4), kernel=SOLVER[0]), grids)
     assert prepared.totals_many(grids) == expected
     assert (1045, 3625) in expected
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_a_run_on_a_damaged_dictionary_is_a_dictionary_error(tmp_path: Path, kernel: str) -> None:
     from test_compiled_kernel import _damaged
 
@@ -169,7 +169,7 @@ def test_a_run_on_a_damaged_dictionary_is_a_dictionary_error(tmp_path: Path, ker
         prepared.totals_many(grids)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("solver")
 def test_a_time_limit_stops_a_run(tmp_path: Path, kernel: str) -> None:
     from boggle_dafsa.solver import time_limit
 

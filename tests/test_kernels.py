@@ -1,8 +1,8 @@
 """Every available solver kernel against brute force and against each other.
 
-The kernels are the seam's list for the solver (``compiled.available("solver")``): "python"
-and "generic" always, "c" when the extension was built (``BOGGLE_DAFSA_PURE`` only decides
-what "auto" runs).
+The kernels are the seam's list for the solver (``compiled.available("solver")``, through
+``helpers.kernels``): "python" and "generic" always, "c" when the extension was built
+(``BOGGLE_DAFSA_PURE`` only decides what "auto" runs).
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from boggle_dafsa.solver import solve
 from boggle_dafsa.solver.kernels import select
 from boggle_dafsa.words.normalize import normalize
 from helpers.dictionaries import dictionary_from_words
-
-KERNELS = compiled.available("solver")
+from helpers.kernels import SOLVER_ALL, each
 
 
 def brute_force(grid: Grid, words: list[str], min_length: int, adjacency: str) -> set[str]:
@@ -63,9 +62,9 @@ def assert_path(grid: Grid, word: str, path: tuple[int, ...], adjacency: str) ->
 
 
 def test_the_pure_python_kernels_are_always_available() -> None:
-    assert {"python", "generic"} <= set(KERNELS)
+    assert {"python", "generic"} <= set(SOLVER_ALL)
     # Compiled kernels come first: "auto" prefers them.
-    assert KERNELS[-2:] == ("python", "generic")
+    assert SOLVER_ALL[-2:] == ("python", "generic")
 
 
 @st.composite
@@ -76,7 +75,7 @@ def boards(draw: st.DrawFn) -> Grid:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", SOLVER_ALL)
 @settings(max_examples=40, deadline=None)
 @given(
     boards(),
@@ -100,7 +99,7 @@ def test_each_kernel_finds_exactly_the_traceable_words(
 def test_every_kernel_gives_the_same_hits_and_paths(text: str) -> None:
     enable2k = open_dictionary("enable2k")
     grid = Grid.parse(text)
-    results = {kernel: solve(grid, enable2k, kernel=kernel) for kernel in KERNELS}
+    results = {kernel: solve(grid, enable2k, kernel=kernel) for kernel in SOLVER_ALL}
     reference = results["generic"]
     assert reference
     for kernel, hits in results.items():
@@ -125,7 +124,7 @@ REFUSED_BY = {1: "census", 2: "_cells"}
 
 
 @pytest.mark.parametrize("version", [1, 2])
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", SOLVER_ALL)
 def test_a_damaged_file_is_refused_before_any_kernel_runs(tmp_path: Path, kernel: str, version: int) -> None:
     damaged = _damaged(tmp_path, version)
     with pytest.raises(DictionaryError, match="damaged dictionary") as refused:
@@ -147,7 +146,7 @@ class _Unchecked:
 
 
 @pytest.mark.parametrize("version", [1, 2])
-@pytest.mark.parametrize("kernel", [name for name in KERNELS if name != "generic"])
+@each("solver")
 def test_a_layout_kernel_given_damaged_cells_refuses_them_itself(tmp_path: Path, kernel: str, version: int) -> None:
     # Past the census (a caller of the kernel signature, or a census that missed): the
     # version 1 cells of each version, the root's first child pointed outside them.
@@ -192,4 +191,4 @@ def test_pure_makes_auto_choose_python(tmp_path: Path) -> None:
         [sys.executable, "-c", code, dictionary.path], env=env, capture_output=True, text=True, timeout=120, check=True
     )
     # "auto" takes the twin; a kernel named still runs where built (the seam's one list).
-    assert out.stdout.split() == ["python", ",".join(compiled.available("solver"))]
+    assert out.stdout.split() == ["python", ",".join(SOLVER_ALL)]

@@ -11,10 +11,8 @@
 
 from __future__ import annotations
 
-import os
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,30 +42,16 @@ from boggle_dafsa.dictionary import DictionaryBase
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.words.normalize import Policy, normalize
 from helpers.dictionaries import normalized_words
+from helpers.kernels import CENSUS, each, forced, requires_c
 
-KERNELS = compiled.available("census")
 #: The letters of the crafted files: code points from U+10000, each the label of one edge.
 WIDE = "".join(chr(0x10000 + i) for i in range(65_536))
-
-
-@contextmanager
-def kernel(name: str) -> Iterator[None]:
-    """Lookups armed inside run on kernel ``name`` (the choice is made at a dictionary's first lookup)."""
-    old = os.environ.get(compiled.PURE_VARIABLE)
-    os.environ[compiled.PURE_VARIABLE] = "1" if name == compiled.PYTHON else "0"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[compiled.PURE_VARIABLE]
-        else:
-            os.environ[compiled.PURE_VARIABLE] = old
 
 
 def opened(path: Path, name: str) -> NativeDictionary:
     """``path`` opened, its lookups armed on kernel ``name``."""
     d = NativeDictionary(path)
-    with kernel(name):
+    with forced(name):
         d.step(d.root, "")  # the first lookup: the census, then the kernel
     assert (type(d._lookup).__name__ == "Lookup") == (name == compiled.C)
     return d
@@ -123,10 +107,10 @@ def test_the_crafted_file_opens_and_holds_together(self_loop: Path) -> None:
     assert len(d.alphabet) == d.header.transition_count in (4096, 65_536)
 
 
-@pytest.mark.parametrize("name", KERNELS)
+@each("census", "name")
 def test_a_key_longer_than_the_longest_word_reads_nothing(self_loop: Path, edge_reads: list[int], name: str) -> None:
     key = NativeDictionary(self_loop).alphabet[-1] * 10_001
-    with kernel(name):
+    with forced(name):
         d = NativeDictionary(self_loop)
         assert key not in d
         assert not d.has_prefix(key)
@@ -134,7 +118,7 @@ def test_a_key_longer_than_the_longest_word_reads_nothing(self_loop: Path, edge_
     assert edge_reads[0] == 0
 
 
-@pytest.mark.parametrize("name", KERNELS)
+@each("census", "name")
 @pytest.mark.parametrize(
     "ask",
     [
@@ -149,7 +133,7 @@ def test_a_key_longer_than_the_longest_word_reads_nothing(self_loop: Path, edge_
 def test_every_lookup_of_the_crafted_file_is_refused_after_one_reading_of_its_edges(
     self_loop: Path, edge_reads: list[int], name: str, ask: Any
 ) -> None:
-    with kernel(name):
+    with forced(name):
         d = NativeDictionary(self_loop)
         edges = len(d.alphabet)
         key = d.alphabet[-1] * 1000  # before, with 65,536 edges: 65.5 million edge reads, 100 CPU-s, and "yes"
@@ -187,7 +171,7 @@ def test_lookups_agree_with_a_set_of_the_words_on_every_kernel(
     path.write_bytes(compile_words(stored, policy, version=version))
     stored_set = set(stored)
     answers = []
-    for name in KERNELS:
+    for name in CENSUS:
         d = opened(path, name)
         got = []
         for text in [*asked, *stored[:3], *(w.lower() for w in stored[:3])]:
@@ -207,7 +191,7 @@ def test_lookups_agree_with_a_set_of_the_words_on_every_kernel(
 def test_a_closed_dictionary_refuses_lookups_on_every_kernel(tmp_path: Path) -> None:
     path = tmp_path / "w.dafsa"
     path.write_bytes(compile_words(["CAT", "DOG"]))
-    for name in KERNELS:
+    for name in CENSUS:
         d = opened(path, name)
         assert "CAT" in d and "cat" in d and "COW" not in d
         d.close()
@@ -234,7 +218,7 @@ def compiled_step(lookup: Any, state: int, key: str) -> tuple[str, Any]:
         return (type(error).__name__, None)
 
 
-needs_c = pytest.mark.skipif(compiled.built("census") is None, reason="the compiled census part is not built")
+needs_c = requires_c("census")
 ALPHABETS = st.sampled_from(["AB", "ABCDEFGHIJKLMNOPQRSTU", "".join(chr(0x41 + i) for i in range(40))])
 
 
@@ -319,7 +303,7 @@ def test_in_is_membership_in_the_normalized_list_on_every_kernel(
     stored_set = set(stored)
     # The words as given (accents, case, spaces around), then the probes, twice (the memo read back).
     texts = [*words, *asked, *asked, *(w.lower() for w in stored), *(" " + w + "\t" for w in stored[:3])]
-    for name in KERNELS:
+    for name in CENSUS:
         d = opened(path, name)
         for text in texts:
             key = normalize(text, policy) if text else None

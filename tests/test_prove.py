@@ -28,10 +28,10 @@ from helpers.dictionaries import PROOF_BUCKETS as BUCKETS
 from helpers.dictionaries import PROOF_CORNERS as CORNERS
 from helpers.dictionaries import PROOF_WORDS as WORDS
 from helpers.dictionaries import dictionary_from_words
+from helpers.kernels import PROVER, each, requires_c
 
 #: Words with QU, for --qu (alphabet A E I O Q S T U).
 QU_WORDS = ["quest", "quote", "quota", "aqua", "equate", "suet", "set", "seat", "east", "toque", "quiet", "quit", "suit"]
-KERNELS = P.available_kernels()
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ CASES = [
 CASES_FIRST_FAST = [pytest.param(*case, marks=() if index == 0 else pytest.mark.slow) for index, case in enumerate(CASES)]
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("prover")
 @pytest.mark.parametrize(("shape", "minimum", "options"), CASES_FIRST_FAST)
 def test_the_proof_finds_exactly_the_boards_brute_force_finds(
     small_dict: str, kernel: str, shape: tuple[int, int], minimum: int, options: dict[str, object]
@@ -94,7 +94,7 @@ def test_the_proof_finds_exactly_the_boards_brute_force_finds(
     assert proven(spec, kernel) == expected
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("prover")
 def test_qu_faces_prove_as_brute_force(tmp_path: Path, kernel: str) -> None:
     dictionary = str(dictionary_from_words(QU_WORDS, tmp_path).path)
     spec = P.make_spec(dictionary, (2, 2), 2, q_is_qu=True, buckets="AEIOU QST")
@@ -128,7 +128,7 @@ def test_any_word_list_proves_as_brute_force(
     buckets = " ".join(part for part in (alphabet[:split], alphabet[split:]) if part)
     spec = P.make_spec(dictionary, shape, minimum, objective=objective, buckets=buckets, min_length=2)
     expected = brute_force(dictionary, spec)
-    for kernel in KERNELS:
+    for kernel in PROVER:
         assert proven(spec, kernel) == expected
 
 
@@ -148,7 +148,7 @@ def test_boards_of_letters_no_word_holds_are_printed_with_dead_cells(
     spec = P.make_spec(dictionary, shape, minimum, objective=objective, min_length=2)
     assert "X" not in spec.faces and P.DEAD not in spec.faces
     expected = brute_force(dictionary, spec, others="XY")
-    for kernel in KERNELS:
+    for kernel in PROVER:
         assert proven(spec, kernel) == expected
 
 
@@ -171,7 +171,7 @@ def test_dead_boards_are_found_from_the_proof_s_boards(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_tiny_node_budget_splits_classes_and_finds_the_same_boards(small_dict: str) -> None:
     spec = P.make_spec(small_dict, (3, 3), 37, buckets=BUCKETS, corner_buckets=CORNERS)
-    kernel = KERNELS[0]  # the twin gives the same classes (test below)
+    kernel = PROVER[0]  # the twin gives the same classes (test below)
     whole = P.prove(spec, kernel=kernel)
     largest = max(class_result.nodes for class_result in whole.results.values())
     tight = P.make_spec(small_dict, (3, 3), 37, buckets=BUCKETS, corner_buckets=CORNERS, node_budget=largest * 2 // 3)
@@ -185,7 +185,7 @@ FORCINGS = [{}, {"switch": 0, "force_depth": 99}]
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("c" not in KERNELS, reason="the compiled prover is not built")
+@requires_c("prover")
 @pytest.mark.parametrize("forcing", FORCINGS)
 @pytest.mark.parametrize(("shape", "minimum", "budget"), [((2, 3), 4, 10**7), ((3, 3), 36, 10**7), ((3, 3), 36, 200)])
 def test_the_compiled_kernel_and_its_twin_agree_on_every_class(
@@ -239,7 +239,7 @@ def test_forcing_finds_the_candidates_of_the_frontier_bound_even_past_its_node_l
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("prover")
 def test_forcing_every_cell_proves_as_brute_force(small_dict: str, kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(P, "SWITCH_FACTOR", 0)
     monkeypatch.setattr(P, "UNFORCED_CELLS", 0)
@@ -706,7 +706,7 @@ def dice_brute_force(dictionary: str, spec: P.ProofSpec) -> dict[str, tuple[int,
     return {text: value for text, value in found.items() if rolls(cells(text))}
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("prover")
 @pytest.mark.parametrize(("shape", "minimum", "options"), CASES_FIRST_FAST)
 def test_a_proof_with_dice_finds_exactly_the_boards_they_roll(
     small_dict: str, kernel: str, shape: tuple[int, int], minimum: int, options: dict[str, object]
@@ -720,7 +720,7 @@ def test_a_proof_with_dice_finds_exactly_the_boards_they_roll(
     assert proven(spec, kernel) == expected
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("prover")
 def test_dice_with_qu_and_multi_letter_faces_prove_as_brute_force(tmp_path: Path, kernel: str) -> None:
     dictionary = str(dictionary_from_words([*QU_WORDS, "test", "tests", "stet"], tmp_path).path)
     dice = make_dice(["QU A E I O U", "ST E E T O S", "S T U I A E", "A E QU T S O"])
@@ -765,7 +765,7 @@ def test_any_word_list_and_dice_prove_as_brute_force(
         return
     spec = P.make_spec(dictionary, shape, minimum, objective=objective, buckets=buckets, min_length=2, dice=dice_set)
     expected = dice_brute_force(dictionary, spec)
-    for kernel in KERNELS:
+    for kernel in PROVER:
         assert proven(spec, kernel) == expected
 
 

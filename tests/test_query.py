@@ -8,7 +8,6 @@ algebra. The three formats must also agree with each other.
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 from array import array
@@ -29,9 +28,7 @@ from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.query import automata, setops, walk
 from boggle_dafsa.words.normalize import Policy
 from helpers.dictionaries import normalized_words
-
-if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "c" not in walk.available_kernels():  # pragma: no cover - CI guard
-    raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled query walk (query/_walk.c) is not built")
+from helpers.kernels import WALK, each, forced, requires_c
 
 LETTERS = "ABCDE"
 word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), min_size=0, max_size=60).map(lambda ws: sorted(set(ws)))
@@ -53,27 +50,13 @@ def every_format(words: list[str], policy: Policy = Policy.FOLD) -> Iterator[lis
                 getattr(dictionary, "close", lambda: None)()
 
 
-@contextmanager
-def kernel(name: str) -> Iterator[None]:
-    """Run the native walk with kernel ``name`` ("python" or "c")."""
-    saved = os.environ.pop(walk.PURE_VARIABLE, None)
-    if name == "python":
-        os.environ[walk.PURE_VARIABLE] = "1"
-    try:
-        yield
-    finally:
-        os.environ.pop(walk.PURE_VARIABLE, None)
-        if saved is not None:
-            os.environ[walk.PURE_VARIABLE] = saved
-
-
 def same_on_every_format(words: list[str], run: Any) -> Any:
     """``run(dictionary)`` on each format, and on native with every available kernel; asserts
     they all agree and returns the common answer."""
     with every_format(words) as dictionaries:
         answers = {}
-        for name in walk.available_kernels():
-            with kernel(name):
+        for name in WALK:
+            with forced(name):
                 answers[f"native ({name} kernel)"] = run(dictionaries[0])
         for name, d in zip(FORMATS[1:], dictionaries[1:]):
             answers[name] = run(d)
@@ -213,11 +196,11 @@ def test_fuzzy_native_kernels_are_the_levenshtein_automaton(
             )
             if b <= k
         ]
-        for name in walk.available_kernels():
+        for name in WALK:
             assert list(walk.fuzzy_native(d, target, k, transpositions, prefix, limit, kernel=name)) == expected[:limit]
 
 
-@pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
+@requires_c("query walk")
 def test_compiled_fuzzy_refuses_out_of_range_arguments(tmp_path: Path) -> None:
     from boggle_dafsa.query._walk import fuzzy  # type: ignore[attr-defined]
 
@@ -417,7 +400,7 @@ def test_dfa_state_bound_is_an_error() -> None:
             list(walk.search_states(open_path(Path(folder) / "w"), dfa))
 
 
-@pytest.mark.parametrize("name", walk.available_kernels())
+@each("query walk", "name")
 def test_native_kernels_equal_the_generic_walk(tmp_path: Path, name: str) -> None:
     words = normalized_words(["abaca", "abacule", "abaisse", "bac", "bacchante", "zoo", "zoologie", "élève"])
     write_dictionary(words, tmp_path / "w.dafsa", "native")
@@ -429,7 +412,7 @@ def test_native_kernels_equal_the_generic_walk(tmp_path: Path, name: str) -> Non
             assert [w for w, _ in fast] == [w for w, _ in generic] != []
 
 
-@pytest.mark.parametrize("name", walk.available_kernels())
+@each("query walk", "name")
 @pytest.mark.parametrize("slot", range(12))
 def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, slot: int) -> None:
     write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native", {"format_version": 1})  # its cells, damaged below
@@ -438,7 +421,7 @@ def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, s
     # outside the file, or set letters beyond the alphabet: errors, never a hang or a crash.
     for value in (d.root, 1 << 20, 0x7FFFFFFF):
         damaged = _CellsOverride(d, {slot % len(d.cells): value})
-        with kernel(name):
+        with forced(name):
             for run in (lambda: list(query.match(damaged, "*")), lambda: query.fuzzy(damaged, "AB", 2, prefix=True)):
                 try:
                     run()
@@ -446,15 +429,15 @@ def test_damaged_native_file_is_an_error_not_a_hang(tmp_path: Path, name: str, s
                     assert "damaged" in str(error)
 
 
-@pytest.mark.parametrize("name", walk.available_kernels())
+@each("query walk", "name")
 def test_a_cycle_in_a_damaged_file_is_an_error(tmp_path: Path, name: str) -> None:
     write_dictionary(["AB", "ABC", "B"], tmp_path / "w.dafsa", "native", {"format_version": 1})  # its cells, damaged below
     d = open_path(tmp_path / "w.dafsa")
     damaged = _CellsOverride(d, {d.root + 1: d.root})  # A leads back to the root
-    with kernel(name), pytest.raises(DictionaryError, match="damaged dictionary"):
+    with forced(name), pytest.raises(DictionaryError, match="damaged dictionary"):
         list(query.match(damaged, "*"))
     # Fuzzy's rows stop at distance k, but a matching prefix walks on without them: the depth bound still holds.
-    with kernel(name), pytest.raises(DictionaryError, match="damaged dictionary"):
+    with forced(name), pytest.raises(DictionaryError, match="damaged dictionary"):
         query.fuzzy(damaged, "A", 1, prefix=True)
 
 
@@ -475,7 +458,7 @@ class _CellsOverride:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
+@requires_c("query walk")
 def test_fuzz_of_damaged_files_finds_the_kernels_agreeing(capsys: pytest.CaptureFixture[str]) -> None:
     # A short run of scripts/fuzz_query.py (CI runs a longer one; --asan the sanitized one).
     import importlib.util

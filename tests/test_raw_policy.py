@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from boggle_dafsa import query
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import kernels
 from boggle_dafsa.dictionaries.build import build_dictionary
 from boggle_dafsa.formats import open_path
 from boggle_dafsa.query import setops
 from boggle_dafsa.words.normalize import Policy, normalize
 from boggle_dafsa.words.wordlist import read_wordlist
+from helpers.kernels import builder_kernel, each
 
 # Any character but the line breaks (a key is a line) and NUL (a list holding one is binary).
 KEY = st.text(st.characters(blacklist_characters="\n\r\0", blacklist_categories=("Cs",)), min_size=1, max_size=12)
@@ -31,14 +31,14 @@ def expected(lines: list[str]) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel", list(kernels()))
+@each("builder")
 @given(keys=st.lists(KEY, min_size=1, max_size=30), crlf=st.booleans())
 def test_any_keys_come_back_exactly(tmp_path_factory: pytest.TempPathFactory, kernel: str, keys: list[str], crlf: bool) -> None:
     assume(not keys[0].startswith("\ufeff"))  # a byte order mark: refused at the start of a list
     folder = tmp_path_factory.mktemp("raw")
     source = folder / "keys.txt"
     source.write_bytes(("\r\n" if crlf else "\n").join(keys).encode("utf-8") + b"\n\n")
-    report = build_dictionary(source, folder / "k.dafsa", policy=Policy.RAW, kernel=kernels()[kernel])
+    report = build_dictionary(source, folder / "k.dafsa", policy=Policy.RAW, kernel=builder_kernel(kernel))
     assert report.words == len(set(keys)) and not report.dropped
     d = NativeDictionary(folder / "k.dafsa")
     try:

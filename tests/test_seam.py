@@ -190,3 +190,31 @@ def test_a_kernel_named_runs_where_built_whatever_the_variable(monkeypatch: pyte
     for kernel in compiled.available("solver"):
         assert select(dictionary, kernel, cells=4).name == kernel
     assert select(dictionary, "auto", cells=4).name == "python"
+
+
+def test_the_tests_take_their_kernels_from_the_twin_fixture() -> None:
+    # One list of kernels per part (tests/helpers/kernels.py, from compiled.available): a test
+    # that types its own list, or asks a part's alias for one, stops following PARTS.
+    from helpers import kernels
+
+    assert set(kernels.TWINS) == set(compiled.PARTS)
+    for name in compiled.PARTS:
+        assert kernels.TWINS[name] == tuple(kernel for kernel in compiled.available(name) if kernel in compiled.KERNELS)
+    typed = re.compile(
+        r"""[\[(]\s*["'](?:c|python)["']\s*,\s*["'](?:c|python)["']"""  # a list or tuple of kernel names
+        r"""|\*\(\[["']c["']\]\s*if"""  # ["python", *(["c"] if ...)]
+        r"""|\bavailable_kernels\(\)|(?<!`)compiled\.available\(|\bkernels\(\)"""  # a part's own list
+    )
+    tests = PACKAGE.parent.parent / "tests"
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(tests.glob("test_*.py"))
+        if path.name != "test_seam.py"  # which tests the seam's list itself
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if typed.search(line) and not line.strip().startswith(('"', "'"))  # code a child process runs
+    ]
+    assert not found, found
+    # The check sees what it looks for.
+    assert typed.search('KERNELS = ["python", *(["c"] if COMPILED else [])]') and typed.search(
+        "for k in walk.available_kernels():"
+    )

@@ -15,8 +15,6 @@ import random
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 from types import SimpleNamespace
@@ -30,9 +28,10 @@ from hypothesis import strategies as st
 from boggle_dafsa import open_dictionary, query
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
-from boggle_dafsa.query import conditions, walk
+from boggle_dafsa.query import conditions
 from boggle_dafsa.query.tiles import BAGS, TileBag, bag_for
 from helpers.dictionaries import dictionary_from_words
+from helpers.kernels import WALK, forced
 
 # -- the oracle: each condition as a scan of the list -----------------------------------------
 
@@ -164,21 +163,6 @@ def conditions_of(letters: str, words: list[str]) -> st.SearchStrategy[dict[str,
     return names.flatmap(lambda chosen: st.fixed_dictionaries({name: strategies[name] for name in chosen}))
 
 
-@contextmanager
-def kernel(name: str) -> Iterator[None]:
-    import os
-
-    saved = os.environ.pop(walk.PURE_VARIABLE, None)
-    if name == "python":
-        os.environ[walk.PURE_VARIABLE] = "1"
-    try:
-        yield
-    finally:
-        os.environ.pop(walk.PURE_VARIABLE, None)
-        if saved is not None:
-            os.environ[walk.PURE_VARIABLE] = saved
-
-
 def run_search(d: Any, cond: dict[str, Any], other_d: Any) -> list[str]:
     keywords = dict(cond)
     for name in ("in", "not_in"):
@@ -189,8 +173,8 @@ def run_search(d: Any, cond: dict[str, Any], other_d: Any) -> list[str]:
 
 def check(d: Any, words: list[str], cond: dict[str, Any], other: list[str], other_d: Any) -> None:
     expected = scan(words, cond, other)
-    for name in walk.available_kernels():
-        with kernel(name):
+    for name in WALK:
+        with forced(name):
             assert run_search(d, cond, other_d) == expected, (name, cond)
 
 

@@ -21,17 +21,15 @@ from hypothesis import strategies as st
 from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
 from boggle_dafsa.automaton.fileformat import encode
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import NativeWriter, kernels, sort_blocks
+from boggle_dafsa.automaton.stream import NativeWriter, sort_blocks
 from boggle_dafsa.dictionaries.build import build_dictionary
 from boggle_dafsa.errors import WordListError
 from boggle_dafsa.formats.native import write_native
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import digest_words, read_wordlist
+from helpers.kernels import BUILDER, builder_kernel, built, each
 
-KERNELS = kernels()
-if os.environ.get("BOGGLE_DAFSA_REQUIRE_C") == "1" and "c" not in KERNELS:  # pragma: no cover - CI guard
-    raise RuntimeError("BOGGLE_DAFSA_REQUIRE_C=1 but the compiled builder (automaton/_builder.c) is not built")
-kernel_names = pytest.mark.parametrize("kernel", sorted(KERNELS), ids=sorted(KERNELS))
+kernel_names = each("builder")
 
 ascii_words = st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=8), max_size=60)
 # Exact policy keeps any letter: several UTF-8 lengths, and over 32 letters (two header cells).
@@ -63,7 +61,7 @@ def letters(number: int) -> str:
 
 
 def test_the_python_kernel_is_always_there() -> None:
-    assert "python" in KERNELS
+    assert "python" in BUILDER
 
 
 @pytest.mark.slow
@@ -73,7 +71,7 @@ def test_every_kernel_writes_the_reference_bytes(
     tmp_path_factory: pytest.TempPathFactory, kernel: str, words: list[str], policy: Policy, cut: int
 ) -> None:
     unique = sorted(set(words))
-    writer = NativeWriter(KERNELS[kernel])
+    writer = NativeWriter(builder_kernel(kernel))
     # Blocks of any size, and each word given twice: repeats are skipped, not counted.
     doubled = [word for word in unique for _ in range(2)]
     for start in range(0, len(doubled), cut):
@@ -88,13 +86,13 @@ def test_every_kernel_writes_the_reference_bytes(
 @pytest.mark.slow
 @given(words=mixed_words)
 def test_c_and_python_kernels_agree_byte_for_byte(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
-    if "c" not in KERNELS:
+    if not built("builder"):
         pytest.skip("the C extension is not built here")
     folder = tmp_path_factory.mktemp("twins")
     unique = sorted(set(words))
     files = []
-    for name in ("c", "python"):
-        write_native(unique, folder / name, Policy.EXACT, kernel=KERNELS[name])
+    for name in BUILDER:
+        write_native(unique, folder / name, Policy.EXACT, kernel=builder_kernel(name))
         files.append((folder / name).read_bytes())
     assert files[0] == files[1]
     assert list(NativeDictionary(folder / "c")) == unique
@@ -108,7 +106,7 @@ def test_kernels_refuse_the_first_word_out_of_order(kernel: str, words: list[str
     if len(unique) < 2:
         return
     i = data.draw(st.integers(min_value=1, max_value=len(unique) - 1))
-    writer = NativeWriter(KERNELS[kernel])
+    writer = NativeWriter(builder_kernel(kernel))
     message = f"word {unique[0]!r} is out of order after {unique[i]!r} (word {i + 2})"
     with pytest.raises(UnsortedInputError, match=re.escape(message)):
         writer.add_block(block(unique[: i + 1] + [unique[0]]))
@@ -116,7 +114,7 @@ def test_kernels_refuse_the_first_word_out_of_order(kernel: str, words: list[str
 
 @kernel_names
 def test_kernels_refuse_bytes_that_are_not_utf8(kernel: str) -> None:
-    writer = NativeWriter(KERNELS[kernel])
+    writer = NativeWriter(builder_kernel(kernel))
     with pytest.raises(ValueError):
         writer.add_block(b"ABC\n\xff\xfe\n")
 
@@ -139,7 +137,7 @@ def test_external_sort_with_tiny_runs(
     count = sort_blocks(
         blocks,
         got.append,
-        kernel=KERNELS[kernel],
+        kernel=builder_kernel(kernel),
         run_bytes=run_bytes,
         block_bytes=block_bytes,
         folder=folder,
@@ -169,7 +167,9 @@ def test_build_with_runs_spilled_matches_the_in_memory_build(tmp_path: Path, ker
     source.write_text("\n".join(word.lower() for word in words + words[:500]) + "\n", encoding="utf-8")
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    report = build_dictionary(source, tmp_path / "d.dafsa", run_bytes=20_000, temporary_folder=temporary, kernel=KERNELS[kernel])
+    report = build_dictionary(
+        source, tmp_path / "d.dafsa", run_bytes=20_000, temporary_folder=temporary, kernel=builder_kernel(kernel)
+    )
     expected = read_wordlist(source)
     assert (tmp_path / "d.dafsa").read_bytes() == reference_file(expected.words)
     assert report.words == len(expected.words) and report.duplicates == 500
@@ -283,7 +283,7 @@ def test_an_interrupted_build_leaves_no_temporary_file(tmp_path: Path, how: sign
 
 @kernel_names
 def test_kernel_stats(kernel: str) -> None:
-    builder = KERNELS[kernel].Builder()
+    builder = builder_kernel(kernel).Builder()
     assert builder.add_lines(b"AB\nAB\nAC\n") == 2
     assert builder.stats()["words"] == 2
     builder.finish()
@@ -366,7 +366,7 @@ def test_version_names_the_builder_kernel() -> None:
 
     expected = {
         "1": "builder kernel: python (BOGGLE_DAFSA_PURE=1)",
-        "": "builder kernel: c (compiled)" if "c" in KERNELS else "builder kernel: python (the C extension",
+        "": "builder kernel: c (compiled)" if built("builder") else "builder kernel: python (the C extension",
     }
     for pure, text in expected.items():
         out = subprocess.run(
@@ -379,7 +379,7 @@ def test_version_names_the_builder_kernel() -> None:
 
 
 def _outcome(kernel: str, data: bytes, max_states: int) -> tuple:
-    builder = KERNELS[kernel].Builder(max_states=max_states)
+    builder = builder_kernel(kernel).Builder(max_states=max_states)
     try:
         builder.add_lines(data)
         builder.finish()
@@ -393,7 +393,7 @@ def _outcome(kernel: str, data: bytes, max_states: int) -> tuple:
 @pytest.mark.slow
 def test_every_kernel_stops_at_the_same_state_with_the_same_error(words: list[str], max_states: int) -> None:
     data = block(sorted(set(words), key=lambda word: word.encode("utf-8")))
-    outcomes = {kernel: _outcome(kernel, data, max_states) for kernel in KERNELS}
+    outcomes = {kernel: _outcome(kernel, data, max_states) for kernel in BUILDER}
     assert len(set(outcomes.values())) == 1, outcomes
     outcome = outcomes["python"]
     # Against the unlimited builder: refused exactly when the automaton has more states.
@@ -406,7 +406,7 @@ def test_every_kernel_stops_at_the_same_state_with_the_same_error(words: list[st
 def test_the_compiled_default_cap_is_the_documented_limit() -> None:
     from boggle_dafsa.files import limits
 
-    if "c" not in KERNELS:
+    if not built("builder"):
         pytest.skip("the compiled builder is not built")
     from boggle_dafsa.automaton import _builder  # type: ignore[attr-defined]
 
@@ -429,11 +429,11 @@ def test_a_build_over_the_state_cap_is_one_line_and_writes_nothing(
     output = tmp_path / "out" / "d.dafsa"
     for sorted_flag in (False, True):
         with pytest.raises(WordListError) as caught:
-            build_dictionary(source, output, kernel=KERNELS[kernel], assume_sorted=sorted_flag)
+            build_dictionary(source, output, kernel=builder_kernel(kernel), assume_sorted=sorted_flag)
         message = str(caught.value)
         assert message.startswith(f"{source}: the automaton needs more than 1,000 states (after ")
         assert message.endswith(" words): over the limit") and "\n" not in message
         assert not output.parent.exists() or list(output.parent.iterdir()) == []
     monkeypatch.setattr(limits, "MAX_STATES", 1 << 22)
-    build_dictionary(source, output, kernel=KERNELS[kernel])
+    build_dictionary(source, output, kernel=builder_kernel(kernel))
     assert len(list(NativeDictionary(output))) == 300

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import os
 import resource
 import signal
 import struct
@@ -34,8 +33,9 @@ from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats import open_path, write_dictionary
 from boggle_dafsa.query import automata, walk
 from boggle_dafsa.words.normalize import Policy
+from helpers.kernels import CENSUS, WALK, forced, requires_c
 
-compiled = pytest.mark.skipif("c" not in walk.available_kernels(), reason="the compiled query walk is not built")
+compiled = requires_c("query walk")
 
 LETTERS = "ABCD"
 word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), min_size=1, max_size=50).map(lambda ws: sorted(set(ws)))
@@ -165,22 +165,17 @@ def test_the_crafted_files_are_what_they_claim(folder: Path) -> None:
 # -- the census --------------------------------------------------------------------------------
 
 
-def census_both(d: Any) -> list[str]:
-    """The census verdict with each kernel: "ok" or the error message."""
+def census_each(d: Any) -> list[str]:
+    """The census verdict with each census kernel: "ok" or the error message."""
     verdicts = []
-    for pure in ("", "1"):
+    for name in CENSUS:
         fresh = open_path(d.path)
-        saved = os.environ.get(walk.PURE_VARIABLE)
-        os.environ[walk.PURE_VARIABLE] = pure or "0"
         try:
-            fresh.census()
+            with forced(name):
+                fresh.census()
             verdicts.append("ok")
         except DictionaryError as error:
             verdicts.append("damaged" if "damaged" in str(error) else str(error))
-        finally:
-            os.environ.pop(walk.PURE_VARIABLE, None)
-            if saved is not None:
-                os.environ[walk.PURE_VARIABLE] = saved
     return verdicts
 
 
@@ -190,7 +185,7 @@ def census_both(d: Any) -> list[str]:
 def test_census_holds_on_every_list_the_writer_writes(tmp_path_factory: pytest.TempPathFactory, words: list[str]) -> None:
     path = tmp_path_factory.mktemp("census") / "w.dafsa"
     write_dictionary(words, path, "native")
-    assert census_both(open_path(path)) == ["ok", "ok"]
+    assert census_each(open_path(path)) == ["ok"] * len(CENSUS)
 
 
 @pytest.mark.parametrize(
@@ -207,7 +202,7 @@ def test_census_holds_on_every_list_the_writer_writes(tmp_path_factory: pytest.T
     ],
 )
 def test_census_refuses_lying_files_with_either_kernel(folder: Path, name: str) -> None:
-    assert census_both(open_path(folder / name)) == ["damaged", "damaged"]
+    assert census_each(open_path(folder / name)) == ["damaged"] * len(CENSUS)
 
 
 @pytest.mark.parametrize("name", ["misaligned.dafsa", "empty-word.dafsa", "deep-lie.dafsa", "empty-word-v2.dafsa"])
@@ -240,7 +235,7 @@ def test_a_dead_state_is_damage(tmp_path: Path) -> None:
     automaton = Automaton(finals=[True, False, False], labels=[(), (), ("A", 0, "B", 1)], root=2, word_count=1, longest_word=1)
     path = tmp_path / "dead.dafsa"
     path.write_bytes(encode(automaton, Policy.FOLD, "00" * 32))
-    assert census_both(open_path(path)) == ["damaged", "damaged"]
+    assert census_each(open_path(path)) == ["damaged"] * len(CENSUS)
 
 
 # -- chunked walks --------------------------------------------------------------------------
@@ -358,7 +353,7 @@ def test_a_deadline_stops_a_huge_walk(folder: Path) -> None:
     from boggle_dafsa.solver import time_limit
 
     d = open_path(folder / "honest.dafsa")
-    for kernel in walk.available_kernels():
+    for kernel in WALK:
         start = time.monotonic()
         with time_limit(0.3), pytest.raises(TimeoutError):
             for _ in walk.search_states(d, automata.everything(), kernel=kernel):

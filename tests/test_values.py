@@ -5,12 +5,9 @@ checks that refuse a damaged section."""
 from __future__ import annotations
 
 import io
-import os
 import random
 import struct
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,32 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boggle_dafsa import compiled
 from boggle_dafsa.automaton import fileformat, values
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import NativeWriter, kernels
+from boggle_dafsa.automaton.stream import NativeWriter
 from boggle_dafsa.automaton.values import ValueColumn, ValueTable, pack, unpack
 from boggle_dafsa.errors import DictionaryError, NoValuesError
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.kernels import BUILDER, CENSUS, builder_kernel, each, forced
 
 POLICIES = [Policy.FOLD, Policy.EXACT, Policy.RAW]
-#: The kernels of d[word]: the compiled ValueReader where built, and the twins.
-KERNELS = ["c", "python"] if hasattr(compiled.built("census"), "ValueReader") else ["python"]
-BUILDERS = list(kernels())
-
-
-@contextmanager
-def kernel_of(name: str) -> Iterator[None]:
-    """Dictionaries armed within use the named kernel (the seam reads BOGGLE_DAFSA_PURE when a dictionary arms)."""
-    saved = os.environ.get(compiled.PURE_VARIABLE)
-    os.environ[compiled.PURE_VARIABLE] = "1" if name == "python" else "0"
-    try:
-        yield
-    finally:
-        if saved is None:
-            del os.environ[compiled.PURE_VARIABLE]
-        else:
-            os.environ[compiled.PURE_VARIABLE] = saved
 
 
 def written(
@@ -55,7 +35,7 @@ def written(
     builder: str = "c",
 ) -> bytes:
     """The file of the sorted, unique, normalized ``items`` with their values of ``kind``."""
-    writer = NativeWriter(kernels().get(builder), values=kind)
+    writer = NativeWriter(builder_kernel(builder), values=kind)
     writer.add_items(items)
     stream = io.BytesIO()
     writer.write_to(stream, policy, None, version, index)
@@ -64,7 +44,7 @@ def written(
 
 def armed(data: bytes, kernel: str) -> NativeDictionary:
     """The dictionary of ``data``, its values read by ``kernel``."""
-    with kernel_of(kernel):
+    with forced(kernel):
         d = NativeDictionary.of_buffer(data, "test.dafsa")
         if d.has_values and len(d):
             d._arm_values()
@@ -118,8 +98,8 @@ def check_map(d: NativeDictionary, items: list[tuple[str, Any]]) -> None:
     policy=st.sampled_from(POLICIES),
     version=st.sampled_from([1, 2]),
     index=st.booleans(),
-    kernel=st.sampled_from(KERNELS),
-    builder=st.sampled_from(BUILDERS),
+    kernel=st.sampled_from(CENSUS),
+    builder=st.sampled_from(BUILDER),
 )
 def test_what_goes_in_comes_out(
     data: st.DataObject, kind: str, policy: Policy, version: int, index: bool, kernel: str, builder: str
@@ -131,7 +111,7 @@ def test_what_goes_in_comes_out(
     check_map(d, items)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 @pytest.mark.parametrize("version", [1, 2])
 def test_many_words_many_blocks_and_every_width(version: int, kernel: str) -> None:
     rng = random.Random(33)
@@ -153,7 +133,7 @@ def test_many_words_many_blocks_and_every_width(version: int, kernel: str) -> No
 def test_the_kernels_answer_alike_and_normalize_as_in_does() -> None:
     items = keyed([("élève", 1), ("Arbre", -2), ("zèbre", 1 << 40), ("ÉTÉ", 9)], Policy.FOLD)
     data = written(items, "int")
-    for kernel in KERNELS:
+    for kernel in CENSUS:
         d = armed(data, kernel)
         assert d["eleve"] == d["ÉLÈVE"] == d[" élève "] == 1
         assert d["arbre"] == -2 and d.get("zebre") == 1 << 40
@@ -287,7 +267,7 @@ SAMPLE = [(word, i * 37 - 5) for i, word in enumerate(sorted({a + b + c for a in
 TEXTS = [(word, f"valeur {i} " * (i % 5)) for i, word in enumerate(w for w, _ in SAMPLE)]
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 @pytest.mark.parametrize("kind", ["int", "text"])
 def test_every_changed_byte_of_the_section_is_refused_in_one_line(kernel: str, kind: str) -> None:
     data = written(SAMPLE if kind == "int" else TEXTS, kind)
@@ -302,7 +282,7 @@ def test_every_changed_byte_of_the_section_is_refused_in_one_line(kernel: str, k
         assert "\n" not in message and ("damaged" in message or "truncated" in message), (offset, message)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 @pytest.mark.parametrize("kind", ["int", "text", "bytes"])
 def test_a_resealed_lie_is_refused_or_read_within_bounds(kernel: str, kind: str) -> None:
     """Bytes changed and the CRC made again: what the fields allow is read (no byte outside
@@ -361,8 +341,8 @@ def test_a_table_checks_its_block_table() -> None:
 def test_closing_releases_the_mapped_sections(tmp_path: Path) -> None:
     path = tmp_path / "map.dafsa"
     path.write_bytes(written(SAMPLE, "int"))
-    for kernel in KERNELS:
-        with kernel_of(kernel):
+    for kernel in CENSUS:
+        with forced(kernel):
             d = NativeDictionary(path)
             assert d[SAMPLE[3][0]] == SAMPLE[3][1]
         d.close()
@@ -375,7 +355,7 @@ def test_the_compiled_packer_is_its_twin() -> None:
 
     from boggle_dafsa.automaton.values import pack_ints
 
-    packers = [kernel.pack_ints for kernel in kernels().values()]
+    packers = [builder_kernel(name).pack_ints for name in BUILDER]
     rng = random.Random(11)
     for width in range(65):
         for count in (0, 1, 3, 63, 64, 65, 130):

@@ -4,11 +4,9 @@ native format (docs/format.md), its checks, and ``lookup --index``, ``dump --ind
 from __future__ import annotations
 
 import itertools
-import os
 import struct
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,35 +18,19 @@ from boggle_dafsa import compiled
 from boggle_dafsa.automaton import fileformat, numbering
 from boggle_dafsa.automaton.fileformat import INDEX_FIXED_SIZE, WordCounts, encode_word_numbers, index_parts
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import NativeWriter, kernels
+from boggle_dafsa.automaton.stream import NativeWriter
 from boggle_dafsa.cli import app
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.words.normalize import Policy, normalize
+from helpers.kernels import BUILDER, CENSUS, builder_kernel, each, forced
 
 runner = CliRunner()
 POLICIES = [Policy.FOLD, Policy.EXACT, Policy.RAW]
-#: The kernels of index and word: the compiled Lookup's number_of and word_of where built, and the twins.
-KERNELS = ["c", "python"] if hasattr(getattr(compiled.built("census"), "Lookup", None), "number_of") else ["python"]
-
-
-@contextmanager
-def kernel_of(name: str) -> Iterator[None]:
-    """Dictionaries opened within use the named kernel for index and word (the seam reads
-    BOGGLE_DAFSA_PURE at a dictionary's first lookup)."""
-    saved = os.environ.get(compiled.PURE_VARIABLE)
-    os.environ[compiled.PURE_VARIABLE] = "1" if name == "python" else "0"
-    try:
-        yield
-    finally:
-        if saved is None:
-            del os.environ[compiled.PURE_VARIABLE]
-        else:
-            os.environ[compiled.PURE_VARIABLE] = saved
 
 
 def numbered(data: bytes, kernel: str) -> NativeDictionary:
     """The dictionary of ``data``, its index and word armed with ``kernel``."""
-    with kernel_of(kernel):
+    with forced(kernel):
         d = opened(data)
         d._arm()
         assert (d._lookup is not None) == (kernel == "c")
@@ -59,7 +41,7 @@ def written(words: list[str], policy: Policy = Policy.FOLD, version: int = 2, in
     """The file of the sorted, unique, normalized ``words`` (by the builder kernel named, if built)."""
     import io
 
-    writer = NativeWriter(kernels().get(kernel))
+    writer = NativeWriter(builder_kernel(kernel))
     writer.add_words(words)
     stream = io.BytesIO()
     writer.write_to(stream, policy, None, version, index)
@@ -93,7 +75,7 @@ WORD = st.text(alphabet="ABCDEFÉçz-' 1", min_size=1, max_size=9)
     policy=st.sampled_from(POLICIES),
     version=st.sampled_from([1, 2]),
     index=st.booleans(),
-    kernel=st.sampled_from(KERNELS),
+    kernel=st.sampled_from(CENSUS),
 )
 def test_index_and_word_round_trip_every_word(raw: list[str], policy: Policy, version: int, index: bool, kernel: str) -> None:
     words = keys(raw, policy)
@@ -114,7 +96,7 @@ def test_index_and_word_round_trip_every_word(raw: list[str], policy: Policy, ve
 @given(raw=st.lists(st.text(alphabet="ABCDE", min_size=1, max_size=7), max_size=60), version=st.sampled_from([1, 2]))
 def test_the_stored_section_is_the_one_computed_and_the_kernels_write_the_same(raw: list[str], version: int) -> None:
     words = keys(raw, Policy.FOLD)
-    files = {name: written(words, version=version, kernel=name) for name in kernels()}
+    files = {name: written(words, version=version, kernel=name) for name in BUILDER}
     assert len(set(files.values())) == 1  # the compiled and the Python builder: the same bytes
     data = next(iter(files.values()))
     with_section, without = opened(data), opened(written(words, version=version, index=False))
@@ -129,7 +111,7 @@ def test_the_stored_section_is_the_one_computed_and_the_kernels_write_the_same(r
     assert [with_section.index(w) for w in words] == [without.index(w) for w in words] == list(range(len(words)))
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 @pytest.mark.parametrize("version", [1, 2])
 def test_a_word_over_many_states_and_counts_past_a_byte(version: int, kernel: str) -> None:
     # Counts of 255 and more go through the escape table; a state with many children.
@@ -141,11 +123,11 @@ def test_a_word_over_many_states_and_counts_past_a_byte(version: int, kernel: st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 def test_a_wide_alphabet_round_trips(kernel: str) -> None:
     words = sorted({chr(0x4E00 + i) + chr(0x4E00 + j) for i in range(40) for j in range(0, 40, 3)})
     for version in (1, 2):  # version 1: headers of two cells, the twins walk them
-        with kernel_of(kernel):
+        with forced(kernel):
             check_round_trip(opened(written(words, Policy.RAW, version)), words)
 
 
@@ -193,7 +175,7 @@ def parts(data: bytes) -> tuple[int, int, int, int, int]:
     return index_parts(units, counted, escapes)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 @pytest.mark.parametrize("version", [1, 2])
 def test_a_count_larger_than_the_words_is_refused(version: int, kernel: str) -> None:
     data = written(WORDS, version=version)
@@ -235,7 +217,7 @@ def test_a_lying_count_is_refused_before_any_answer(version: int) -> None:
     data = written(WORDS, version=version)
     told = 0
     for bad in lies(data):
-        for kernel in KERNELS:
+        for kernel in CENSUS:
             found = outcomes(numbered(bad, kernel))
             assert all(isinstance(answer, str) and "does not match its automaton" in answer for answer in found)
         told += 1
@@ -248,14 +230,14 @@ def test_the_walks_check_that_the_counts_add_up_on_their_path(version: int) -> N
     # the compiled ones and their twins give the same answers and refuse the same walks,
     # and each lie is refused by some walk that reads it.
     data = written(WORDS, version=version)
-    sound = numbered(data, KERNELS[0])
+    sound = numbered(data, CENSUS[0])
     h = sound.header
     for bad in lies(data):
         start = section_of(bad)[0]
         section = bad[start:]
         counts = WordCounts(section, sound.states.units, h.word_count, h.state_count)
         walks: list[list[object]] = []
-        for kernel in KERNELS:
+        for kernel in CENSUS:
             found: list[object] = []
             for word in WORDS:
                 try:
@@ -280,7 +262,7 @@ def test_the_walks_check_that_the_counts_add_up_on_their_path(version: int) -> N
         )
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@each("census")
 @pytest.mark.parametrize("version", [1, 2])
 def test_a_damaged_section_is_refused_in_one_line(version: int, kernel: str) -> None:
     data = written(WORDS, version=version)
@@ -378,7 +360,7 @@ def test_every_word_of_enable2k_round_trips(enable2k_path: Path, version: int) -
     words = enable2k_path.read_text(encoding="ascii").split()
     words = sorted(set(word.upper() for word in words))
     data = written(words, version=version)
-    d = numbered(data, KERNELS[0])
+    d = numbered(data, CENSUS[0])
     assert d.stores_word_numbers and len(d) == 173_528
     check_round_trip(d, words)
     # The twins (about 0.3 ms a call): every 50th word, and the first and last.

@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 from boggle_dafsa import compiled
 from boggle_dafsa.automaton import fileformat, stream
 from boggle_dafsa.automaton.reader import NativeDictionary
-from boggle_dafsa.automaton.stream import NativeWriter, kernels, read_back
+from boggle_dafsa.automaton.stream import NativeWriter, read_back
 from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats.native import write_native
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import digest_words
+from helpers.kernels import BUILDER, builder_kernel, each
 
-KERNELS = kernels()
-kernel_names = pytest.mark.parametrize("kernel", sorted(KERNELS))
+kernel_names = each("builder")
 WORDS = st.lists(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZÉÀ", min_size=1, max_size=12), max_size=120)
 
 
@@ -90,7 +90,8 @@ def test_every_kernel_lists_every_word_in_order(words: list[str], block: int) ->
     header = dictionary.header
     letters = [letter.encode("utf-8") for letter in header.alphabet]
     expected = "".join(word + "\n" for word in unique).encode("utf-8")
-    for name, kernel in KERNELS.items():
+    for name in BUILDER:
+        kernel = builder_kernel(name)
         blocks: list[bytes] = []
         count = kernel.words_blocks(
             layout.cells, layout.root, len(letters), header.longest_word, header.word_count, letters, blocks.append, block
@@ -123,7 +124,7 @@ def test_every_kernel_refuses_damaged_cells_alike(
 ) -> None:
     view = memoryview(cells).cast("I")
     with pytest.raises(ValueError, match=message):
-        KERNELS[kernel].words_blocks(view, 0, 1, max_depth, max_words, [b"A"], lambda _: None, 64)
+        builder_kernel(kernel).words_blocks(view, 0, 1, max_depth, max_words, [b"A"], lambda _: None, 64)
 
 
 @kernel_names
@@ -138,7 +139,7 @@ def test_a_dag_of_wordless_states_is_bounded_by_the_visits(kernel: str) -> None:
     cells += [0b0 | fileformat.FINAL_FLAG]  # the last state: a word, no letters
     data = b"".join(cell.to_bytes(4, "little") for cell in cells)
     with pytest.raises(ValueError, match="more states on its paths|more words than"):
-        KERNELS[kernel].words_blocks(memoryview(data).cast("I"), 0, 2, states + 1, 3, [b"A", b"B"], lambda _: None, 64)
+        builder_kernel(kernel).words_blocks(memoryview(data).cast("I"), 0, 2, states + 1, 3, [b"A", b"B"], lambda _: None, 64)
 
 
 @pytest.mark.slow
@@ -165,7 +166,7 @@ def test_c_and_python_layouts_agree_past_2_mib() -> None:
     if codec is None:
         pytest.skip("the C extension is not built here")
     keys = random_keys(60_000, 40, seed=3)
-    writer = NativeWriter(KERNELS["c"])
+    writer = NativeWriter(builder_kernel("c"))
     writer.add_block(("\n".join(keys) + "\n").encode("ascii"))
     writer._finish()
     cells = bytearray()
@@ -207,7 +208,7 @@ def test_a_writer_whose_bytes_are_wrong_leaves_no_file(
 
     monkeypatch.setattr(stream, "read_back", damaged_read_back)
     with pytest.raises(DictionaryError, match="does not read back") as refused:
-        write_native(words, target, Policy.EXACT, kernel=KERNELS[kernel], version=version)
+        write_native(words, target, Policy.EXACT, kernel=builder_kernel(kernel), version=version)
     # The line names the file asked for (not the temporary file's descriptor).
     assert str(refused.value).startswith(f"{target}: ")
     assert target.read_bytes() == b"the previous file"
@@ -218,11 +219,11 @@ def test_a_writer_whose_bytes_are_wrong_leaves_no_file(
 def test_read_back_refuses_other_words_than_those_added(kernel: str) -> None:
     data = compile_words(["ABC", "ABD"], Policy.FOLD)
     right = hashlib.sha256(b"ABC\nABD\n").hexdigest()
-    read_back(data, "<test>", right, 2, KERNELS[kernel])
+    read_back(data, "<test>", right, 2, builder_kernel(kernel))
     with pytest.raises(DictionaryError, match="other words than those added"):
-        read_back(data, "<test>", hashlib.sha256(b"ABC\nABE\n").hexdigest(), 2, KERNELS[kernel])
+        read_back(data, "<test>", hashlib.sha256(b"ABC\nABE\n").hexdigest(), 2, builder_kernel(kernel))
     with pytest.raises(DictionaryError, match="2 words, 3 were added"):
-        read_back(data, "<test>", right, 3, KERNELS[kernel])
+        read_back(data, "<test>", right, 3, builder_kernel(kernel))
 
 
 @pytest.mark.parametrize("format", ["marisa", "dawg"])
