@@ -1,6 +1,7 @@
 """Bonus words (game/bonus.py): a game on a common list beside a full one; the full list's
-other words are accepted, listed apart, counted and never scored, in the library, `play`
-and `solve` (the web's are in tests/test_web_bonus.py)."""
+other words are accepted, listed apart, counted and never scored, in the library, `play`,
+`solve` and the web's games (`/api/play`, rooms, the daily puzzle; the arena's in
+tests/test_web_arena.py)."""
 
 from __future__ import annotations
 
@@ -207,3 +208,28 @@ def test_the_documented_set_algebra(tmp_path: Path) -> None:
     assert report["bonus"]["found"] == [{"word": "JOWL", "points": 0}] and report["score"] == 0
     assert "MEWL" in {hit["word"] for hit in report["bonus"]["missed"]}
     assert "MEWL" not in {hit["word"] for hit in report["missed"]}
+
+
+@pytest.mark.slow
+def test_the_webs_english_games_have_bonus_words_by_default() -> None:
+    pytest.importorskip("fastapi", reason="the [web] extra is not installed (pip install '.[web]')")
+    from fastapi.testclient import TestClient
+
+    from boggle_dafsa.web.app import create_app
+
+    client = TestClient(create_app())
+    play = {"dice": "en", "seed": 0, "words": ["ngwee", "lemon"], "end": True}
+    answer = client.post("/api/play", json=play).json()
+    assert answer["bonus"] == "enable2k" and [v["bonus"] for v in answer["verdicts"]] == [True, False]
+    assert answer["score"] == 2 and answer["report"]["bonus"]["found"] == [{"word": BONUS_WORD, "points": 0}]
+    assert answer["verdicts"][0]["path"] is not None  # a bonus word's path lights on the board too
+    # None asked: not a word; another list of the server's: its words.
+    none = client.post("/api/play", json={**play, "bonus": None}).json()
+    assert none["bonus"] is None and none["verdicts"][0]["reason"] == "not a word" and none["report"]["bonus"] is None
+    assert client.post("/api/play", json={**play, "bonus": "nope"}).status_code == 400
+    # French: no embedded full list, no bonus words unless asked.
+    assert client.post("/api/play", json={"dice": "fr", "seed": 0}).json()["bonus"] is None
+    assert client.post("/api/play", json={"dice": "fr", "seed": 0, "bonus": "enable2k"}).json()["bonus"] == "enable2k"
+    # Rooms: the same default, in the room's state.
+    assert client.post("/api/rooms", json={"dice": "en", "seed": 0}).json()["bonus"] == "enable2k"
+    assert client.post("/api/rooms", json={"dice": "en", "seed": 0, "bonus": None}).json()["bonus"] is None

@@ -146,7 +146,7 @@ DOORS = ("boggle_dafsa", "boggle_dafsa.__main__", "boggle_dafsa.cli")
 TEST_ONLY = ("pytest", "hypothesis", "playwright", "pexpect", "axe_playwright_python")
 #: Library parts landed before their user, each with what brings the user: remove an entry
 #: when that lands (an entry left here once its issue closes is dead code or a test helper).
-AWAITING_A_USER = {"boggle_dafsa.game.arena": "issue 36: the arena's web routes"}
+AWAITING_A_USER: dict[str, str] = {}
 
 
 def named_modules(path: Path, known: set[str]) -> set[str]:

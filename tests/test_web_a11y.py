@@ -55,7 +55,9 @@ def serious_findings(page: Page) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("theme", ["normal", "contrast"])
-@pytest.mark.parametrize("path", ["", "play?dice=fr&seed=42", "rooms", "daily?dice=fr", "words"])
+@pytest.mark.parametrize(
+    "path", ["", "play?dice=fr&seed=42", "play?dice=en&seed=0&end", "rooms", "daily?dice=fr", "words", "arena"]
+)
 def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str) -> None:
     errors: list[str] = []
     page = new_page(browser, errors)
@@ -70,6 +72,19 @@ def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme:
     elif path.startswith(("play", "daily")):
         start_game(page)
         page.fill("#word", "halte")
+        page.press("#word", "Enter")
+        page.wait_for_selector("#verdicts li")
+        if path.endswith("&end"):  # the end of a game: the report, the review, a bonus word
+            page.fill("#word", "ngwee")
+            page.press("#word", "Enter")
+            page.wait_for_selector("#verdicts li.accepted")
+            page.click("#stop")
+            page.wait_for_selector("#review:not([hidden]) .study a")
+    elif path == "arena":
+        page.fill("#name", f"ann-{theme}")
+        page.click("#join button")
+        page.wait_for_selector("#entry:not([hidden])")
+        page.fill("#word", "zzz")
         page.press("#word", "Enter")
         page.wait_for_selector("#verdicts li")
     elif path == "words":

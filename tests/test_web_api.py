@@ -219,6 +219,7 @@ def test_overlong_query_strings_and_unknown_paths_are_refused(client: TestClient
         ("/rooms", "rooms", "/rooms"),
         ("/rooms/abc", "rooms", "/rooms"),
         ("/words", "words", "/words"),
+        ("/arena", "arena", "/arena"),
     ],
 )
 def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
@@ -235,7 +236,7 @@ def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
     assert re.findall(r'<a href="([^"]+)" aria-current="page">', page) == [current]
     # Every page's header leads to every page and to the API's.
     links = re.findall(r'<a href="([^"]+)"', page.split("<nav>", 1)[1].split("</nav>", 1)[0])
-    assert links == ["/", "/play", "/daily", "/rooms", "/words", "/api/docs"]
+    assert links == ["/", "/play", "/daily", "/arena", "/rooms", "/words", "/api/docs"]
 
 
 def test_static_files_stay_in_their_folder(client: TestClient) -> None:
@@ -275,7 +276,10 @@ def test_play_judges_like_the_console_game(client: TestClient) -> None:
 
 def test_play_end_gives_the_report_and_the_solution(client: TestClient) -> None:
     answer = client.post("/api/play", json={"seed": 7, "dice": "en", "words": ["the", "qqq"], "end": True, "time": 60}).json()
-    game = Game.from_dice(load_dice("en"), 7, open_dictionary("en"), dictionary_spec="en")
+    # English games have the bonus words of enable2k by default (docs/web.md#after-a-game).
+    game = Game.from_dice(
+        load_dice("en"), 7, open_dictionary("en"), dictionary_spec="en", bonus=open_dictionary("enable2k"), bonus_spec="enable2k"
+    )
     for word in ["the", "qqq"]:
         game.submit(word)
     from boggle_dafsa.game.rounds import EndReason

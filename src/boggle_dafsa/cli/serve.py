@@ -33,6 +33,15 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    arena_dice: Annotated[
+        str, typer.Option("--arena-dice", help="The dice set of the arena's boards (one of `boggle-dafsa dice`).")
+    ] = "fr",
+    arena_minutes: Annotated[
+        float,
+        typer.Option(
+            "--arena-minutes", help="A new arena board every this many minutes (0.25 to 60; whole seconds).", min=0.25, max=60
+        ),
+    ] = 3,
     trust_proxy: Annotated[
         bool,
         typer.Option(
@@ -41,9 +50,9 @@ def serve(
         ),
     ] = False,
 ) -> None:
-    """Serve the Solve, Play and Rooms pages and the JSON API (/api/docs) until Ctrl-C.
+    """Serve the Solve, Play, Daily, Arena, Rooms and Words pages and the JSON API (/api/docs) until Ctrl-C.
 
-    Rooms (grid, players, clock) and the daily puzzle's results are kept in SQLite in the data folder: stop and start the server and they are back."""
+    Rooms (grid, players, clock), the daily puzzle's results and the arena are kept in SQLite in the data folder: stop and start the server and they are back."""
     try:
         from boggle_dafsa.web.run import serve as run_server
     except ImportError as error:
@@ -55,11 +64,23 @@ def serve(
         typer.echo(f"boggle-dafsa: serving on {url}{others} (Ctrl-C to stop)")
 
     try:
-        from boggle_dafsa.web.settings import Limits
+        from boggle_dafsa.errors import BoggleError
+        from boggle_dafsa.web.arena import ArenaSettings
+        from boggle_dafsa.web.settings import Limits, dice_set
         from boggle_dafsa.web.store import data_dir
 
+        seconds = round(arena_minutes * 60)
+        if abs(seconds - arena_minutes * 60) > 1e-6:
+            raise BoggleError(f"--arena-minutes {arena_minutes:g} is not a whole number of seconds")
+        dice_set(arena_dice)  # a dice set of the package, or one line
         run_server(
-            host, port, dictionaries or (), announce=announce, data=data or data_dir(), limits=Limits(trust_proxy=trust_proxy)
+            host,
+            port,
+            dictionaries or (),
+            announce=announce,
+            data=data or data_dir(),
+            limits=Limits(trust_proxy=trust_proxy),
+            arena=ArenaSettings(arena_dice, seconds),
         )
     except KeyboardInterrupt:
         pass

@@ -62,3 +62,23 @@ def share_text(day: dt.date, dice: str, score: int, found: Iterable[str], total_
     if bars:
         lines.append(f"letters {bars}")
     return "\n".join(lines)
+
+
+def streaks(days: Iterable[dt.date], today: dt.date) -> tuple[int, int]:
+    """(the current streak, the best run) of the days played: the current one counts the days
+    in a row up to ``today``, or up to yesterday while today is still to play; the best, the
+    longest run of days in a row (the Daily page counts the days it keeps the same way)."""
+    played = set(days)
+    one = dt.timedelta(days=1)
+    current = 0
+    day = today if today in played else today - one
+    while day in played:
+        current += 1
+        day -= one
+    best = run = 0
+    previous: dt.date | None = None
+    for day in sorted(played):
+        run = run + 1 if previous is not None and day - previous == one else 1
+        best = max(best, run)
+        previous = day
+    return current, best

@@ -8,7 +8,7 @@ parses, solves or judges with the library, and returns the library's own JSON.
 
 :func:`create_app` only assembles: the server's state, the guards, the one-line errors,
 then each page group's routes from its own module (``site``, ``apidocs``, ``daily``,
-``solve``, ``words``, ``play``, ``rooms_routes``), in the order the API description lists them.
+``solve``, ``words``, ``play``, ``rooms_routes``, ``arena``), in the order the API description lists them.
 """
 
 import json
@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.web.arena import ArenaSettings
 from boggle_dafsa.web.guard import ClientGuard, GuardMiddleware
 from boggle_dafsa.web.rooms import Room, RoomRegistry
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits, dice_set
@@ -110,15 +111,20 @@ def _one_line(error: RequestValidationError) -> str:
 
 
 def create_app(
-    dictionaries: list[str] | tuple[str, ...] = (), limits: Limits | None = None, data: str | Path | None = None
+    dictionaries: list[str] | tuple[str, ...] = (),
+    limits: Limits | None = None,
+    data: str | Path | None = None,
+    arena: ArenaSettings | None = None,
 ) -> FastAPI:
     """The application, offering the embedded dictionaries and ``dictionaries`` (``-d`` specs).
 
-    ``data``: the folder of the server's database (:mod:`.store`), whose rooms and daily
-    results survive a restart; None keeps everything in memory.
+    ``data``: the folder of the server's database (:mod:`.store`), whose rooms, daily
+    results and arena survive a restart; None keeps everything in memory. ``arena``: the
+    arena's dice set and slot length (default: French, three minutes).
     Raises :class:`BoggleError` if one of ``dictionaries`` cannot be opened.
     """
     from boggle_dafsa.web.apidocs import add_docs_routes
+    from boggle_dafsa.web.arena import add_arena_routes
     from boggle_dafsa.web.daily import MemoryResults, add_daily_routes
     from boggle_dafsa.web.play import add_play_routes
     from boggle_dafsa.web.rooms_routes import add_room_routes
@@ -183,12 +189,18 @@ def create_app(
     play_page = render_page("play", "/play")
     add_site_routes(app)  # /sw.js, /manifest.webmanifest, /static/
     add_docs_routes(app, OPENAPI_URL)  # /api/docs
+    # The arena's players (and the daily streaks of players with a token) live in the
+    # server's store; without a data folder, in one in memory.
+    from boggle_dafsa.web.store import Store
+
+    members = store if store is not None else Store(None)
     # The daily puzzle is played on the Play page, which reads its mode from the path.
-    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), play_page, limits)
+    add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), play_page, limits, members=members)
     add_server_routes(app)  # /api/server, /api/qr, /api/dictionaries, /api/dice, /api/roll
     add_solve_routes(app)  # / and /api/solve
     # /words, and /api/match, /api/anagram, /api/grep, /api/fuzzy, /api/hooks, /api/complete: the query commands' --json.
     add_word_routes(app, catalog, limits, guard)
     add_play_routes(app, play_page)  # /play and /api/play
     add_room_routes(app)  # /rooms, /api/rooms, /ws/rooms/
+    add_arena_routes(app, arena or ArenaSettings(), members)  # /arena, /api/arena...
     return app

@@ -38,11 +38,14 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.game.daily import DAILY_SECONDS, daily_seed, parse_day, share_text, today
 from boggle_dafsa.web.guard import CLIENT_KEY, TooManyRequests
 from boggle_dafsa.web.payloads import report_payload, roll_payload, solution_payload
+from boggle_dafsa.web.settings import AUTO
+from boggle_dafsa.web.store import token_hash
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.game.rounds import Game
     from boggle_dafsa.web.settings import DictionaryCatalog, Limits
+    from boggle_dafsa.web.store import Store
 
 _PLAYER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Seconds after the end of a game during which its result still counts (the network, the
@@ -50,6 +53,12 @@ _PLAYER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 GRACE_SECONDS = 15
 #: The name of the secret that signs the start tokens (in the database, table ``secrets``).
 SECRET_NAME = "daily"
+
+
+class NotAPlayer(BoggleError):
+    """A player's token this server never gave: HTTP 403."""
+
+    status = 403
 
 
 class DailyRefused(BoggleError):
@@ -205,6 +214,19 @@ class DailyResult(BaseModel):
     date: str | None = Field(None, max_length=10, description="Without a token: YYYY-MM-DD (UTC); default today.")
     player: str | None = Field(None, min_length=8, max_length=64, description="Ignored: the token names the player.")
     words: list[Annotated[str, StringConstraints(max_length=64)]] = Field(default_factory=list, max_length=1000)
+    member: str | None = Field(
+        None,
+        min_length=8,
+        max_length=64,
+        description="A player's token (`POST /api/arena/join`): a result that counts goes into their streak on this server.",
+    )
+
+
+class DailyStreak(BaseModel):
+    """A player's daily streak, kept on the server for players with a token."""
+
+    member: str = Field(min_length=8, max_length=64, description="The player's token (`POST /api/arena/join`).")
+    dice: str = Field("fr", max_length=32)
 
 
 class DailySolution(BaseModel):
@@ -221,10 +243,12 @@ def add_daily_routes(
     results: DailyLedger,
     page: str,
     limits: Limits,
+    members: Store | None = None,
 ) -> None:
     """Add the daily puzzle's routes to ``app``: ``page`` is the page's HTML; ``results`` keeps
-    the results and starts. ``app.state.daily_clock`` (default :func:`time.time`) is the clock
-    of the starts and of the time a result is sent (tests move it)."""
+    the results and starts; ``members``, the players with a token and their streaks (the
+    store the arena keeps its players in). ``app.state.daily_clock`` (default :func:`time.time`)
+    is the clock of the starts and of the time a result is sent (tests move it)."""
     app.state.daily_clock = time.time
     secret = results.secret(SECRET_NAME)
 
@@ -250,9 +274,20 @@ def add_daily_routes(
         answer = puzzle(dice, day)
         chosen = dice_set(answer["dice"])
         name, dictionary = catalog.for_language(None, chosen.language)
-        # Always clean: the same puzzle for everybody, family-friendly (docs/game.md).
+        # Always clean: the same puzzle for everybody, family-friendly (docs/game.md); with
+        # the bonus words of the embedded pair where there is one (English: enable2k).
         blocked = blocked_words(name, chosen.language)
-        game = Game.from_dice(chosen, answer["seed"], dictionary, dice=chosen.name, dictionary_spec=name, blocked=blocked)
+        full = catalog.bonus_for(name, AUTO)
+        game = Game.from_dice(
+            chosen,
+            answer["seed"],
+            dictionary,
+            dice=chosen.name,
+            dictionary_spec=name,
+            blocked=blocked,
+            bonus=None if full is None else full[1],
+            bonus_spec=None if full is None else full[0],
+        )
         for word in words:
             game.submit(word)
         return answer, game
@@ -354,6 +389,10 @@ def add_daily_routes(
             if refused == "revealed":
                 raise DailyRefused("the solution was shown to you: a result sent after it does not count")
             counted, why = True, None
+            if request.member is not None and members is not None:
+                member = members.member(token_hash(request.member))
+                if member is not None:  # a token of no player: the result counts, no streak is kept
+                    members.member_day(member[0], start.day, start.dice, game.score, len(game.found))
         total_words, total_points = len(game.hits), sum(hit.points for hit in game.hits)
         body: dict[str, Any] = {
             "date": answer["date"],
@@ -368,6 +407,32 @@ def add_daily_routes(
         if why is not None:
             body["why"] = why
         return JSONResponse(body)
+
+    @app.post(
+        "/api/daily/streak",
+        summary="A player's daily streak on this server (players with a token): days in a row, the best run, the days",
+    )
+    def daily_streak(request: Annotated[DailyStreak, Body()]) -> JSONResponse:
+        from boggle_dafsa.game.daily import streaks
+
+        if members is None:
+            raise BoggleError("this server keeps no players")
+        member = members.member(token_hash(request.member))
+        if member is None:
+            raise NotAPlayer("member: not a player of this server (join the arena to take a name)")
+        chosen = dice_set(request.dice)
+        days = members.member_days(member[0], chosen.name)
+        current, best = streaks((dt.date.fromisoformat(day) for day, _, _ in days), today())
+        return JSONResponse(
+            {
+                "name": member[1],
+                "dice": chosen.name,
+                "current": current,
+                "best": best,
+                "played": len(days),
+                "days": [{"date": day, "score": score, "words": words} for day, score, words in days[:30]],
+            }
+        )
 
     @app.post(
         "/api/daily/solution",

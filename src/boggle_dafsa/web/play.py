@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from boggle_dafsa.web.guard import bounded
 from boggle_dafsa.web.payloads import report_payload, solution_payload, verdict_payload
-from boggle_dafsa.web.settings import dice_set
+from boggle_dafsa.web.settings import AUTO, BONUS_HELP, dice_set
 from boggle_dafsa.web.site import MAX_SEED, page
 
 
@@ -29,6 +29,7 @@ class PlayRequest(BaseModel):
     end: bool = Field(False, description="True when the game is over: the answer adds the report and the solution.")
     time: float | None = Field(None, ge=0, le=86400, description="The time limit played, for the report.")
     clean: bool = Field(True, description="Leave the family-friendly blocklist out of the grid's words (docs/game.md).")
+    bonus: str | None = Field(AUTO, max_length=64, description=BONUS_HELP)
 
 
 def add_play_routes(app: FastAPI, html: str) -> None:
@@ -49,12 +50,23 @@ def add_play_routes(app: FastAPI, html: str) -> None:
         from boggle_dafsa.game.clean import blocked_words
 
         blocked = blocked_words(name, chosen.language) if request.clean else frozenset()
-        game = Game.from_dice(chosen, request.seed, words, dice=chosen.name, dictionary_spec=name, blocked=blocked)
+        full = catalog.bonus_for(name, request.bonus)
+        game = Game.from_dice(
+            chosen,
+            request.seed,
+            words,
+            dice=chosen.name,
+            dictionary_spec=name,
+            blocked=blocked,
+            bonus=None if full is None else full[1],
+            bonus_spec=None if full is None else full[0],
+        )
         verdicts = [verdict_payload(game, game.submit(word)) for word in request.words]
         answer: dict[str, Any] = {
             "dice": chosen.name,
             "seed": request.seed,
             "dictionary": name,
+            "bonus": None if full is None else full[0],
             "grid": str(game.grid),
             "shape": list(game.grid.shape),
             "faces": list(game.grid.faces),

@@ -16,7 +16,7 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.web.guard import CLIENT_KEY
 from boggle_dafsa.web.payloads import verdict_payload
 from boggle_dafsa.web.rooms import OVER, PLAYING, Room, RoomError
-from boggle_dafsa.web.settings import Limits, dice_set
+from boggle_dafsa.web.settings import AUTO, BONUS_HELP, Limits, dice_set
 from boggle_dafsa.web.site import MAX_SEED, page, render_page
 
 
@@ -31,6 +31,7 @@ class RoomRequest(BaseModel):
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="The grid's seed (default: a random one).")
     hints: bool = Field(False, description="Let players ask for hints (off by default: a room is a contest).")
     clean: bool = Field(True, description="Leave the family-friendly blocklist out of the grid's words (docs/game.md).")
+    bonus: str | None = Field(AUTO, max_length=64, description=BONUS_HELP)
 
 
 def add_room_routes(app: FastAPI) -> None:
@@ -52,9 +53,12 @@ def add_room_routes(app: FastAPI) -> None:
         chosen = dice_set(request.dice)
         name, words = catalog.for_language(request.dictionary, chosen.language)
         seed = random_seed() if request.seed is None else request.seed
-        options = {"hints": request.hints, "clean": request.clean}
+        full = catalog.bonus_for(name, request.bonus)
+        options = {"hints": request.hints, "clean": request.clean, "bonus": None if full is None else full[0]}
+        bonus = None if full is None else full[1]
         room = registry.make_room(
-            lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options), owner=address
+            lambda room_id: Room(room_id, chosen, seed, name, words, request.seconds, limits, options=options, bonus=bonus),
+            owner=address,
         )
         guard.room_opened(address, room.id)
         return JSONResponse(room.state(), status_code=201)

@@ -28,6 +28,7 @@ from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.web.app import create_app
+from boggle_dafsa.web.arena import ArenaSettings
 from boggle_dafsa.web.guard import ConnectionGate
 from boggle_dafsa.web.settings import Limits
 
@@ -178,8 +179,10 @@ def serve(
     limits: Limits | None = None,
     announce: Callable[[str, str | None], None] = lambda _url, _lan: None,
     data: str | Path | None = None,
+    arena: ArenaSettings | None = None,
 ) -> None:
-    """Serve the application on ``host``:``port`` until interrupted; ``announce(url, lan)`` is
+    """Serve the application on ``host``:``port`` until interrupted (``arena``: the arena's
+    dice set and slot length); ``announce(url, lan)`` is
     called once the socket listens (``lan``: the address to give others when listening on
     every interface, else None); rooms and daily results are kept in the folder
     ``data`` (None: in memory only), locked for as long as this runs. Raises
@@ -193,7 +196,7 @@ def serve(
         # One server per data folder, for the server's life: two would overwrite each other's rooms.
         lock = lock_data_folder(private_data_folder(data))
     try:
-        app = create_app(dictionaries, limits, data)
+        app = create_app(dictionaries, limits, data, arena)
         sock = listen(host, port)
         with sock:
             gate = ConnectionGate(None if limits.trust_proxy else limits.connections_per_client)

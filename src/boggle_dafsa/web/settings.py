@@ -84,6 +84,10 @@ class Limits:
     #: inventing players does not get far (docs/web.md, "The daily puzzle is fair").
     daily_results_per_client: int = 40
     daily_starts_per_client: int = 120
+    #: The arena: names made from one address in a day, players from one address on one
+    #: board (a class behind one NAT fits; a script inventing players does not get far).
+    arena_names_per_client: int = 40
+    arena_players_per_client: int = 40
     #: Take the client's address from the last entry of X-Forwarded-For (only behind a
     #: proxy that sets it: `serve --trust-proxy`).
     trust_proxy: bool = False
@@ -156,12 +160,36 @@ class DictionaryCatalog:
         """True if ``name`` (None: the default) is open already, so that :meth:`get` returns at once."""
         return (name or self.default) in self._opened
 
+    def bonus_for(self, common: str, asked: str | None) -> tuple[str, Dictionary] | None:
+        """The full list of a game on the dictionary ``common``, whose other words are bonus
+        words (:mod:`boggle_dafsa.game.bonus`): ``asked`` names one of this server's
+        dictionaries; :data:`AUTO` takes the embedded pair's (``enable2k`` for ``en``) if the
+        server offers it; None or "" (or ``common`` itself): none."""
+        from boggle_dafsa.game.bonus import FULL_LISTS
+
+        if asked == AUTO:
+            asked = FULL_LISTS.get(common)
+            if asked not in self:
+                return None
+        if not asked or asked == common:
+            return None
+        return self.get(asked)
+
     def for_language(self, name: str | None, language: str | None) -> tuple[str, Dictionary]:
         """The dictionary to play a dice set with: ``name`` if given, else the set's
         language if the server has it, else the default."""
         if not name and language in self._entries:
             name = language
         return self.get(name)
+
+
+#: What a game asks for when it leaves its bonus list to the server: the embedded pair's.
+AUTO = "auto"
+#: The description of a request's ``bonus`` field.
+BONUS_HELP = (
+    'The full list whose words outside the dictionary are bonus words, counted and not scored: "auto" (the default)'
+    " takes enable2k for en; null, none; or a dictionary of `/api/dictionaries` (docs/game.md#bonus-words)."
+)
 
 
 def dice_set(name: str) -> Any:

@@ -49,7 +49,8 @@ LOCK = "boggle-dafsa.lock"
 WRITE_ERRORS = (OSError, sqlite3.Error)
 #: Bumped when the tables change; an older file is migrated, a newer one refused.
 #: 2: daily_starts and secrets (the daily puzzle's start tokens); a version 1 file gets them on open.
-#: 3: members and arena_games (the arena: game/arena.py); older files get them on open.
+#: 3: members, arena_games (the arena: game/arena.py) and member_days (the daily streaks of
+#: players with a token); older files get them on open.
 SCHEMA_VERSION = 3
 
 _SCHEMA = """
@@ -120,9 +121,24 @@ CREATE TABLE IF NOT EXISTS arena_games (
     address TEXT NOT NULL,         -- a keyed hash of the address that played
     PRIMARY KEY (dice, seconds, slot, member)
 );
+CREATE TABLE IF NOT EXISTS member_days (
+    member INTEGER NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+    day TEXT NOT NULL,             -- a daily puzzle whose result counted, sent with the member's token
+    dice TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    words INTEGER NOT NULL,
+    PRIMARY KEY (member, dice, day)
+);
 CREATE INDEX IF NOT EXISTS arena_games_starts ON arena_games (dice, seconds, starts);
 CREATE INDEX IF NOT EXISTS arena_games_address ON arena_games (dice, seconds, slot, address);
 """
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a player's token: its SHA-256, in hexadecimal (never the token)."""
+    import hashlib
+
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def data_dir() -> Path:
@@ -420,6 +436,22 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT id, name FROM members WHERE token = ?", (token,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
+
+    def member_day(self, member: int, day: str, dice: str, score: int, words: int) -> None:
+        """Note that ``member``'s result of ``day``'s puzzle counted (the first one stays)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO member_days (member, day, dice, score, words) VALUES (?, ?, ?, ?, ?)",
+                (member, day, dice, score, words),
+            )
+
+    def member_days(self, member: int, dice: str) -> list[tuple[str, int, int]]:
+        """``member``'s daily puzzles of ``dice`` that counted: (day, score, words), newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT day, score, words FROM member_days WHERE member = ? AND dice = ? ORDER BY day DESC", (member, dice)
+            ).fetchall()
+        return [(str(day), int(score), int(words)) for day, score, words in rows]
 
     def arena_submitted(self, dice: str, seconds: int, slot: int, member: int) -> list[str] | None:
         """The words ``member`` sent on that board, as typed, in order; None if they have not played it."""

@@ -37,6 +37,20 @@ export async function fillDictionaries(select, chosen, automatic) {
   return list;
 }
 
+/** Fill a <select> with the choices of a game's bonus list (game/bonus.py): the server's
+ * pick ("auto": enable2k for en), none, or one of the server's dictionaries. */
+export async function fillBonus(select, chosen) {
+  const list = await api("/api/dictionaries");
+  select.replaceChildren(new Option("the usual (enable2k for en)", "auto"), new Option("none", ""));
+  for (const entry of list) select.append(new Option(entry.name, entry.name));
+  select.value = chosen !== null && [...select.options].some((option) => option.value === chosen) ? chosen : "auto";
+}
+
+/** A bonus <select>'s value as the API takes it: "auto", null (none) or a dictionary's name. */
+export function bonusValue(select) {
+  return select.value === "" ? null : select.value;
+}
+
 /** Fill a <select> with the dice sets. */
 export async function fillDice(select, chosen) {
   const sets = await api("/api/dice");

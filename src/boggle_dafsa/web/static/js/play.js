@@ -1,7 +1,8 @@
 // The Play page: a timed solo game on a rolled grid (dice set and seed in the URL), each
 // word judged by the server at once, then the report with every missed word and its path.
 import { Board, formatClock } from "./board.js";
-import { api, fillDice, fillDictionaries, setQuery, showError, WordTable } from "./common.js";
+import { api, bonusValue, fillBonus, fillDice, fillDictionaries, setQuery, showError, WordTable } from "./common.js";
+import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -29,13 +30,13 @@ let found = []; // words accepted, in order (for the judge of last resort and th
 
 function game() {
   // The seed goes as text: seeds reach 2**64, past what a JavaScript number holds exactly.
-  return { dice: $("dice").value, seed: $("seed").value, dict: $("dict").value || null };
+  return { dice: $("dice").value, seed: $("seed").value, dict: $("dict").value || null, bonus: bonusValue($("bonus")) };
 }
 
 function remember() {
   const { dice, seed, dict } = game();
   if (DAILY) setQuery({ dice });
-  else setQuery({ dice, seed, dict, time: $("time").value });
+  else setQuery({ dice, seed, dict, time: $("time").value, bonus: $("bonus").value === "auto" ? null : $("bonus").value || "none" });
 }
 
 /** A random id kept by this browser: the server keeps one daily result per player and day. */
@@ -48,6 +49,33 @@ function playerId() {
     localStorage.setItem(key, id);
   }
   return id;
+}
+
+/** The player's token, when they took a name in the arena (kept by arena.js): their daily
+ * streak is then kept on the server too, and follows them to any browser. */
+function member() {
+  try {
+    const kept = JSON.parse(localStorage.getItem("boggle-dafsa-arena") || "null");
+    return kept && typeof kept.token === "string" ? kept : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+/** The streak the server keeps for a player with a token (any browser), under the local one. */
+async function showServerStreak() {
+  const player = member();
+  $("server-streak").hidden = true;
+  if (!player) return;
+  try {
+    const streak = await api("/api/daily/streak", { member: player.token, dice: daily.dice });
+    const plural = (count) => `${count} day${count === 1 ? "" : "s"}`;
+    $("server-streak").textContent =
+      `On this server, as ${streak.name}: ${plural(streak.current)} in a row; best ${plural(streak.best)}; ${plural(streak.played)} played (in any browser).`;
+    $("server-streak").hidden = false;
+  } catch (error) {
+    // no streak to show (a token of another server): the local one stands
+  }
 }
 
 function describeResults(results) {
@@ -135,6 +163,7 @@ function showHistory() {
     return item;
   }));
   $("history").hidden = days.length === 0;
+  showServerStreak();
 }
 
 async function loadDaily() {
@@ -185,7 +214,8 @@ async function sendDaily() {
   const kept = { date: daily.date, dice: daily.dice };
   let results = daily.results;
   try {
-    const answer = await api("/api/daily", { token: started.token, words });
+    const player = member();
+    const answer = await api("/api/daily", { token: started.token, words, member: player ? player.token : null });
     Object.assign(kept, { score: answer.score, share: answer.share, words: answer.words, total: answer.total });
     if (!answer.counted) kept.error = answer.why || "not counted";
     results = answer.results;
@@ -373,7 +403,7 @@ function showVerdict(verdict) {
   const shown = verdict.word || verdict.input;
   if (verdict.accepted) {
     item.className = "accepted";
-    item.textContent = `${shown}: +${verdict.points}`;
+    item.textContent = verdict.bonus ? `${shown}: bonus word (not scored)` : `${shown}: +${verdict.points}`;
     if (verdict.path) board.highlight(verdict.path);
   } else {
     item.className = "refused";
@@ -418,9 +448,15 @@ function showReport(answer) {
   $("summary").textContent =
     `You found ${report.found.length} of ${report.total.words} words${percent(report.found.length, report.total.words)} ` +
     `and ${report.score} of ${report.total.points} points${percent(report.score, report.total.points)}.`;
+  if (report.bonus) {
+    $("summary").textContent += ` Bonus words (of ${report.bonus.list}, not scored): ${report.bonus.found.length} of ${report.bonus.total}.`;
+  }
   const point = (item) => board.highlight(item.path);
   new WordTable($("missed"), { onPoint: point }).show(report.missed.map(entry));
   new WordTable($("found"), { onPoint: point }).show(report.found.map(entry));
+  // The review (the server's; an offline report has none): the missed words arranged for study.
+  if (report.review) showReview($("review"), report.review, { paths, board, dictionary: $("dict").value || (loaded && loaded.roll.dictionary) });
+  else $("review").hidden = true;
   $("report").hidden = false;
 }
 
@@ -453,7 +489,7 @@ async function main() {
   });
   if (DAILY) {
     // Everybody plays the same grid for the same time: nothing to choose but the dice.
-    for (const id of ["seed-label", "time-label", "new"]) $(id).hidden = true;
+    for (const id of ["seed-label", "time-label", "new", "bonus-label"]) $(id).hidden = true;
     $("dict").closest("label").hidden = true;
     document.querySelectorAll("nav a").forEach((link) => {
       if (link.getAttribute("href") === "/daily") link.setAttribute("aria-current", "page");
@@ -465,6 +501,7 @@ async function main() {
     await Promise.all([
       fillDice($("dice"), params.get("dice")),
       fillDictionaries($("dict"), params.get("dict"), "the dice set's own"),
+      fillBonus($("bonus"), params.get("bonus") === "none" ? "" : params.get("bonus")),
     ]);
     if (DAILY) {
       await loadDaily();

@@ -1,7 +1,7 @@
 // Rooms: open a room, share its link, play the server's grid on the server's clock over a
 // WebSocket; at the end, everybody sees the table where shared words score 0.
 import { Board, formatClock } from "./board.js";
-import { api, fillDice, fillDictionaries, showError, WordTable } from "./common.js";
+import { api, bonusValue, fillBonus, fillDice, fillDictionaries, showError, WordTable } from "./common.js";
 import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -108,7 +108,8 @@ function showState(state) {
   status = state.status;
   dictionary = state.dictionary;
   document.body.dataset.status = state.status;
-  const what = `${state.title}, ${state.dictionary} dictionary, words of ${state.min_length}+ letters, ${state.seconds} s`;
+  const bonus = state.bonus ? `, bonus words of ${state.bonus}` : "";
+  const what = `${state.title}, ${state.dictionary} dictionary${bonus}, words of ${state.min_length}+ letters, ${state.seconds} s`;
   const label = { waiting: "Waiting for a player to start", playing: "Playing", over: "Game over" }[state.status];
   $("status").textContent = `${label} — ${what}`;
   $("players").replaceChildren(...state.players.map((player) => {
@@ -251,13 +252,18 @@ function showResults(over) {
 async function lobby() {
   $("lobby").hidden = false;
   const params = new URLSearchParams(location.search);
-  await Promise.all([fillDice($("dice"), params.get("dice")), fillDictionaries($("dict"), params.get("dict"), "the dice set's own")]);
+  await Promise.all([
+    fillDice($("dice"), params.get("dice")),
+    fillDictionaries($("dict"), params.get("dict"), "the dice set's own"),
+    fillBonus($("bonus"), null),
+  ]);
   if (params.get("time")) $("seconds").value = params.get("time");
   $("create").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       const room = await api("/api/rooms", {
         dice: $("dice").value, dict: $("dict").value || null, seconds: Number($("seconds").value), hints: $("hints").checked,
+        bonus: bonusValue($("bonus")),
       });
       location.href = `/rooms/${room.room}`;
     } catch (error) {
