@@ -208,3 +208,103 @@ def test_dump_values_sorted_list_round_trips_through_cmp(tmp_path: Path, kind: s
     script = "set -o pipefail; " + f"{COMMAND} dump --values map.dafsa | cmp - <(LC_ALL=C sort input)"
     result = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- set algebra keeps values ------------------------------------------------------------------
+
+
+def map_file(folder: Path, name: str, items: dict[str, Any], kind: str = "int") -> NativeDictionary:
+    from boggle_dafsa.automaton.stream import NativeWriter
+
+    writer = NativeWriter(values=kind)
+    writer.add_items(sorted(items.items()))
+    writer.write(folder / name)
+    return NativeDictionary(folder / name)
+
+
+def set_file(folder: Path, name: str, words: set[str]) -> NativeDictionary:
+    from boggle_dafsa.automaton.stream import NativeWriter
+
+    writer = NativeWriter()
+    writer.add_words(sorted(words))
+    writer.write(folder / name)
+    return NativeDictionary(folder / name)
+
+
+def set_oracle(maps: list[dict[str, int]], operation: str, merge: str | None) -> dict[str, int] | str:
+    if operation == "union":
+        words = set().union(*maps)
+    elif operation == "intersect":
+        words = set(maps[0]).intersection(*maps[1:])
+    else:
+        words = set(maps[0]).difference(*maps[1:])
+    out: dict[str, int] = {}
+    for word in words:
+        given = [m[word] for m in maps if word in m] if operation != "diff" else [maps[0][word]]
+        if len(set(given)) > 1:
+            if merge is None:
+                return "refused"
+            given = {"first": given[:1], "last": given[-1:], "sum": [sum(given)], "max": [max(given)]}[merge]
+        out[word] = given[0]
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(
+    maps=st.lists(
+        st.dictionaries(st.sampled_from(["A", "AB", "B", "BA", "C", "CAB", "Z"]), st.integers(-3, 3), min_size=1),
+        min_size=1,
+        max_size=3,
+    ),
+    operation=st.sampled_from(["union", "intersect", "diff"]),
+    merge=st.sampled_from([None, "first", "last", "sum", "max"]),
+)
+def test_set_algebra_keeps_the_values_it_says(
+    tmp_path_factory: pytest.TempPathFactory, maps: list[dict[str, int]], operation: str, merge: str | None
+) -> None:
+    from boggle_dafsa.errors import QueryError
+    from boggle_dafsa.query.setops import write_set
+
+    folder = tmp_path_factory.mktemp("sets")
+    opened = [map_file(folder, f"in{i}.dafsa", m) for i, m in enumerate(maps)]
+    expected = set_oracle(maps, operation, merge if operation != "diff" else None)
+    try:
+        report = write_set(opened, operation, folder / "out.dafsa", values_merge=merge if operation != "diff" else None)
+    except QueryError as error:
+        assert expected == "refused" and "give --values-merge" in str(error) and "\n" not in str(error)
+        return
+    assert expected != "refused"
+    assert report.values == "int" and report.words == len(expected)
+    assert list(NativeDictionary(folder / "out.dafsa").items()) == sorted(expected.items())
+
+
+def test_set_algebra_with_sets_and_kinds(tmp_path: Path) -> None:
+    from boggle_dafsa.errors import QueryError
+    from boggle_dafsa.query.setops import write_set
+
+    counts = map_file(tmp_path, "counts.dafsa", {"CHAT": 3, "ZOO": 7})
+    words = set_file(tmp_path, "words.dafsa", {"CHAT", "OURS"})
+    notes = map_file(tmp_path, "notes.dafsa", {"CHAT": "un félin"}, "text")
+    with pytest.raises(QueryError, match="words.dafsa holds no values, so some words would have none: give --no-values"):
+        write_set([counts, words], "union", tmp_path / "u.dafsa")
+    report = write_set([counts, words], "union", tmp_path / "u.dafsa", keep_values=False)
+    assert report.values is None and list(NativeDictionary(tmp_path / "u.dafsa")) == ["CHAT", "OURS", "ZOO"]
+    report = write_set([words, counts], "intersect", tmp_path / "i.dafsa")  # the values of the inputs that hold them
+    assert report.values == "int" and list(NativeDictionary(tmp_path / "i.dafsa").items()) == [("CHAT", 3)]
+    report = write_set([counts, words], "diff", tmp_path / "d.dafsa")
+    assert list(NativeDictionary(tmp_path / "d.dafsa").items()) == [("ZOO", 7)]
+    report = write_set([words, counts], "diff", tmp_path / "d2.dafsa")  # a set less a map: a set
+    assert report.values is None and list(NativeDictionary(tmp_path / "d2.dafsa")) == ["OURS"]
+    with pytest.raises(QueryError, match="values of different kinds"):
+        write_set([counts, notes], "intersect", tmp_path / "k.dafsa")
+    with pytest.raises(QueryError, match="--values-merge sum: for text values, one of first, last"):
+        write_set([notes, notes], "union", tmp_path / "t.dafsa", values_merge="sum")
+    result = runner.invoke(
+        app, ["union", str(tmp_path / "counts.dafsa"), str(tmp_path / "i.dafsa"), "-o", str(tmp_path / "c.dafsa")]
+    )
+    assert result.exit_code == 0 and "3 words" not in result.output and "int values" in result.output, result.output
+    result = runner.invoke(
+        app, ["union", str(tmp_path / "counts.dafsa"), str(tmp_path / "words.dafsa"), "-o", str(tmp_path / "x.dafsa")]
+    )
+    assert result.exit_code == 2 and "--no-values" in result.output and result.output.count("\n") == 1

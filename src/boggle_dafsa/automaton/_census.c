@@ -864,10 +864,18 @@ done:
 typedef struct {
     const uint8_t *data;
     uint64_t units, counted, escapes, directory_at, counts_at, table_at;
-    /* Optional (a ValueReader's): the bitmap in 64-bit words, and the rank before each. */
-    const uint64_t *bits;
-    const uint32_t *fine;
+    /* Optional (a ValueReader's): the bitmap a word of 64 units at a time, see RankWord. */
+    const struct RankWord *words;
 } Section;
+
+/* 64 units of the bitmap, the rank before them and their first counts, in half a cache
+ * line: a count is one read of memory, not three (the bitmap, a rank directory, the counts). */
+#define RANK_WORD_COUNTS 20
+typedef struct RankWord {
+    uint64_t bits;
+    uint32_t before;                   /* the bits set before these 64 */
+    uint8_t counts[RANK_WORD_COUNTS];  /* the counts of the first bits set here (0: read the section) */
+} RankWord;
 
 typedef struct {
     uint32_t label;
@@ -879,8 +887,7 @@ static int section_open(Section *s, const Py_buffer *view, uint64_t units) {
     uint64_t len = (uint64_t)view->len;
     if (len < WN_FIXED || memcmp(d, "WNUM", 4) != 0) goto bad;
     s->data = d;
-    s->bits = NULL;
-    s->fine = NULL;
+    s->words = NULL;
     s->units = (uint64_t)d[12] | (uint64_t)d[13] << 8 | (uint64_t)d[14] << 16 | (uint64_t)d[15] << 24;
     s->counted = (uint64_t)d[16] | (uint64_t)d[17] << 8 | (uint64_t)d[18] << 16 | (uint64_t)d[19] << 24;
     s->escapes = (uint64_t)d[20] | (uint64_t)d[21] << 8 | (uint64_t)d[22] << 16 | (uint64_t)d[23] << 24;
@@ -907,14 +914,17 @@ static inline unsigned popcount64(uint64_t x) {
 static uint32_t wn_get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
 /* The count stored for `unit`: >= 1; 0 when none is stored; -1 with an error set. */
-static int64_t section_count(const Section *s, uint64_t unit) {
+static inline int64_t section_count(const Section *s, uint64_t unit) {
     if (unit >= s->units) return 0;
     uint64_t ordinal;
-    if (s->fine != NULL) {
+    if (s->words != NULL) {
         /* One word and its rank: the values' hot path (d[word]). */
-        uint64_t word = s->bits[unit >> 6], bit = unit & 63;
-        if (!(word >> bit & 1u)) return 0;
-        ordinal = s->fine[unit >> 6] + (uint64_t)popcount64(word & ((UINT64_C(1) << bit) - 1u));
+        const RankWord *w = &s->words[unit >> 6];
+        uint64_t bit = unit & 63;
+        if (!(w->bits >> bit & 1u)) return 0;
+        uint64_t within = (uint64_t)popcount64(w->bits & ((UINT64_C(1) << bit) - 1u));
+        if (within < RANK_WORD_COUNTS && w->counts[within]) return w->counts[within];
+        ordinal = w->before + within;
     } else {
         const uint8_t *bitmap = s->data + WN_FIXED;
         uint8_t byte = bitmap[unit >> 3];
@@ -940,16 +950,63 @@ static int64_t section_count(const Section *s, uint64_t unit) {
 }
 
 /* The edges of `state` into `out` (room for l->letters): how many, -1 with an error set. */
-static int64_t number_edges(const Lookup *l, uint64_t state, NumberEdge *out) {
+static inline int64_t number_edges(const Lookup *l, uint64_t state, NumberEdge *out) {
     int64_t n = 0;
     if (l->version >= 2) {
         const uint8_t *body = (const uint8_t *)l->view.buf;
+        const uint64_t size = l->size;
         uint64_t start = state >> 1, pos = start;
-        if (start >= l->size) return 0;
+        if (start >= size) return 0;
         int64_t previous = -1;
         for (;;) {
+            /* The usual edge (a label below 15, a reference of at most two bytes, three
+             * bytes of the body left) decoded inline, with format2_edge's checks; any
+             * other by format2_edge itself. */
+            if (size - pos >= 3) {
+                const uint32_t flags = body[pos], b1 = body[pos + 1], b2 = body[pos + 2];
+                const uint32_t label = flags & EDGE_LABEL, kind = (flags >> EDGE_KIND_SHIFT) & 3u;
+                const int last = (flags & EDGE_LAST) != 0;
+                if (label != LABEL_ESCAPE && !(kind >= KIND_RELATIVE && (b1 & 0x80u) && (b2 & 0x80u))) {
+                    if (label >= l->letters || (int64_t)label <= previous) { damaged("a bad edge"); return -1; }
+                    uint64_t target;
+                    if (kind == KIND_LEAF) {
+                        target = size;
+                        pos += 1;
+                    } else if (kind == KIND_NEXT) {
+                        if (!last) { damaged("a bad edge"); return -1; }
+                        pos += 1;
+                        target = pos;
+                    } else {
+                        uint64_t value = b1 & 0x7Fu;
+                        if (b1 & 0x80u) {
+                            value |= (uint64_t)b2 << 7;
+                            pos += 3;
+                        } else {
+                            pos += 2;
+                        }
+                        if (kind == KIND_RELATIVE) {
+                            uint64_t distance = value >> 1;
+                            if (value & 1u) {
+                                if (distance + 1 > start) { damaged("a bad edge"); return -1; }
+                                target = start - distance - 1;
+                            } else {
+                                target = start + distance;
+                            }
+                        } else {
+                            target = value;
+                        }
+                        if (target > size) { damaged("a bad edge"); return -1; }
+                    }
+                    out[n].label = label;
+                    out[n].child = target << 1 | (uint64_t)((flags & EDGE_FINAL) != 0);
+                    n++;
+                    if (last) return n;
+                    previous = (int64_t)label;
+                    continue;
+                }
+            }
             Edge2 e;
-            if (format2_edge(body, l->size, start, previous, l->letters, &pos, &e) < 0) { damaged("a bad edge"); return -1; }
+            if (format2_edge(body, size, start, previous, l->letters, &pos, &e) < 0) { damaged("a bad edge"); return -1; }
             out[n].label = e.label;
             out[n].child = e.target << 1 | (uint64_t)(e.final != 0);
             n++;
@@ -976,7 +1033,7 @@ outside:
 }
 
 /* 1 if some letter follows `state`, 0 if none, -1 with an error set. */
-static int number_has_edges(const Lookup *l, uint64_t state) {
+static inline int number_has_edges(const Lookup *l, uint64_t state) {
     if (l->version >= 2) return (state >> 1) < l->size;
     if (state >= l->size) {
         PyErr_SetString(PyExc_IndexError, "a transition points outside the file");
@@ -987,7 +1044,7 @@ static int number_has_edges(const Lookup *l, uint64_t state) {
 
 /* The words below `child`, an edge followed by `later` more of its state's, of the `left`
  * its state has from this edge on (the twin's _child_count): >= 1, or -1 with an error set. */
-static int64_t number_child(const Lookup *l, const Section *s, uint64_t child, int64_t left, int64_t later) {
+static inline int64_t number_child(const Lookup *l, const Section *s, uint64_t child, int64_t left, int64_t later) {
     int edges = number_has_edges(l, child);
     if (edges < 0) return -1;
     int64_t stored = 1;
@@ -1022,24 +1079,30 @@ static int number_ready(Lookup *l, PyObject *section, Py_buffer *view, Section *
 /* The states nearest the root, which most walks pass, with their edges' counts and the sum
  * of the counts before each, made once (a ValueReader's): such a state costs one search of
  * its labels instead of decoding every edge and reading every count. */
+/* An edge, and what a walk needs of its child if the child is cached too: a step is one
+ * read of 32 bytes. */
 typedef struct {
-    uint32_t label;
-    int32_t next;    /* the child's CachedState, or -1: it is not cached */
-    uint64_t child;
-    int64_t below, before;
+    uint64_t labels; /* the child's: bit i set for an edge labelled i */
+    uint32_t before; /* the words below the state's edges before this one */
+    uint32_t below;  /* the words below this one: the child's words */
+    uint32_t child;  /* the child's state (cached only where every state fits 32 bits) */
+    uint32_t first;  /* the child's edges in StateCache.edges (UINT32_MAX: the child is not cached) */
+    uint32_t final;  /* the child's */
+    int32_t next;    /* while the cache is made: the child's CachedState, or -1 */
 } CachedEdge;
 
 typedef struct {
-    uint64_t state;
-    int64_t words;   /* the words at or below it: the `left` a walk brings */
-    int final;
-    uint32_t first, count; /* its edges in StateCache.edges */
+    uint64_t labels; /* bit i set for an edge labelled i (cached only for alphabets of at most 64 letters) */
+    uint32_t words;  /* the words at or below it: the `left` a walk brings */
+    uint32_t first;  /* its edges in StateCache.edges (UINT32_MAX: not cached) */
+    uint32_t final;
+    uint32_t count;  /* its edges */
 } CachedState;
 
 typedef struct {
-    CachedState *states; /* the root first; a walk moves from one to the next by CachedEdge.next */
+    CachedEdge root;     /* the root, as the edge to it would be (before 0, below the words) */
     CachedEdge *edges;
-    uint32_t count;
+    uint32_t count;      /* the states cached (0: none, not even the root) */
 } StateCache;
 
 static int number_walk(const Lookup *l, const Section *s, PyObject *key, int fold, int64_t word_count, NumberEdge *edges,
@@ -1051,26 +1114,22 @@ static int number_walk(const Lookup *l, const Section *s, PyObject *key, int fol
     int kind = PyUnicode_KIND(key);
     const void *data = PyUnicode_DATA(key);
     /* The root's cached state, then each cached child's, until the walk leaves the cache. */
-    const CachedState *known = cache != NULL && cache->count ? cache->states : NULL;
+    const CachedEdge *known = cache != NULL && cache->count ? &cache->root : NULL;
     for (Py_ssize_t i = 0; i < length; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (fold && c >= 'a' && c <= 'z') c -= 'a' - 'A';
         int64_t label = lookup_label(l, c);
         if (label < 0) return 0;
         if (known != NULL) {
-            if (known->words != left) { damaged("its word counts do not add up"); return -1; }
+            if (known->below != left) { damaged("its word counts do not add up"); return -1; }
             if (known->final) { rank++; left--; }
-            const CachedEdge *e = cache->edges + known->first;
-            uint32_t lo = 0, hi = known->count;
-            while (lo < hi) {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (e[mid].label < (uint64_t)label) lo = mid + 1; else hi = mid;
-            }
-            if (lo == known->count || e[lo].label != (uint64_t)label) return 0;
-            rank += e[lo].before;
-            left = e[lo].below;
-            state = e[lo].child;
-            known = e[lo].next >= 0 ? cache->states + e[lo].next : NULL;
+            /* The edge's place: the labels below it, one popcount (labels < 64 here). */
+            if (!(known->labels >> label & 1u)) return 0;
+            const CachedEdge *e = cache->edges + known->first + popcount64(known->labels & ((UINT64_C(1) << label) - 1u));
+            rank += e->before;
+            left = e->below;
+            state = e->child;
+            known = e->first != UINT32_MAX ? e : NULL;
             continue;
         }
         int final = lookup_final(l, state);
@@ -1216,8 +1275,7 @@ typedef struct {
     int held;                /* the buffers are held (until release()) */
     int has_values;          /* int values: values_view holds their section */
     Section section;
-    uint64_t *bits;
-    uint32_t *fine;
+    RankWord *words;
     NumberEdge *edges;
     StateCache cache;
     int64_t word_count;
@@ -1350,17 +1408,15 @@ static void reader_dealloc(PyObject *self) {
     reader_let_go(r);
     Py_XDECREF(r->lookup);
     Py_XDECREF(r->counts);
-    PyMem_Free(r->bits);
-    PyMem_Free(r->fine);
+    PyMem_Free(r->words);
     PyMem_Free(r->edges);
-    PyMem_Free(r->cache.states);
     PyMem_Free(r->cache.edges);
     Py_TYPE(self)->tp_free(self);
 }
 
 /* The states nearest the root, breadth first, while they are at most CACHE_STATES and their
  * edges at most CACHE_EDGES, each with its edges' counts (number_child's, with its checks). */
-#define CACHE_STATES 2048
+#define CACHE_STATES 4096
 #define CACHE_EDGES 16384
 
 static uint64_t cache_hash(uint64_t state) { return (state * UINT64_C(0x9E3779B97F4A7C15)) >> 17; }
@@ -1394,79 +1450,96 @@ static uint32_t heap_pop(uint32_t *heap, uint32_t *size, const CachedState *stat
 static int reader_cache(ValueReader *r) {
     /* Best first: the states with the most words below, which the most walks pass (a
      * walk passes a state for each word below it), until CACHE_STATES states or
-     * CACHE_EDGES edges. A state seen (a child of one cached) but not cached keeps no edges. */
+     * CACHE_EDGES edges. A state seen (a child of one cached) but not cached keeps no
+     * edges. Only for alphabets of at most 64 letters (a label is a bit of `labels`) and
+     * bodies whose states fit 32 bits; else no state is cached, and every walk reads the body. */
     const Lookup *l = r->lookup;
     StateCache *c = &r->cache;
     c->count = 0;
+    CachedState *states = NULL;
+    uint64_t largest = l->version >= 2 ? 2 * l->size + 1 : l->size;
+    if (l->letters > 64 || largest > 0xFFFFFFFFull || r->word_count <= 0 || r->word_count > 0xFFFFFFFFll) return 0;
     uint32_t room = 4 * CACHE_STATES; /* states seen */
-    c->states = PyMem_Malloc(room * sizeof(CachedState));
+    states = PyMem_Malloc(room * sizeof(CachedState));
     c->edges = PyMem_Malloc(CACHE_EDGES * sizeof(CachedEdge));
-    /* While it is made: the states seen, by state (open addressing: 1 + its index, 0: none). */
+    /* While it is made: each state's handle, and the states seen by handle (open
+     * addressing: 1 + its index, 0: none). */
+    uint64_t *handles = PyMem_Malloc(room * sizeof(uint64_t));
     uint64_t mask = 2 * (uint64_t)room - 1;
     uint32_t *slots = PyMem_Calloc(mask + 1, sizeof(uint32_t));
     uint32_t *heap = PyMem_Malloc(room * sizeof(uint32_t));
     int result = -1;
-    if (!c->states || !c->edges || !slots || !heap) { PyErr_NoMemory(); goto done; }
-    result = 0;
-    if (r->word_count <= 0) goto done;
-    result = -1;
+    if (!states || !c->edges || !handles || !slots || !heap) { PyErr_NoMemory(); goto done; }
     uint32_t edges_used = 0, seen = 1, waiting = 0, cached = 0;
-    c->states[0].state = l->root;
-    c->states[0].words = r->word_count;
-    c->states[0].count = 0;
-    c->states[0].first = UINT32_MAX; /* not cached (yet) */
+    handles[0] = l->root;
+    states[0].words = (uint32_t)r->word_count;
+    states[0].first = UINT32_MAX; /* not cached (yet) */
     slots[cache_hash(l->root) & mask] = 1;
-    heap_push(heap, &waiting, c->states, 0);
+    heap_push(heap, &waiting, states, 0);
     while (waiting && cached < CACHE_STATES) {
-        uint32_t q = heap_pop(heap, &waiting, c->states);
-        CachedState *st = &c->states[q];
-        int final = lookup_final(l, st->state);
+        uint32_t q = heap_pop(heap, &waiting, states);
+        CachedState *st = &states[q];
+        int final = lookup_final(l, handles[q]);
         if (final < 0) goto done;
-        int64_t n = number_edges(l, st->state, r->edges);
+        int64_t n = number_edges(l, handles[q], r->edges);
         if (n < 0) goto done;
         if (edges_used + (uint64_t)n > CACHE_EDGES) break;
-        int64_t left = st->words - final, before = 0;
-        st->final = final;
+        int64_t left = (int64_t)st->words - final, before = 0;
+        st->final = (uint32_t)final;
         st->first = edges_used;
         st->count = (uint32_t)n;
+        st->labels = 0;
         cached++;
         for (int64_t place = 0; place < n; place++) {
-            int64_t below = number_child(l, &r->section, r->edges[place].child, left, n - 1 - place);
+            uint64_t child = r->edges[place].child;
+            int64_t below = number_child(l, &r->section, child, left, n - 1 - place);
             if (below < 0) goto done;
+            st->labels |= UINT64_C(1) << r->edges[place].label;
             CachedEdge *e = &c->edges[edges_used++];
-            e->label = r->edges[place].label;
-            e->child = r->edges[place].child;
-            e->below = below;
-            e->before = before;
+            e->child = (uint32_t)child;
+            e->below = (uint32_t)below;
+            e->before = (uint32_t)before;
             e->next = -1;
             before += below;
             left -= below;
             /* A child with edges is seen once (and waits its turn), while there is room. */
-            int more = number_has_edges(l, e->child);
+            int more = number_has_edges(l, child);
             if (more < 0) goto done;
             if (!more) continue;
-            uint64_t at = cache_hash(e->child) & mask;
-            while (slots[at] && c->states[slots[at] - 1].state != e->child) at = (at + 1) & mask;
+            uint64_t at = cache_hash(child) & mask;
+            while (slots[at] && handles[slots[at] - 1] != child) at = (at + 1) & mask;
             if (slots[at]) {
                 e->next = (int32_t)(slots[at] - 1);
                 continue;
             }
             if (seen == room) continue;
-            c->states[seen].state = e->child;
-            c->states[seen].words = below;
-            c->states[seen].count = 0;
-            c->states[seen].first = UINT32_MAX;
+            handles[seen] = child;
+            states[seen].words = (uint32_t)below;
+            states[seen].first = UINT32_MAX;
             e->next = (int32_t)seen;
             slots[at] = ++seen;
-            heap_push(heap, &waiting, c->states, seen - 1);
+            heap_push(heap, &waiting, states, seen - 1);
         }
     }
-    /* An edge to a state seen but never cached leads out of the cache. */
-    for (uint32_t i = 0; i < edges_used; i++)
-        if (c->edges[i].next >= 0 && c->states[c->edges[i].next].first == UINT32_MAX) c->edges[i].next = -1;
-    c->count = c->states[0].first == UINT32_MAX ? 0 : seen;
+    /* Each edge gets its child's part (none: the child is not cached, a walk leaves there). */
+    for (uint32_t i = 0; i < edges_used; i++) {
+        CachedEdge *e = &c->edges[i];
+        const CachedState *child = e->next >= 0 ? &states[e->next] : NULL;
+        e->first = child != NULL ? child->first : UINT32_MAX;
+        e->labels = child != NULL && child->first != UINT32_MAX ? child->labels : 0;
+        e->final = child != NULL && child->first != UINT32_MAX ? child->final : 0;
+    }
+    c->root.labels = states[0].labels;
+    c->root.first = states[0].first;
+    c->root.final = states[0].final;
+    c->root.below = states[0].words;
+    c->root.before = 0;
+    c->root.child = (uint32_t)l->root;
+    c->count = states[0].first == UINT32_MAX ? 0 : cached;
     result = 0;
 done:
+    PyMem_Free(states);
+    PyMem_Free(handles);
     PyMem_Free(slots);
     PyMem_Free(heap);
     return result;
@@ -1504,21 +1577,26 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     if (section_open(&r->section, &r->counts_view, l->size) < 0) goto fail;
     /* The bitmap as 64-bit words (zero past the units) and the rank before each word. */
     uint64_t units = r->section.units, words = (units + 63) / 64;
-    r->bits = PyMem_Calloc((size_t)(words ? words : 1), sizeof(uint64_t));
-    r->fine = PyMem_Malloc((size_t)(words ? words : 1) * sizeof(uint32_t));
+    r->words = PyMem_Calloc((size_t)(words ? words : 1), sizeof(RankWord));
     r->edges = PyMem_Malloc((size_t)(l->letters ? l->letters : 1) * sizeof(NumberEdge));
-    if (!r->bits || !r->fine || !r->edges) { PyErr_NoMemory(); goto fail; }
+    if (!r->words || !r->edges) { PyErr_NoMemory(); goto fail; }
     const uint8_t *bitmap = r->section.data + WN_FIXED;
     uint64_t bitmap_bytes = (units + 7) / 8, before = 0;
-    for (uint64_t i = 0; i < bitmap_bytes; i++) r->bits[i >> 3] |= (uint64_t)bitmap[i] << (8 * (i & 7));
-    if (units % 64) r->bits[words - 1] &= (UINT64_C(1) << (units % 64)) - 1u;
+    for (uint64_t i = 0; i < bitmap_bytes; i++) r->words[i >> 3].bits |= (uint64_t)bitmap[i] << (8 * (i & 7));
+    if (units % 64) r->words[words - 1].bits &= (UINT64_C(1) << (units % 64)) - 1u;
     for (uint64_t w = 0; w < words; w++) {
-        r->fine[w] = (uint32_t)before;
-        before += popcount64(r->bits[w]);
+        r->words[w].before = (uint32_t)before;
+        unsigned here = popcount64(r->words[w].bits);
+        /* Copies of the counts of the section (never its escapes, 255: read from the table),
+         * within the section's counts only (checked below: `before` ends at `counted`). */
+        for (unsigned k = 0; k < here && k < RANK_WORD_COUNTS && before + k < r->section.counted; k++) {
+            uint8_t count = r->section.data[r->section.counts_at + before + k];
+            r->words[w].counts[k] = count == WN_COUNT_ESCAPE ? 0 : count;
+        }
+        before += here;
     }
     if (before != r->section.counted) { damaged("its word-number section's bitmap and counts disagree"); goto fail; }
-    r->section.bits = r->bits;
-    r->section.fine = r->fine;
+    r->section.words = r->words;
     if (reader_cache(r) < 0) goto fail;
     if (r->has_values) {
         const uint8_t *v = (const uint8_t *)r->values_view.buf;
@@ -1578,9 +1656,53 @@ static PyTypeObject ValueReaderType = {
 typedef struct {
     PyObject_HEAD
     PyObject *lookup; /* a Lookup, or NULL */
+    PyObject *values; /* a ValueReader of int values, or NULL (issue 33: d[word]) */
 } Contains;
 
 static PyObject *contains_name; /* "_contains", interned */
+static PyObject *getitem_name;  /* "_getitem", interned */
+
+/* d[word]: the mp_subscript slot, as sq_contains is `in`: the int value read in C by the
+ * dictionary's ValueReader (`_values`, set by values.Values._arm_values) for the texts whose
+ * key it makes; anything else (no reader, text or bytes values, a text Python must
+ * normalize, a closed dictionary, an error of the walk) is asked of the dictionary's
+ * Python `_getitem`, the twin, which arms, normalizes, and turns errors into the library's.
+ * A word that is no word: KeyError(word), as the twin raises. */
+static PyObject *contains_subscript(PyObject *self, PyObject *word) {
+    ValueReader *r = (ValueReader *)((Contains *)self)->values;
+    if (r != NULL && r->held && r->lookup->held && r->has_values) {
+        int64_t number = 0;
+        int found = reader_number(r, word, &number);
+        if (found == 1) return PyLong_FromLongLong(reader_value(r, (uint64_t)number));
+        if (found == 0) {
+            PyErr_SetObject(PyExc_KeyError, word);
+            return NULL;
+        }
+        if (found == -1) {
+            if (!PyErr_ExceptionMatches(PyExc_IndexError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
+            PyErr_Clear(); /* the twin meets it again, and says it as the library does */
+        }
+    }
+    return PyObject_CallMethodOneArg(self, getitem_name, word);
+}
+
+static PyObject *contains_get_values(PyObject *self, void *closure) {
+    PyObject *values = ((Contains *)self)->values;
+    return Py_NewRef(values != NULL ? values : Py_None);
+}
+
+static PyTypeObject ValueReaderType;
+
+static int contains_set_values(PyObject *self, PyObject *value, void *closure) {
+    if (value != NULL && value != Py_None && !PyObject_TypeCheck(value, &ValueReaderType)) {
+        PyErr_SetString(PyExc_TypeError, "_values is a ValueReader or None");
+        return -1;
+    }
+    PyObject *old = ((Contains *)self)->values;
+    ((Contains *)self)->values = value == NULL || value == Py_None ? NULL : Py_NewRef(value);
+    Py_XDECREF(old);
+    return 0;
+}
 
 static int contains_slot(PyObject *self, PyObject *word) {
     if (!PyUnicode_Check(word)) return 0;
@@ -1618,26 +1740,32 @@ static int contains_set_fast(PyObject *self, PyObject *value, void *closure) {
 
 static int contains_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(((Contains *)self)->lookup);
+    Py_VISIT(((Contains *)self)->values);
     return 0;
 }
 
 static int contains_clear(PyObject *self) {
     Py_CLEAR(((Contains *)self)->lookup);
+    Py_CLEAR(((Contains *)self)->values);
     return 0;
 }
 
 static void contains_dealloc(PyObject *self) {
     PyObject_GC_UnTrack(self);
     Py_CLEAR(((Contains *)self)->lookup);
+    Py_CLEAR(((Contains *)self)->values);
     Py_TYPE(self)->tp_free(self);
 }
 
 static PyGetSetDef contains_getset[] = {
     {"_fast", contains_get_fast, contains_set_fast, "The Lookup `in` reads in C (None: every `in` asks _contains).", NULL},
+    {"_values", contains_get_values, contains_set_values, "The ValueReader d[word] reads in C (None: d[word] asks _getitem).",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PySequenceMethods contains_sequence = {.sq_contains = contains_slot};
+static PyMappingMethods contains_mapping = {.mp_subscript = contains_subscript};
 
 static PyTypeObject ContainsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -1645,6 +1773,7 @@ static PyTypeObject ContainsType = {
     .tp_basicsize = sizeof(Contains),
     .tp_dealloc = contains_dealloc,
     .tp_as_sequence = &contains_sequence,
+    .tp_as_mapping = &contains_mapping,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The base of a native dictionary whose `in` runs in C (automaton/lookup.py).",
     .tp_traverse = contains_traverse,
@@ -1667,6 +1796,7 @@ PyMODINIT_FUNC PyInit__census(void) {
     if (PyType_Ready(&LookupType) < 0 || PyType_Ready(&ContainsType) < 0) return NULL;
     if (PyType_Ready(&ValueReaderType) < 0) return NULL;
     if (contains_name == NULL && (contains_name = PyUnicode_InternFromString("_contains")) == NULL) return NULL;
+    if (getitem_name == NULL && (getitem_name = PyUnicode_InternFromString("_getitem")) == NULL) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Lookup", (PyObject *)&LookupType) < 0 ||

@@ -65,6 +65,13 @@ class _PythonContains:
     def __contains__(self, word: object) -> bool:
         return self._contains(word)
 
+    def _getitem(self, word: str) -> Any:
+        raise NotImplementedError
+
+    def __getitem__(self, word: str) -> Any:
+        # d[word] (automaton/values.py): where the part is built, the compiled base's slot.
+        return self._getitem(word)
+
 
 def _contains_base() -> type:
     # The compiled base (its sq_contains slot is `in`) when the part is built, whatever

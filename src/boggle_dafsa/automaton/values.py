@@ -523,24 +523,23 @@ class Values:
         except ValueError as error:
             raise self._walk_error(error) from None
         self._value_reader = reader
+        if ints is not None and hasattr(type(self), "_values"):
+            self._values = reader  # d[word] in C from now on (the compiled base's slot)
         return reader
 
     def _release_values(self) -> None:
         # Before the file is unmapped: the reader and the table hold views of it.
         if self._value_reader is not None:
             self._value_reader.release()
+            if hasattr(type(self), "_values"):
+                self._values = None
         if self._value_table is not None and isinstance(self._value_table.data, memoryview):
             self._value_table.data.release()
 
-    def __getitem__(self, word: str) -> Any:
-        reader = self._value_reader
-        if reader is not None and self._value_table is not None and self._value_table.layout.kind == KIND_INT:
-            try:
-                value = reader.get(word)
-            except (IndexError, ValueError) as error:
-                raise self._value_error(error) from None
-            if value is not None:
-                return value
+    def _getitem(self, word: str) -> Any:
+        """``d[word]`` in Python: all of it where the census part is not built (its base's
+        ``__getitem__`` calls this), and what the compiled ``mp_subscript`` slot of the base
+        ``Contains`` does not answer (before arming, text values, a text to normalize)."""
         return self._value_of(word)
 
     def _value_error(self, error: Exception) -> Exception:

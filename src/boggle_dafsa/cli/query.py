@@ -203,31 +203,63 @@ def hooks(
     _emit(hooks_lines(found), str, False, count)
 
 
-def _set_command(operation: str, inputs: list[str], output: Path, quiet: bool) -> None:
+ValuesMergeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--values-merge",
+        help="Inputs with values: what a word held with different values keeps: first or last (of the inputs in the order given), sum or max (int values). Without, different values are refused.",
+    ),
+]
+NoValuesOption = Annotated[bool, typer.Option("--no-values", help="Write the words alone, whatever values the inputs hold.")]
+
+
+def _set_command(
+    operation: str, inputs: list[str], output: Path, quiet: bool, values_merge: str | None = None, no_values: bool = False
+) -> None:
     from boggle_dafsa.cli.progress import progress_bar
     from boggle_dafsa.output.queries import set_report
     from boggle_dafsa.query.setops import write_set
 
     opened = [load_dictionary(spec) for spec in inputs]
     with progress_bar(operation) as progress:
-        report = write_set(opened, operation, output, progress)
+        report = write_set(opened, operation, output, progress, values_merge, keep_values=not no_values)
     if not quiet:
         typer.echo(set_report(report, opened[0].policy.value))
 
 
 @app.command()
-def union(inputs: InputsArgument, output: OutputOption, quiet: QuietOption = False) -> None:
-    """Write the words of any of the INPUTS as a new minimal native dictionary."""
-    _set_command("union", inputs, output, quiet)
+def union(
+    inputs: InputsArgument,
+    output: OutputOption,
+    quiet: QuietOption = False,
+    values_merge: ValuesMergeOption = None,
+    no_values: NoValuesOption = False,
+) -> None:
+    """Write the words of any of the INPUTS as a new minimal native dictionary (with their
+    values when every input holds values)."""
+    _set_command("union", inputs, output, quiet, values_merge, no_values)
 
 
 @app.command()
-def intersect(inputs: InputsArgument, output: OutputOption, quiet: QuietOption = False) -> None:
-    """Write the words of all of the INPUTS as a new minimal native dictionary."""
-    _set_command("intersect", inputs, output, quiet)
+def intersect(
+    inputs: InputsArgument,
+    output: OutputOption,
+    quiet: QuietOption = False,
+    values_merge: ValuesMergeOption = None,
+    no_values: NoValuesOption = False,
+) -> None:
+    """Write the words of all of the INPUTS as a new minimal native dictionary (with the
+    values of the inputs that hold values)."""
+    _set_command("intersect", inputs, output, quiet, values_merge, no_values)
 
 
 @app.command()
-def diff(inputs: InputsArgument, output: OutputOption, quiet: QuietOption = False) -> None:
-    """Write the words of the first input that none of the others holds, as a new native dictionary."""
-    _set_command("diff", inputs, output, quiet)
+def diff(
+    inputs: InputsArgument,
+    output: OutputOption,
+    quiet: QuietOption = False,
+    no_values: NoValuesOption = False,
+) -> None:
+    """Write the words of the first input that none of the others holds, as a new native
+    dictionary (with the first input's values, if it holds values)."""
+    _set_command("diff", inputs, output, quiet, None, no_values)

@@ -45,6 +45,24 @@ def write_native(
     return writer.write(path, policy, digest, version or DEFAULT_VERSION, index)
 
 
+def write_native_items(
+    sorted_items: Iterable[tuple[str, Any]],
+    path: str | Path,
+    kind: str,
+    policy: Policy = Policy.FOLD,
+    digest: str | None = None,
+    kernel: Any = None,
+    version: int | None = None,
+    index: bool = True,
+) -> NativeStats:
+    """Write the native file of ``sorted_items`` (``(word, value)``, words sorted and unique;
+    values of ``kind``: ``int``, ``text`` or ``bytes``) atomically, a value per word
+    (docs/format.md): the streaming entry point for set algebra over maps."""
+    writer = NativeWriter(kernel, values=kind)
+    writer.add_items(sorted_items, _BLOCK_WORDS)
+    return writer.write(path, policy, digest, version or DEFAULT_VERSION, index)
+
+
 def compile_words(
     sorted_words: Iterable[str],
     policy: Policy = Policy.FOLD,

@@ -73,7 +73,8 @@ def hooks_lines(found: Hooks) -> list[str]:
 
 def set_report(report: SetReport, policy: str) -> str:
     """What ``union``, ``intersect`` and ``diff`` say of the file they wrote."""
+    held = f", {report.values} values" if report.values else ""
     return (
-        f"wrote {report.output} (native, policy {policy}): {report.words:,} words, "
+        f"wrote {report.output} (native, policy {policy}): {report.words:,} words{held}, "
         f"{report.states:,} states, {report.file_bytes:,} bytes"
     )
