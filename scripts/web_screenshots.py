@@ -2,10 +2,11 @@
 
     python scripts/web_screenshots.py                 # starts `boggle-dafsa serve` itself (data in a temporary folder)
     python scripts/web_screenshots.py --url http://127.0.0.1:8000/   # or uses a running server
+    python scripts/web_screenshots.py --pages study   # only the Study page
 
 Writes docs/web/NAME.png (desktop, 960 pixels wide) and docs/web/NAME-phone.png (390 pixels
-wide, a phone's touch screen) for NAME in solve, play, daily, rooms and words. Needs the [web]
-extra, playwright (its driver only) and Debian's chromium.
+wide, a phone's touch screen) for NAME in solve, play, daily, rooms, words and study (``--pages
+study,words``: only those). Needs the [web] extra, playwright (its driver only) and Debian's chromium.
 """
 
 from __future__ import annotations
@@ -121,23 +122,49 @@ def words_page(browser: Any, url: str) -> None:
     shot(page, "words")
 
 
+def study_page(browser: Any, url: str) -> None:
+    # A search of fr by expected Boggle points, its groups in the quiz, one answered.
+    page = new_page(browser, **DEVICES[device])
+    open_page(page, url + "study?d=fr&length=5&sort=expected&limit=40&today=2026-11-27")
+    page.wait_for_selector("#results tbody tr")
+    page.click("#add")
+    page.wait_for_selector("#ask:not([hidden])")
+    page.fill("#answer", "aster astre rates tares")
+    page.press("#answer", "Enter")
+    page.wait_for_function("document.body.dataset.answered === '1'")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "study")
+
+
+PAGES = {
+    "solve": solve_page,
+    "play": play_page,
+    "daily": daily_page,
+    "rooms": rooms_page,
+    "words": words_page,
+    "study": study_page,
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running server (default: start one on a free port)")
+    parser.add_argument("--pages", default=",".join(PAGES), help="the pages to take, comma-separated (default: all)")
     args = parser.parse_args()
+    names = [name for name in args.pages.split(",") if name]
+    unknown = [name for name in names if name not in PAGES]
+    if unknown:
+        parser.error(f"unknown pages {', '.join(unknown)}: {', '.join(PAGES)}")
     OUT.mkdir(parents=True, exist_ok=True)
     global device
     with tempfile.TemporaryDirectory(prefix="boggle-dafsa-screenshots-") as data:
         server = nullcontext(args.url.rstrip("/") + "/") if args.url else live_server("--data", data)
         with server as url, headless_chromium() as browser:
             for device in DEVICES:
-                solve_page(browser, url)
-                play_page(browser, url)
-                daily_page(browser, url)
-                rooms_page(browser, url)
-                words_page(browser, url)
+                for name in names:
+                    PAGES[name](browser, url)
     for suffix in DEVICES:
-        for name in ("solve", "play", "daily", "rooms", "words"):
+        for name in names:
             path = OUT / f"{name}{suffix}.png"
             print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size:,} bytes")
     return 0

@@ -220,6 +220,7 @@ def test_overlong_query_strings_and_unknown_paths_are_refused(client: TestClient
         ("/rooms/abc", "rooms", "/rooms"),
         ("/words", "words", "/words"),
         ("/arena", "arena", "/arena"),
+        ("/study", "study", "/study"),
     ],
 )
 def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
@@ -236,7 +237,7 @@ def test_pages_are_served_each_in_the_shared_head_with_its_own_link_current(
     assert re.findall(r'<a href="([^"]+)" aria-current="page">', page) == [current]
     # Every page's header leads to every page and to the API's.
     links = re.findall(r'<a href="([^"]+)"', page.split("<nav>", 1)[1].split("</nav>", 1)[0])
-    assert links == ["/", "/play", "/daily", "/arena", "/rooms", "/words", "/api/docs"]
+    assert links == ["/", "/play", "/daily", "/arena", "/rooms", "/words", "/study", "/api/docs"]
 
 
 def test_static_files_stay_in_their_folder(client: TestClient) -> None:

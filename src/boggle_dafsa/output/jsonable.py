@@ -7,6 +7,7 @@ paths are lists of coordinates. Builders return plain data for :func:`json.dumps
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.output.rows import PATH, POINTS, WORD, RowFormat
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from boggle_dafsa.search.best import SearchResult
     from boggle_dafsa.search.prove import Estimate, ProofResult
     from boggle_dafsa.solver import Hit
+    from boggle_dafsa.study.history import Stats
+    from boggle_dafsa.study.schedule import Card
+    from boggle_dafsa.study.session import Verdict as QuizVerdict
 
 
 def path_json(grid: Grid, path: Iterable[int]) -> list[list[int]]:
@@ -298,3 +302,52 @@ def fuzzy_json(hit: tuple[int, str], columns: WordColumns | None = None) -> dict
 def hooks_json(found: Hooks) -> dict[str, Any]:
     """``hooks``: the word (normalized) and the letters that make a word in front of it and after it."""
     return {"word": found.word, "front": found.front, "back": found.back}
+
+
+# The quiz in the browser (web/study.py): cards, verdicts, the cardbox's figures.
+
+
+def quiz_card_json(card: Card, words: int | None = None) -> dict[str, Any]:
+    """A card of the cardbox: its question (an alphagram), box, due date (YYYY-MM-DD), right
+    and wrong answers and streak (as :class:`~boggle_dafsa.study.schedule.Card`); ``words``:
+    how many words the question spells, when known."""
+    found: dict[str, Any] = {
+        "question": card.question,
+        "box": card.box,
+        "due": card.due.isoformat(),
+        "right": card.right,
+        "wrong": card.wrong,
+        "streak": card.streak,
+    }
+    if words is not None:
+        found["words"] = words
+    return found
+
+
+def quiz_answer_json(verdict: QuizVerdict, card: Card, line: str) -> dict[str, Any]:
+    """An answer judged: right or not, the answers found, the words typed that are none, the
+    answers missed, the card after it, and the sentence the terminal's quiz prints."""
+    return {
+        "right": verdict.right,
+        "found": list(verdict.found),
+        "wrong": list(verdict.wrong),
+        "missed": list(verdict.missed),
+        "card": quiz_card_json(card, len(verdict.found) + len(verdict.missed)),
+        "line": line,
+    }
+
+
+def quiz_stats_json(stats: Stats, today: date) -> dict[str, Any]:
+    """``quiz --stats`` as JSON: cards per box, never asked, due, answers of ``today`` and ever."""
+    return {
+        "today": today.isoformat(),
+        "cards": stats.cards,
+        "boxes": {str(box): count for box, count in sorted(stats.boxes.items())},
+        "new": stats.new,
+        "due": stats.due,
+        "next_due": stats.next_due.isoformat() if stats.next_due else None,
+        "answered_today": stats.answered_today,
+        "right_today": stats.right_today,
+        "answered": stats.answered,
+        "right": stats.right,
+    }

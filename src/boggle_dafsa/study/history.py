@@ -70,7 +70,7 @@ def data_dir() -> Path:
     return Path(base) / "boggle-dafsa"
 
 
-def private_folder(folder: str | Path) -> Path:
+def private_folder(folder: str | Path, database: str = DATABASE) -> Path:
     """``folder``, created 0700 if missing (its parents as usual); :class:`BoggleError` (one
     line) if it, or the database in it, is a symbolic link, someone else's, or others may
     write to it."""
@@ -86,11 +86,11 @@ def private_folder(folder: str | Path) -> Path:
     why = unsafe(folder, 0o022)
     if why is not None:
         raise BoggleError(f"{folder}: refused for the quiz's history, {why} (chmod 700, or another folder: `folder`)")
-    database = folder / DATABASE
-    if os.path.lexists(database):
-        why = unsafe(database, 0o022, folder=False)
+    path = folder / database
+    if os.path.lexists(path):
+        why = unsafe(path, 0o022, folder=False)
         if why is not None:
-            raise BoggleError(f"{database}: refused as the quiz's history, {why} (chmod 600)")
+            raise BoggleError(f"{path}: refused as the quiz's history, {why} (chmod 600)")
     return folder
 
 
@@ -114,18 +114,44 @@ class Stats:
 
 class History:
     """The quiz's database in ``folder`` (a private folder: :func:`private_folder`).
-    ``write``: hold the folder's lock (one writer); without it, only read."""
+    ``write``: hold the folder's lock (one writer); without it, only read. ``database`` and
+    ``lock``: the names of the file and its lock in the folder (the web server keeps its
+    players' cardboxes apart from the terminal's: ``web-quiz.sqlite3``); ``lock`` None: no
+    lock taken, the caller is the one writer (the web server, which holds its data
+    folder's). ``memory``: a database in memory, the same tables, gone with the object.
 
-    def __init__(self, folder: str | Path | None = None, *, write: bool = True) -> None:
-        folder = private_folder(data_dir() if folder is None else folder)
+    One connection, usable from any thread (``check_same_thread`` off): a caller that shares
+    it between threads serializes the calls (the web server does, behind a lock)."""
+
+    def __init__(
+        self,
+        folder: str | Path | None = None,
+        *,
+        write: bool = True,
+        database: str = DATABASE,
+        lock: str | None = LOCK,
+        memory: bool = False,
+    ) -> None:
+        self._lock_fd: int | None = None
+        self._lock_name = lock
+        if memory:
+            self.folder = None
+            self.path = Path(":memory:")
+            self._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._lock_fd = -1  # writes allowed: nothing else can reach this database
+            return
+        folder = private_folder(data_dir() if folder is None else folder, database)
         self.folder = folder
-        self.path = folder / DATABASE
-        self._lock_fd: int | None = self._take_lock() if write else None
+        self.path = folder / database
+        if write:
+            self._lock_fd = self._take_lock() if lock is not None else -1
         try:
             if not os.path.lexists(self.path):
                 # Created private before SQLite opens it.
                 os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -145,7 +171,8 @@ class History:
             raise
 
     def _take_lock(self) -> int:
-        path = self.folder / LOCK
+        assert self.folder is not None and self._lock_name is not None
+        path = self.folder / self._lock_name
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as error:
@@ -170,7 +197,8 @@ class History:
             db.close()
             self._db = None  # type: ignore[assignment]
         if self._lock_fd is not None:
-            os.close(self._lock_fd)
+            if self._lock_fd >= 0:
+                os.close(self._lock_fd)
             self._lock_fd = None
 
     def __enter__(self) -> History:
@@ -225,6 +253,11 @@ class History:
             wanted = set(among)
             cards = [card for card in cards if card.question in wanted]
         return cards
+
+    def count(self, lexicon: str) -> int:
+        """How many cards ``lexicon``'s cardbox holds."""
+        (cards,) = self._db.execute("SELECT COUNT(*) FROM cards WHERE lexicon = ?", (lexicon,)).fetchone()
+        return int(cards)
 
     def card(self, lexicon: str, question: str) -> Card | None:
         row = self._db.execute(

@@ -135,7 +135,8 @@ def _interrupt_after() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def _verdict_line(verdict: Verdict, card: Card, total: int) -> str:
+def verdict_line(verdict: Verdict, card: Card, total: int) -> str:
+    """What the quiz says after an answer: right, or the words missed and wrong, and where the card went."""
     where = f"box {card.box}, due {card.due.isoformat()}"
     if verdict.right:
         return f"Right: {'the word' if total == 1 else f'all {total}'}. Now in {where}."
@@ -199,7 +200,7 @@ def run_quiz(
                 after = record(card, verdict)
                 asked += 1
                 right += verdict.right
-            write(_verdict_line(verdict, after, len(question.answers)) + "\n")
+            write(verdict_line(verdict, after, len(question.answers)) + "\n")
             out.flush()
             if ended:
                 break

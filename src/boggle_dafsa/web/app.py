@@ -8,7 +8,7 @@ parses, solves or judges with the library, and returns the library's own JSON.
 
 :func:`create_app` only assembles: the server's state, the guards, the one-line errors,
 then each page group's routes from its own module (``site``, ``apidocs``, ``daily``,
-``solve``, ``words``, ``play``, ``rooms_routes``, ``arena``), in the order the API description lists them.
+``solve``, ``words``, ``study``, ``play``, ``rooms_routes``, ``arena``), in the order the API description lists them.
 """
 
 import json
@@ -130,6 +130,7 @@ def create_app(
     from boggle_dafsa.web.rooms_routes import add_room_routes
     from boggle_dafsa.web.site import add_server_routes, add_site_routes, render_page
     from boggle_dafsa.web.solve import add_solve_routes
+    from boggle_dafsa.web.study import add_study_routes
     from boggle_dafsa.web.words import add_word_routes
 
     limits = limits or Limits()
@@ -200,6 +201,7 @@ def create_app(
     add_solve_routes(app)  # / and /api/solve
     # /words, and /api/match, /api/anagram, /api/grep, /api/fuzzy, /api/hooks, /api/complete: the query commands' --json.
     add_word_routes(app, catalog, limits, guard)
+    add_study_routes(app)  # /study, /api/search and /api/quiz/...: search --json and the cardbox quiz
     add_play_routes(app, play_page)  # /play and /api/play
     add_room_routes(app)  # /rooms, /api/rooms, /ws/rooms/
     add_arena_routes(app, arena or ArenaSettings(), members)  # /arena, /api/arena...

@@ -49,7 +49,7 @@ ColumnsOption = Annotated[
     str | None,
     Query(
         max_length=64,
-        description="Word-study fields of each word: hooks, probability, anagrams, points, comma-separated (`--columns`).",
+        description="Word-study fields of each word: hooks, probability, anagrams, points, expected, comma-separated (`--columns`).",
     ),
 ]
 
@@ -99,7 +99,9 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
                 return sum(1 for _ in results(words, limit)), False
             want = most if limit is None else limit
             found = list(islice(results(words, want + 1), want + 1))  # one more: are there more?
-            shown = WordColumns(words, names) if names else None
+            # The expected points are those of the dictionary's name (the embedded fr and enable2k have them).
+            table = (d or dictionary or catalog.default) if "expected" in names else None
+            shown = WordColumns(words, names, expected=table) if names else None
             if item is not None:
                 return [item(hit, shown) for hit in found[:want]], len(found) > want
             return [shown.fields(hit) if shown else hit for hit in found[:want]], len(found) > want

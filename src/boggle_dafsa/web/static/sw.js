@@ -4,10 +4,10 @@
 // cache answers only when it cannot be reached. Served at /sw.js so that its scope is "/".
 const CACHE = "boggle-dafsa-v1";
 const SHELL = [
-  "/", "/play", "/daily", "/arena", "/rooms", "/words",
+  "/", "/play", "/daily", "/arena", "/rooms", "/words", "/study",
   "/static/style.css", "/static/js/board.js", "/static/js/common.js", "/static/js/play.js",
   "/static/js/solve.js", "/static/js/rooms.js", "/static/js/theme.js", "/static/js/words.js",
-  "/static/js/arena.js", "/static/js/review.js",
+  "/static/js/arena.js", "/static/js/review.js", "/static/js/study.js",
   "/static/manifest.webmanifest", "/static/icon.svg", "/static/icon-192.png",
   "/api/dice", "/api/dictionaries",
 ];
