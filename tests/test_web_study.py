@@ -431,3 +431,19 @@ def test_a_cardbox_on_the_server_and_axe_in_both_themes(server: str, browser: An
     assert page.evaluate("document.documentElement.dataset.theme") == "contrast"
     assert axe_findings(page) == []
     assert errors == []
+
+
+@pytest.mark.slow
+def test_the_words_a_game_review_links_to_are_studied(server: str, browser: Any) -> None:
+    # review.js links a game's missed words as /study?words=A,B,C&d=DICT.
+    from helpers.harness import new_page, open_page
+
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    open_page(page, server + f"study?d=fr&today={DAY.isoformat()}&words=HALTE,LATTE,maison")
+    assert page.eval_on_selector_all("#results tbody tr", "rows => rows.map(r => r.dataset.word)") == ["HALTE", "LATTE", "MAISON"]
+    assert page.inner_text("#summary") == "3 words to study, 3 anagram groups."
+    page.click("#add")
+    page.wait_for_selector("#ask:not([hidden])")
+    assert page.inner_text("#question").startswith("1/3 AEHLT: ")
+    assert errors == []

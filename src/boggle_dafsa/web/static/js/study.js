@@ -340,7 +340,17 @@ async function start() {
   await showFigures();
   $("pattern").focus();
   document.body.dataset.ready = "true";
-  if (CONDITIONS.some((name) => params.get(name))) await search();
+  if (params.get("words")) showGiven(params.get("words"));
+  else if (CONDITIONS.some((name) => params.get(name))) await search();
+}
+
+/** Words given in the URL (?words=A,B,C: the missed words of a game, from its review) to study. */
+function showGiven(text) {
+  found = [...new Set(text.split(",").map((word) => word.trim().toUpperCase()).filter(Boolean))].slice(0, 1000);
+  $("results").replaceChildren(table(found.map((word) => ({ word })), []));
+  const groups = new Set(found.map((word) => [...word].sort().join(""))).size;
+  $("summary").textContent = `${plural(found.length, "word")} to study, ${plural(groups, "anagram group")}.`;
+  $("add").disabled = found.length === 0;
 }
 
 start();
