@@ -92,9 +92,10 @@ def test_the_command_line_writes_its_options_for_the_parameters() -> None:
 
 # -- one writer per output ------------------------------------------------------------------
 
-#: The commands whose texts are solver results, proofs and query answers: what they print on
-#: standard output comes from output/ (render, rows, batch, proof, queries, jsonable).
-WRITERS = ("solve.py", "find.py", "best.py", "prove.py", "query.py", "dictionary.py")
+#: Every command module: what a command prints on standard output (solver results, proofs,
+#: query answers, the quiz's and the game's texts) comes from output/ (render, rows, batch,
+#: proof, queries, study, jsonable).
+WRITERS = tuple(sorted(path.name for path in (PACKAGE / "cli").glob("*.py")))
 
 
 def _formats_text(node: ast.AST) -> bool:
@@ -128,7 +129,8 @@ def _composed_on_stdout(path: Path) -> list[str]:
     ]
 
 
-def test_the_result_commands_print_what_output_writes() -> None:
+def test_the_commands_print_what_output_writes() -> None:
+    assert len(WRITERS) > 10 and "prove.py" in WRITERS
     assert [line for name in WRITERS for line in _composed_on_stdout(PACKAGE / "cli" / name)] == []
 
 

@@ -219,7 +219,9 @@ def play(
         if study_hint is not None:
             typer.echo(study_hint)
         if share is not None:
-            typer.echo(f"\nTo share (no spoilers):\n{share}")
+            from boggle_dafsa.output.render import share_block
+
+            typer.echo(share_block(share))
 
 
 @app.command()

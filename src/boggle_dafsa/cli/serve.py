@@ -60,8 +60,9 @@ def serve(
 
     def announce(url: str, lan: str | None) -> None:
         # 0.0.0.0 is no address to give friends: the one of this machine on the network is.
-        others = f"; other devices: {lan}" if lan else ""
-        typer.echo(f"boggle-dafsa: serving on {url}{others} (Ctrl-C to stop)")
+        from boggle_dafsa.output.render import serving_line
+
+        typer.echo(serving_line(url, lan))
 
     try:
         from boggle_dafsa.errors import BoggleError

@@ -154,7 +154,7 @@ def _emit(words: Iterable[str], as_json: bool, count: bool, shown: Any = None) -
     out = sys.stdout
     if count:
         found = sum(1 for _ in words)
-        out.write(f"{found}\n")
+        out.write(str(found) + "\n")
     elif as_json:
         from boggle_dafsa.output.jsonable import dumps
 
@@ -239,6 +239,7 @@ def quiz(
     (every word, none wrong): the card moves up a box; wrong: back to box 0. Each answer is
     kept at once; Ctrl-C ends the session (exit 130), the end of input too.
     """
+    from boggle_dafsa.output import study as texts
     from boggle_dafsa.study.expected import table_of
     from boggle_dafsa.study.history import History
     from boggle_dafsa.study.schedule import Schedule
@@ -268,20 +269,16 @@ def quiz(
                 raise typer.Exit(1)
             among = alphagrams(words)
             added = history.add(lexicon, among, day)
-            print(f"{len(among):,} anagram group{'s' if len(among) != 1 else ''} ({added:,} new in the cardbox)")
+            print(texts.groups_added(len(among), added))
         cards = ordered(history.due(lexicon, day, among), order, table)
         waiting = len(cards)
         if questions is not None:
             cards = cards[:questions]
         if not cards:
             nxt = history.stats(lexicon, day).next_due
-            print(f"Nothing due on {day.isoformat()}" + (f" (next: {nxt.isoformat()})." if nxt else "."))
+            print(texts.nothing_due(day, nxt))
             return
-        print(
-            f"{waiting:,} question{'s' if waiting != 1 else ''} due on {day.isoformat()}"
-            + (f", {len(cards)} asked" if len(cards) < waiting else "")
-            + ". Type the words, one a line or several on a line; an empty line ends a question, Ctrl-C the session."
-        )
+        print(texts.questions_due(waiting, len(cards), day))
         interactive = is_terminal(sys.stdin)
         summary = run_quiz(
             cards,
@@ -292,12 +289,11 @@ def quiz(
             out=sys.stdout,
             interactive=interactive,
         )
-        done = f"{summary.asked} answered, {summary.right} right"
         if summary.interrupted:
+            done = texts.answered(summary.asked, summary.right)
             print(f"{PROGRAM}: quiz interrupted ({done}; kept in {history.path})", file=sys.stderr)
             raise typer.Exit(130)
-        left = len(history.due(lexicon, day, among))
-        print(f"Done: {done}" + (f"; {left} still due today." if left else "."))
+        print(texts.quiz_done(summary.asked, summary.right, len(history.due(lexicon, day, among))))
 
 
 def _day(text: str | None) -> Any:
@@ -338,10 +334,6 @@ def _quiz_words(d: Any, values: dict[str, Any], word_list: Path | None, tiles: s
 
 
 def _print_stats(lexicon: str, stats: Any, day: Any) -> None:
-    print(f"Cardbox of {lexicon} on {day.isoformat()}: {stats.cards:,} cards ({stats.new:,} never asked)")
-    for box in sorted(stats.boxes):
-        print(f"  box {box:>2}: {stats.boxes[box]:,}")
-    nxt = f" (next: {stats.next_due.isoformat()})" if stats.next_due else ""
-    print(f"Due: {stats.due:,}{nxt}")
-    print(f"Answered today: {stats.answered_today:,} ({stats.right_today:,} right)")
-    print(f"Answered ever: {stats.answered:,} ({stats.right:,} right)")
+    from boggle_dafsa.output.study import cardbox_stats
+
+    print("\n".join(cardbox_stats(lexicon, stats, day)))

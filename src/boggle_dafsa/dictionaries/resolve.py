@@ -54,7 +54,7 @@ CompileProgress = Callable[[int, int], None]
 def open_dictionary(spec: str | None = None, *, progress: CompileProgress | None = None) -> Dictionary:
     """Open the dictionary named by ``spec``.
 
-    ``spec`` is a dictionary file (native, marisa or dawg, detected from its bytes), a
+    ``spec`` is a dictionary file (any format of ``formats.registry``, told by its bytes), a
     plain word list (compiled on first use into the cache, keyed by its content), or the
     name of an embedded list (``fr``, ``en``, ``enable2k``). Without one:
     ``$BOGGLE_DAFSA_DICT``, else ``build/dictionary.dafsa`` if it exists, else ``fr``.

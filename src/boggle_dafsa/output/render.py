@@ -132,6 +132,17 @@ def render_verdict(verdict: Verdict, score: int) -> str:
     return f"  {shown}: refused, {verdict.reason.value if verdict.reason else ''}"
 
 
+def share_block(share: str) -> str:
+    """After a daily game: a blank line, then the text to share (no spoilers)."""
+    return f"\nTo share (no spoilers):\n{share}"
+
+
+def serving_line(url: str, lan: str | None) -> str:
+    """What ``serve`` says once it listens: where, and the address other devices use on the network."""
+    others = f"; other devices: {lan}" if lan else ""
+    return f"boggle-dafsa: serving on {url}{others} (Ctrl-C to stop)"
+
+
 def bonus_heading(name: str, count: int) -> str:
     """The line before a grid's bonus words in ``solve --bonus``."""
     return f"Bonus words (of {name}, not in the game's list; not scored): {count}"
