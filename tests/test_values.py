@@ -369,3 +369,56 @@ def test_the_compiled_packer_is_its_twin() -> None:
                     with pytest.raises(ValueError, match="past the width"):
                         packer(ints, base, width)
     assert pack_ints(array("q"), 0, 0) == b""
+
+
+# -- marisa and dawg files: what they hold -------------------------------------------------------
+
+
+def test_a_marisa_trie_gives_its_key_ids(tmp_path: Path) -> None:
+    marisa_trie = pytest.importorskip("marisa_trie")
+    from boggle_dafsa.formats import open_path
+
+    words = ["CHAT", "CHIEN", "ZOO", "ZOOS"]
+    marisa_trie.Trie(words).save(str(tmp_path / "t.marisa"))
+    trie = marisa_trie.Trie()
+    trie.load(str(tmp_path / "t.marisa"))
+    d = open_path(tmp_path / "t.marisa")
+    assert d.has_values and d.value_kind == "key id" and d.info()["values"].startswith("key ids")
+    assert all(d[word] == trie[word] for word in words) and d["chat"] == trie["CHAT"]
+    assert list(d.items()) == sorted((word, trie[word]) for word in words)
+    assert list(d.items("ZO")) == [("ZOO", trie["ZOO"]), ("ZOOS", trie["ZOOS"])]
+    assert list(d.values()) == [trie[word] for word in sorted(words)]
+    with pytest.raises(KeyError):
+        d["OURS"]
+    assert d.get("OURS", -1) == -1
+    marisa_trie.BytesTrie([(word, b"x") for word in words]).save(str(tmp_path / "b.marisa"))
+    with pytest.raises(DictionaryError, match="a BytesTrie or RecordTrie file") as caught:
+        open_path(tmp_path / "b.marisa")
+    assert "\n" not in str(caught.value)
+
+
+def test_a_dawg_file_gives_the_ints_it_holds(tmp_path: Path) -> None:
+    dawg = pytest.importorskip("dawg")
+    from boggle_dafsa.formats import open_path
+
+    pairs = [("CHAT", 3), ("CHIEN", 0), ("ZOO", 1 << 30), ("ZOOS", 7)]
+    dawg.IntCompletionDAWG(pairs).save(str(tmp_path / "i.dawg"))
+    d = open_path(tmp_path / "i.dawg")
+    assert d.has_values and d.value_kind == "int"
+    assert [d[word] for word, _ in pairs] == [value for _, value in pairs] and d["zoo"] == 1 << 30
+    assert list(d.items()) == pairs and list(d.items("ZOO")) == pairs[2:] and list(d.values()) == [3, 0, 1 << 30, 7]
+    with pytest.raises(KeyError):
+        d["CHATS"]
+    dawg.CompletionDAWG([word for word, _ in pairs]).save(str(tmp_path / "c.dawg"))
+    d = open_path(tmp_path / "c.dawg")
+    assert not d.has_values and d.info()["values"].startswith("none")
+    with pytest.raises(NoValuesError):
+        d["CHAT"]
+    for maker in (dawg.BytesDAWG, lambda items: dawg.RecordDAWG("<I", [(w, (v,)) for w, v in items])):
+        items = [(word, str(value).encode()) for word, value in pairs] if maker is dawg.BytesDAWG else pairs
+        maker(items).save(str(tmp_path / "b.dawg"))
+        with pytest.raises(DictionaryError, match="a BytesDAWG or RecordDAWG file"):
+            open_path(tmp_path / "b.dawg")
+    dawg.IntDAWG(pairs).save(str(tmp_path / "n.dawg"))
+    with pytest.raises(DictionaryError, match="IntCompletionDAWG"):
+        open_path(tmp_path / "n.dawg")

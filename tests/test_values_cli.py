@@ -272,7 +272,7 @@ def test_set_algebra_keeps_the_values_it_says(
     try:
         report = write_set(opened, operation, folder / "out.dafsa", values_merge=merge if operation != "diff" else None)
     except QueryError as error:
-        assert expected == "refused" and "give --values-merge" in str(error) and "\n" not in str(error)
+        assert expected == "refused" and "give `values_merge`" in str(error) and "\n" not in str(error)
         return
     assert expected != "refused"
     assert report.values == "int" and report.words == len(expected)
@@ -286,9 +286,9 @@ def test_set_algebra_with_sets_and_kinds(tmp_path: Path) -> None:
     counts = map_file(tmp_path, "counts.dafsa", {"CHAT": 3, "ZOO": 7})
     words = set_file(tmp_path, "words.dafsa", {"CHAT", "OURS"})
     notes = map_file(tmp_path, "notes.dafsa", {"CHAT": "un félin"}, "text")
-    with pytest.raises(QueryError, match="words.dafsa holds no values, so some words would have none: give --no-values"):
+    with pytest.raises(QueryError, match="words.dafsa holds no values, so some words would have none: give `no_values`"):
         write_set([counts, words], "union", tmp_path / "u.dafsa")
-    report = write_set([counts, words], "union", tmp_path / "u.dafsa", keep_values=False)
+    report = write_set([counts, words], "union", tmp_path / "u.dafsa", no_values=True)
     assert report.values is None and list(NativeDictionary(tmp_path / "u.dafsa")) == ["CHAT", "OURS", "ZOO"]
     report = write_set([words, counts], "intersect", tmp_path / "i.dafsa")  # the values of the inputs that hold them
     assert report.values == "int" and list(NativeDictionary(tmp_path / "i.dafsa").items()) == [("CHAT", 3)]
@@ -298,7 +298,7 @@ def test_set_algebra_with_sets_and_kinds(tmp_path: Path) -> None:
     assert report.values is None and list(NativeDictionary(tmp_path / "d2.dafsa")) == ["OURS"]
     with pytest.raises(QueryError, match="values of different kinds"):
         write_set([counts, notes], "intersect", tmp_path / "k.dafsa")
-    with pytest.raises(QueryError, match="--values-merge sum: for text values, one of first, last"):
+    with pytest.raises(QueryError, match="`values_merge` sum: for text values, one of first, last"):
         write_set([notes, notes], "union", tmp_path / "t.dafsa", values_merge="sum")
     result = runner.invoke(
         app, ["union", str(tmp_path / "counts.dafsa"), str(tmp_path / "i.dafsa"), "-o", str(tmp_path / "c.dafsa")]

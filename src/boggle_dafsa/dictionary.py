@@ -270,6 +270,10 @@ class DictionaryBase(Generic[State]):
             f"{self.path}: holds no values, only words ({what} dictionary): build a native one with `values` int|text"
         )
 
+    def values_info(self) -> str:
+        """What ``inspect`` says of the values."""
+        return "none (a set of words)"
+
     def __getitem__(self, word: str) -> Any:
         raise self._no_values()
 

@@ -225,6 +225,7 @@ OPTIONS = {
     "min_score": "--min-score",
     "min_words": "--min-words",
     "minimum": "--min",
+    "no_values": "--no-values",
     "policy": "--policy",
     "pool": "--pool",
     "q_is_qu": "--qu",

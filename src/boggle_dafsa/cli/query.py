@@ -222,7 +222,7 @@ def _set_command(
 
     opened = [load_dictionary(spec) for spec in inputs]
     with progress_bar(operation) as progress:
-        report = write_set(opened, operation, output, progress, values_merge, keep_values=not no_values)
+        report = write_set(opened, operation, output, progress, values_merge, no_values=no_values)
     if not quiet:
         typer.echo(set_report(report, opened[0].policy.value))
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa.errors import DictionaryError, opening
-from boggle_dafsa.formats.dawgdic import EXTENSION_BIT, HAS_LEAF_BIT, LABEL_MASK, completion_dawg_bytes
+from boggle_dafsa.formats.dawgdic import EXTENSION_BIT, HAS_LEAF_BIT, IS_LEAF_BIT, LABEL_MASK, completion_dawg_bytes
 from boggle_dafsa.formats.foreign import ForeignDictionary
 from boggle_dafsa.formats.sidecar import (
     describe,
@@ -62,7 +62,8 @@ def layout(path: str | Path, size: int, read_u32: Any) -> tuple[int, int]:
     dictionary_end = 4 + 4 * units
     if size == dictionary_end:
         raise DictionaryError(
-            f"{path}: dawg file without a completion guide (saved from dawg.DAWG): save it from dawg.CompletionDAWG"
+            f"{path}: dawg file without a completion guide (saved from dawg.DAWG or dawg.IntDAWG): "
+            "save it from dawg.CompletionDAWG or dawg.IntCompletionDAWG"
         )
     if size < dictionary_end + 4:
         raise DictionaryError(f"{path}: truncated dawg file ({size} bytes, its {units} units need {dictionary_end + 4})")
@@ -125,7 +126,16 @@ class DawgDictionary(ForeignDictionary):
         if sidecar is not None:
             sidecar = matching_sidecar(path, self._map, sidecar)
         self._max_key_bytes = 4 * sidecar.longest_word if sidecar else _MAX_KEY_BYTES
+        self._has_values: bool | None = None
         super().__init__(path, sidecar)
+        sample = self.sample_word()
+        if sample is not None and "\x01" in sample:
+            # The DAWG package's BytesDAWG and RecordDAWG keep each value in its key, after
+            # a 0x01 byte: their keys are not words, and a word may hold several values.
+            raise DictionaryError(
+                f"{path}: a BytesDAWG or RecordDAWG file (its keys hold values after a 0x01 byte): "
+                "boggle-dafsa reads CompletionDAWG and IntCompletionDAWG files"
+            )
 
     # -- the cursor ---------------------------------------------------------------------
 
@@ -293,6 +303,78 @@ class DawgDictionary(ForeignDictionary):
                     return
         except IndexError:
             raise self._damaged("transition out of range") from None
+
+    # -- values (issue 33): the int dawgdic stores for each key --------------------------
+
+    def _value_below(self, state: int) -> int:
+        # The value of the key that ends at `state` (a unit with a leaf): dawgdic's, in the
+        # unit its offset leads to (dawg_python's Dictionary.find).
+        base = self.units[state]
+        leaf = state ^ ((base >> 10) << ((base & EXTENSION_BIT) >> 6))
+        unit = self.units[leaf]
+        if not unit & IS_LEAF_BIT:
+            raise self._damaged("a key without its value")
+        return int(unit & ~IS_LEAF_BIT & 0xFFFFFFFF)
+
+    @property
+    def has_values(self) -> bool:  # type: ignore[override]
+        """True if some key holds a value other than 0 (an IntCompletionDAWG's ints; a
+        CompletionDAWG stores 0 for every key: a set of words)."""
+        if self._has_values is None:
+            units = self.units
+            self._has_values = any(unit & IS_LEAF_BIT and unit & ~IS_LEAF_BIT for unit in units)
+        return self._has_values
+
+    @property
+    def value_kind(self) -> str | None:  # type: ignore[override]
+        """``int`` for a file whose keys hold values, else None."""
+        return "int" if self.has_values else None
+
+    def values_info(self) -> str:
+        """What ``inspect`` says of the values."""
+        if self.has_values:
+            return "int (an IntCompletionDAWG's: the value dawgdic stores for each key)"
+        return "none (a CompletionDAWG: every key holds 0)"
+
+    def _value_of_key(self, key: str) -> int:
+        if not self.has_values:
+            raise self._no_values()
+        state = self._follow(self.root, key.encode("utf-8"))
+        if state is None or not self.is_word(state):
+            raise KeyError(key)
+        try:
+            return self._value_below(state)
+        except IndexError:
+            raise self._damaged("transition out of range") from None
+
+    def __getitem__(self, word: str) -> int:
+        """The int the file holds for ``word`` (normalized): IntCompletionDAWG's ``d[key]``."""
+        key = self.key(word) if isinstance(word, str) and word else None
+        if key is None:
+            if not self.has_values:
+                raise self._no_values()
+            raise KeyError(word)
+        try:
+            return self._value_of_key(key)
+        except KeyError:
+            raise KeyError(word) from None
+
+    def get(self, word: str, default: Any = None) -> Any:
+        """The value of ``word``, or ``default`` if it is no word."""
+        try:
+            return self[word]
+        except KeyError:
+            return default
+
+    def items(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
+        """The (word, value) pairs of the words starting with ``prefix``, in byte order."""
+        if not self.has_values:
+            raise self._no_values()
+        return ((word, self._value_of_key(word)) for word in self.complete(prefix))
+
+    def values(self) -> Iterator[Any]:
+        """Every value, in the words' byte order."""
+        return (value for _, value in self.items())
 
     def _decoded(self, keys: Iterator[bytes]) -> Iterator[str]:
         for key in keys:

@@ -77,6 +77,7 @@ class ForeignDictionary(DictionaryBase[Any]):
         info["bytes"] = size
         info["bytes_per_word"] = round(size / max(len(self), 1), 3)
         info.update(self.file_info())
+        info["values"] = self.values_info()
         info["sidecar"] = str(sidecar_path(self.path)) if sidecar else "none (policy by default, source digest unknown)"
         if sidecar is not None:
             if sidecar.source_sha256:

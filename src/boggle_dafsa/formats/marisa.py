@@ -132,6 +132,42 @@ class MarisaDictionary(ForeignDictionary):
         """Any one word, without listing them all."""
         return next(self._trie.iterkeys(), None)
 
+    # -- values (issue 33): a marisa Trie holds its key ids -----------------------------
+
+    #: A marisa Trie numbers its keys (``key_id``): those are its values, as ``trie[key]``
+    #: gives them in marisa-trie. Not values to carry over: set algebra leaves them out.
+    has_values = True
+    value_kind = "key id"
+
+    def values_info(self) -> str:
+        """What ``inspect`` says of the values: marisa's key ids."""
+        return "key ids (marisa's own numbering: d[word] is trie.key_id(word))"
+
+    def __getitem__(self, word: str) -> int:
+        """The key id of ``word`` (normalized): marisa-trie's ``trie[key]``; KeyError if it is no word."""
+        key = self.key(word) if isinstance(word, str) and word else None
+        if key is None or key not in self._trie:
+            raise KeyError(word)
+        return int(self._trie.key_id(key))
+
+    def get(self, word: str, default: Any = None) -> Any:
+        """The key id of ``word``, or ``default`` if it is no word."""
+        try:
+            return self[word]
+        except KeyError:
+            return default
+
+    def items(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
+        """The (word, key id) pairs of the words starting with ``prefix``, in byte order."""
+        key = self.key(prefix) if prefix else ""
+        if key is None:
+            return iter(())
+        return iter(sorted(self._trie.items(key)))
+
+    def values(self) -> Iterator[Any]:
+        """The key ids, in the words' byte order."""
+        return (value for _, value in self.items())
+
     # -- integrity and description ------------------------------------------------------
 
     def body_intact(self) -> bool:
@@ -186,6 +222,8 @@ try:
         if key not in trie or not trie.keys(key) or len(key) > 65536:
             damaged("a key is not found again")
 except UnicodeDecodeError as error:
+    if error.start > 0 and error.object[error.start:error.start + 1] == b"\\xff":  # a key, 0xFF, a value
+        damaged("a BytesTrie or RecordTrie file (its keys hold values after a 0xFF byte): boggle-dafsa reads marisa Trie files")
     damaged(f"UnicodeDecodeError: {error}")
 if count != len(trie):
     damaged("its key count is wrong")

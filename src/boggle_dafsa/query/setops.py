@@ -14,7 +14,7 @@ kept; ``diff``: the first), the result holds them too. A word held by several in
 different values is refused in one line, unless ``values_merge`` says which to keep:
 ``first`` or ``last`` (of the inputs in the order given), ``sum`` or ``max`` (ints).
 Inputs that cannot give every word a value (a union with a set of words) are refused
-unless ``keep_values`` is false, which writes the words alone.
+unless ``no_values``, which writes the words alone.
 """
 
 from __future__ import annotations
@@ -140,13 +140,13 @@ def merged(dictionaries: Sequence[Any], operation: str, progress: Callable[[int,
         progress(read, total)
 
 
-def values_kind(dictionaries: Sequence[Any], operation: str, keep_values: bool = True) -> str | None:
+def values_kind(dictionaries: Sequence[Any], operation: str, no_values: bool = False) -> str | None:
     """The kind of values the result of ``operation`` keeps (None: a set of words), or
     :class:`QueryError` for inputs whose values cannot all be kept (see the module docstring).
 
     Only values a writer stores count (``int``, ``text``, ``bytes``): a marisa file's key
     ids are the file's own numbering, not values to carry over."""
-    if not keep_values:
+    if no_values:
         return None
     kinds = [_kind_of(d) for d in dictionaries]
     contributing = kinds[:1] if operation == "diff" else kinds
@@ -155,11 +155,11 @@ def values_kind(dictionaries: Sequence[Any], operation: str, keep_values: bool =
         return None
     if len(set(valued)) > 1:
         names = ", ".join(f"{_name(d)} ({kind})" for d, kind in zip(dictionaries, kinds) if kind)
-        raise QueryError(f"{operation}: values of different kinds ({names}): give --no-values to write the words alone")
+        raise QueryError(f"{operation}: values of different kinds ({names}): give `no_values` to write the words alone")
     if operation == "union" and None in kinds:
         plain = next(_name(d) for d, kind in zip(dictionaries, kinds) if kind is None)
         raise QueryError(
-            f"union: {plain} holds no values, so some words would have none: give --no-values to write the words alone"
+            f"union: {plain} holds no values, so some words would have none: give `no_values` to write the words alone"
         )
     return valued[0]
 
@@ -182,7 +182,7 @@ def merged_items(
     if operation not in OPERATIONS:
         raise QueryError(f"unknown set operation {operation!r} (known: {', '.join(OPERATIONS)})")
     if merge is not None and merge not in VALUE_MERGES[kind]:
-        raise QueryError(f"--values-merge {merge}: for {kind} values, one of {', '.join(VALUE_MERGES[kind])}")
+        raise QueryError(f"`values_merge` {merge}: for {kind} values, one of {', '.join(VALUE_MERGES[kind])}")
     check_policies(dictionaries)
     check_letters(dictionaries)
     count = len(dictionaries)
@@ -249,7 +249,7 @@ def _kept(
             first, second = given[0], next(pair for pair in given[1:] if pair[1] != value)
             raise QueryError(
                 f"{operation}: {word!r} has the value {first[1]!r:.40} in {_name(dictionaries[first[0]])} and "
-                f"{second[1]!r:.40} in {_name(dictionaries[second[0]])}: give --values-merge to say which to keep"
+                f"{second[1]!r:.40} in {_name(dictionaries[second[0]])}: give `values_merge` to say which to keep"
             )
         if merge == "last":
             value = given[-1][1]
@@ -276,12 +276,12 @@ def write_set(
     output: str | Path,
     progress: Callable[[int, int], None] | None = None,
     values_merge: str | None = None,
-    keep_values: bool = True,
+    no_values: bool = False,
 ) -> SetReport:
     """Write ``operation`` over ``dictionaries`` to ``output`` as a native dictionary (atomically).
 
     ``progress``: see :func:`merged`. Values: kept as the module docstring says
-    (``values_merge``, ``keep_values``)."""
+    (``values_merge``, ``no_values``)."""
     from boggle_dafsa.files.limits import refuse_overwriting
     from boggle_dafsa.formats import write_dictionary
 
@@ -300,9 +300,9 @@ def write_set(
         raise QueryError(f"unknown set operation {operation!r} (known: {', '.join(OPERATIONS)})")
     if not dictionaries:
         raise QueryError(f"{operation} needs at least one dictionary")
-    kind = values_kind(dictionaries, operation, keep_values)
+    kind = values_kind(dictionaries, operation, no_values)
     if kind is None and values_merge is not None:
-        raise QueryError("--values-merge: the result holds no values (no input it comes from holds any)")
+        raise QueryError("`values_merge`: the result holds no values (no input it comes from holds any)")
     try:
         if kind is not None:
             from boggle_dafsa.formats.native import write_native_items
