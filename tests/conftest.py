@@ -79,6 +79,17 @@ def browser() -> Iterator[Any]:
         yield browser
 
 
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A local Dask cluster of two worker processes for a module of tests (each skips itself
+    without the [dask] extra): best, batches and proofs on it are compared with local runs."""
+    distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, memory_limit="400MiB"
+    ) as local_cluster:
+        yield local_cluster
+
+
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None):
     """Run the installed command as a real subprocess (the way users run it)."""
     import subprocess

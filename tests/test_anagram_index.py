@@ -11,7 +11,6 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -22,27 +21,16 @@ from hypothesis import strategies as st
 
 from boggle_dafsa import query
 from boggle_dafsa.errors import QueryError
-from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
+from boggle_dafsa.formats import open_path, write_dictionary
 from boggle_dafsa.query import automata, conditions, walk
 from boggle_dafsa.words.normalize import Policy
-from helpers.dictionaries import normalized_words
+from helpers import strategies
+from helpers.dictionaries import every_format_file, normalized_words
 from helpers.kernels import WALK, forced
 
 LETTERS = "ABCDEÉ"
-word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), max_size=60)
+word_lists = strategies.word_lists(LETTERS, as_given=True)
 racks = st.text(LETTERS + "abcé", min_size=1, max_size=7)
-
-
-@contextmanager
-def written(words: list[str], policy: Policy) -> Iterator[list[Path]]:
-    """The list written in every format (deleted afterwards)."""
-    with tempfile.TemporaryDirectory() as folder:
-        paths = []
-        for name in FORMATS:
-            path = Path(folder) / f"words.{name}"
-            write_dictionary(normalized_words(words, policy), path, name, {"policy": policy})
-            paths.append(path)
-        yield paths
 
 
 def walked(d: Any, rack: str, limit: int | None = None, kernel_name: str = "auto") -> list[str]:
@@ -68,7 +56,7 @@ def each_opened(paths: list[Path]) -> Iterator[tuple[str, Any]]:
 @given(word_lists, st.lists(racks, min_size=1, max_size=6), st.sampled_from([Policy.FOLD, Policy.EXACT]), st.data())
 def test_index_answers_what_the_walk_answers(words: list[str], asked: list[str], policy: Policy, data: Any) -> None:
     limit = data.draw(st.one_of(st.none(), st.integers(0, 3)))
-    with written(words, policy) as paths:
+    with every_format_file(normalized_words(words, policy), policy) as paths:
         for name, d in each_opened(paths):
             # Each rack three times: the first of a length walks, the second builds the
             # length's groups, the third reads them.

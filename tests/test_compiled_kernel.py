@@ -470,27 +470,6 @@ def test_the_compiled_solver_refuses_bad_arguments(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_environment_forces_the_python_kernel(tmp_path: Path) -> None:
-    dictionary = dictionary_from_words(["abc"], tmp_path)
-    code = (
-        "import sys; from boggle_dafsa.solver import PreparedSolver, kernel_status; "
-        "from boggle_dafsa.automaton.reader import NativeDictionary; "
-        "print(PreparedSolver(NativeDictionary(sys.argv[1]), (2, 2)).kernel, kernel_status())"
-    )
-    for pure, expected in (("1", "python python (BOGGLE_DAFSA_PURE=1)"), ("", "c c (compiled)" if COMPILED else "python python")):
-        environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
-        out = subprocess.run(
-            [sys.executable, "-c", code, dictionary.path],
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        assert out.stdout.startswith(expected)
-
-
-@pytest.mark.slow
 @needs_c
 def test_both_copies_of_the_compiled_search_agree(tmp_path: Path) -> None:
     # On x86 the searches are compiled twice, for any CPU and for CPUs with popcnt, and
@@ -561,28 +540,3 @@ def test_foreign_dictionaries_use_the_generic_kernel(tmp_path: Path) -> None:
     assert prepared.kernel == "generic"
     grid = Grid.parse("AB/DC")
     assert prepared.solve(grid) == PreparedSolver(native, (2, 2), kernel="python").solve(grid)
-
-
-@pytest.mark.slow
-def test_version_and_inspect_name_the_kernel(tmp_path: Path) -> None:
-    from conftest import COMMAND
-
-    for pure, expected in (
-        ("1", "solver kernel: python (BOGGLE_DAFSA_PURE=1)"),
-        ("", "solver kernel: c (compiled)" if COMPILED else "solver kernel: python ("),
-    ):
-        environment = {**os.environ, "BOGGLE_DAFSA_PURE": pure}
-        out = subprocess.run([COMMAND, "--version"], env=environment, capture_output=True, text=True, timeout=120)
-        assert out.returncode == 0 and out.stdout.startswith("boggle-dafsa ") and expected in out.stdout
-        dictionary = dictionary_from_words(["abc"], tmp_path, name=f"k{pure}.dafsa")
-        shown = subprocess.run(
-            [COMMAND, "inspect", "-d", dictionary.path, "--json"],
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        assert (
-            '"solver_kernel": "' + ("python (BOGGLE_DAFSA_PURE=1)" if pure else "c" if COMPILED else "python (") in shown.stdout
-        )

@@ -19,12 +19,11 @@ from hypothesis import strategies as st
 from boggle_dafsa.dictionary import Dictionary
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.words.normalize import Policy
+from helpers import strategies
 
 # One-, two- and three-byte letters in UTF-8: byte order is code point order.
 LETTERS = "ABCEQUÉÑẞ"
-word_lists = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=6), min_size=0, max_size=30).map(
-    lambda words: sorted(set(words))
-)
+word_lists = strategies.word_lists(LETTERS, longest=6, max_size=30)
 
 
 def walk(dictionary: Dictionary[Any], state: Any, spelled: str) -> Iterator[str]:

@@ -23,15 +23,14 @@ from boggle_dafsa.formats.dawgdic import completion_dawg_bytes
 from boggle_dafsa.formats.sidecar import sidecar_path
 from boggle_dafsa.solver import solve
 from boggle_dafsa.words.normalize import Policy
+from helpers import strategies
 from helpers.kernels import BUILDER, requires_c
 
 runner = CliRunner()
 
 # Letters that take one, two and three bytes in UTF-8 (É, Ñ; ẞ), and a QU face's letters.
 LETTERS = "ABCEQUÉÑẞ"
-word_lists = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=7), min_size=1, max_size=40).map(
-    lambda words: sorted(set(words))
-)
+word_lists = strategies.word_lists(LETTERS, min_size=1, max_size=40)
 
 
 def write_all(words: list[str], folder: Path, policy: Policy = Policy.EXACT) -> dict[str, Path]:

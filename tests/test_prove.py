@@ -506,15 +506,6 @@ def test_workers_of_a_killed_proof_stop_after_their_class(tmp_path: Path) -> Non
 # -- on a Dask cluster ------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cluster() -> object:
-    distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, memory_limit="400MiB"
-    ) as local_cluster:
-        yield local_cluster
-
-
 @pytest.mark.slow
 def test_a_proof_on_dask_is_the_local_proof(small_dict: str, cluster: object) -> None:
     spec = P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS)
@@ -605,17 +596,8 @@ def test_the_bar_shows_a_proof_on_dask_and_one_ctrl_c_stops_it_and_its_tasks(
 
 
 @pytest.mark.slow
-def test_dask_without_the_extra_or_with_a_bad_address_is_one_line_and_exit_2(small_dict: str) -> None:
-    hide = "import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
-    result = subprocess.run(
-        [sys.executable, "-c", hide + "from boggle_dafsa.cli import main; main()", "prove", "-d", small_dict]
-        + ["--min", "5", "--dask", "tcp://127.0.0.1:8786"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
-    assert "pip install 'boggle-dafsa[dask]'" in result.stderr
+def test_a_bad_dask_address_is_one_line_and_exit_2(small_dict: str) -> None:
+    # Without the [dask] extra: tests/test_parallel.py.
     pytest.importorskip("distributed", reason="the [dask] extra is not installed")
     for address in ("nonsense", "http://127.0.0.1:1", "tls://127.0.0.1:8786", "127.0.0.1:99999", ":::"):
         result = run_cli("prove", "-d", small_dict, "--min", "5", "--dask", address)
@@ -623,58 +605,6 @@ def test_dask_without_the_extra_or_with_a_bad_address_is_one_line_and_exit_2(sma
         assert "Dask scheduler address" in result.stderr
     result = run_cli("prove", "-d", small_dict, "--min", "5", "--dask", "127.0.0.1:8786", "--jobs", "2")
     assert result.returncode == 2 and "exclude each other" in result.stderr
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("answer", [b"", b"HTTP/1.0 400 Bad request\r\n\r\n"])
-def test_a_server_that_is_not_a_scheduler_is_refused_in_bounded_time(
-    small_dict: str, monkeypatch: pytest.MonkeyPatch, answer: bytes
-) -> None:
-    # A server that says nothing first (a web server waits for a request), or something
-    # whose first 8 bytes, read as a length, would ask the Dask client for exabytes.
-    import socket
-    import threading
-
-    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    from boggle_dafsa.solver import parallel as D
-
-    server = socket.create_server(("127.0.0.1", 0))
-    held: list[socket.socket] = []
-
-    def serve() -> None:
-        while True:
-            try:
-                connection, _ = server.accept()
-            except OSError:
-                return
-            held.append(connection)
-            connection.sendall(answer)
-
-    threading.Thread(target=serve, daemon=True).start()
-    spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
-    monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)
-    started = time.monotonic()
-    try:
-        with pytest.raises(BoggleError, match="does not answer as a Dask scheduler"):
-            P.prove(spec, dask=f"tcp://127.0.0.1:{server.getsockname()[1]}")
-    finally:
-        server.close()
-        for connection in held:
-            connection.close()
-    assert time.monotonic() - started < 10
-
-
-@pytest.mark.slow
-def test_an_unreachable_scheduler_stops_the_proof_in_bounded_time(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    from boggle_dafsa.solver import parallel as D
-
-    spec = P.make_spec(small_dict, (2, 2), 3, buckets=BUCKETS, corner_buckets=CORNERS)
-    monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)
-    started = time.monotonic()
-    with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):
-        P.prove(spec, dask="tcp://127.0.0.1:9")
-    assert time.monotonic() - started < 30
 
 
 # -- dice ---------------------------------------------------------------------------------------

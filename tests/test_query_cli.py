@@ -9,7 +9,6 @@ import pytest
 from conftest import run_cli
 
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
-from boggle_dafsa.words.normalize import Policy
 from helpers.dictionaries import normalized_words
 
 WORDS = normalized_words(["chat", "chats", "chien", "niche", "nicher", "zoo", "élève", "élèves", "tact", "scat", "cat"])
@@ -115,16 +114,3 @@ def test_set_algebra_commands(files: dict[str, Path], tmp_path: Path) -> None:
     assert list(open_path(out)) == ["CHAT", "ZOO"]
     run_cli("diff", str(other), str(files["marisa"]), "-o", str(out))
     assert list(open_path(out)) == ["ZEBRE"]
-
-
-@pytest.mark.slow
-def test_set_algebra_refuses_mixed_policies(files: dict[str, Path], tmp_path: Path) -> None:
-    exact = tmp_path / "exact.dafsa"
-    write_dictionary(["élève"], exact, "native", {"policy": Policy.EXACT})
-    out = tmp_path / "out.dafsa"
-    result = run_cli("union", str(files["native"]), str(exact), "-o", str(out))
-    assert result.returncode == 2
-    assert result.stderr == (
-        f"boggle-dafsa: cannot combine {files['native']} (policy fold) with {exact} (policy exact): build them with the same policy\n"
-    )
-    assert not out.exists()

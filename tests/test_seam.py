@@ -69,6 +69,7 @@ def _version(value: str | None) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_version_names_every_part_on_python_when_pure(value: str) -> None:
     shown = _version(value).stdout
+    assert shown.startswith("boggle-dafsa ")
     for name in compiled.PARTS:
         assert f"{name} kernel: python ({compiled.PURE_VARIABLE}={value})" in shown
 
@@ -186,10 +187,34 @@ def test_a_kernel_named_runs_where_built_whatever_the_variable(monkeypatch: pyte
     from helpers.dictionaries import dictionary_from_words
 
     dictionary = dictionary_from_words(["abc"], tmp_path)
+    monkeypatch.delenv(compiled.PURE_VARIABLE, raising=False)
+    kernels = compiled.available("solver")
     monkeypatch.setenv(compiled.PURE_VARIABLE, "1")
-    for kernel in compiled.available("solver"):
+    assert compiled.available("solver") == kernels  # the variable decides what "auto" runs, not the list
+    for kernel in kernels:
         assert select(dictionary, kernel, cells=4).name == kernel
     assert select(dictionary, "auto", cells=4).name == "python"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["1", ""])
+def test_inspect_names_the_solver_kernel_the_variable_chooses(tmp_path: Path, value: str) -> None:
+    # The installed console script, in a new process: what `inspect --json` says runs a search.
+    from conftest import COMMAND
+
+    from helpers.dictionaries import dictionary_from_words
+
+    dictionary = dictionary_from_words(["abc"], tmp_path)
+    shown = subprocess.run(
+        [COMMAND, "inspect", "-d", dictionary.path, "--json"],
+        env={**os.environ, compiled.PURE_VARIABLE: value},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    expected = "python (BOGGLE_DAFSA_PURE=1)" if value else "c" if compiled.built("solver") is not None else "python ("
+    assert f'"solver_kernel": "{expected}' in shown.stdout
 
 
 def test_the_tests_take_their_kernels_from_the_twin_fixture() -> None:

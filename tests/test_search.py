@@ -405,15 +405,6 @@ def test_best_command_bad_input(small_dict: str, args: list[str], message: str) 
 # -- Dask ---------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cluster() -> object:
-    distributed = pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as local_cluster:
-        yield local_cluster
-
-
 @pytest.mark.slow
 def test_dask_and_local_runs_give_the_same_boards(small_dict: str, cluster: object) -> None:
     spec = S.make_spec(small_dict, (3, 3), pool=6)
@@ -473,17 +464,6 @@ def test_batch_on_dask_is_the_local_batch_in_order(small_dict: str, cluster: obj
     bad = run_cli("solve", "--batch", str(batch), "-d", small_dict, "--dask", address)
     assert bad.returncode == 2 and "line 1002" in bad.stderr
     assert bad.stdout.count("# ") == 1001
-
-
-@pytest.mark.slow
-def test_an_unreachable_scheduler_is_a_one_line_error(small_dict: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
-    spec = S.make_spec(small_dict, (3, 3), pool=4)
-    from boggle_dafsa.solver import parallel as D
-
-    monkeypatch.setattr(D, "CONNECT_TIMEOUT", 2)  # refused at once; the client retries until this
-    with pytest.raises(BoggleError, match="cannot reach the Dask scheduler"):
-        S.search(spec, seed=1, runs=1, dask="tcp://127.0.0.1:9")
 
 
 @pytest.mark.slow

@@ -27,10 +27,11 @@ from hypothesis import strategies as st
 
 from boggle_dafsa import open_dictionary, query
 from boggle_dafsa.errors import QueryError
-from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
+from boggle_dafsa.formats import FORMATS, write_dictionary
 from boggle_dafsa.query import conditions
 from boggle_dafsa.query.tiles import BAGS, TileBag, bag_for
-from helpers.dictionaries import dictionary_from_words
+from helpers import strategies
+from helpers.dictionaries import dictionary_from_words, every_format
 from helpers.kernels import WALK, forced
 
 # -- the oracle: each condition as a scan of the list -----------------------------------------
@@ -181,7 +182,7 @@ def check(d: Any, words: list[str], cond: dict[str, Any], other: list[str], othe
 # -- small random lists ---------------------------------------------------------------------------
 
 LETTERS = "ABCDE"
-word_lists = st.lists(st.text(LETTERS, min_size=1, max_size=7), min_size=0, max_size=60).map(lambda ws: sorted(set(ws)))
+word_lists = strategies.word_lists(LETTERS)
 
 
 @pytest.mark.slow
@@ -229,15 +230,9 @@ def test_every_format_gives_the_same_words(data: st.DataObject, words: list[str]
     cond = data.draw(conditions_of(LETTERS, words))
     cond.pop("in", None), cond.pop("not_in", None)
     expected = scan(words, cond)
-    with tempfile.TemporaryDirectory() as folder:
-        for name in FORMATS:
-            path = Path(folder) / f"words.{name}"
-            write_dictionary(words, path, name)
-            d = open_path(path)
-            try:
-                assert list(query.search(d, **cond)) == expected, name
-            finally:
-                getattr(d, "close", lambda: None)()
+    with every_format(words) as dictionaries:
+        for name, d in zip(FORMATS, dictionaries):
+            assert list(query.search(d, **cond)) == expected, name
 
 
 # -- samples of the embedded lists --------------------------------------------------------------

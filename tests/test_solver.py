@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
-import shutil
-import struct
-import traceback
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -19,7 +15,6 @@ from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.board.scoring import BIG, CLASSIC, LETTERS, Scoring
 from boggle_dafsa.dictionaries.resolve import open_dictionary
-from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.solver import Hit, find, solve, sort_key, totals
 from boggle_dafsa.words.normalize import Policy, normalize
 from helpers.dictionaries import dictionary_from_words
@@ -142,12 +137,6 @@ def test_published_enable2k_boards(enable2k: NativeDictionary, text: str, words:
     assert total == points
     if words is not None:
         assert count == words
-
-
-def test_the_generic_kernel_gives_the_same_board(enable2k: NativeDictionary) -> None:
-    grid = Grid.parse("perslatgsineters")
-    cursor_only = {hit.word: hit.path for hit in solve(grid, enable2k, kernel="generic")}
-    assert {hit.word: hit.path for hit in solve(grid, enable2k)} == cursor_only
 
 
 # -- properties against brute force -------------------------------------------------------
@@ -307,46 +296,12 @@ def test_words_appear_once_even_when_traced_many_ways(tmp_path: Path) -> None:
     assert [(hit.word, hit.path) for hit in hits] == [("AAA", (0, 1, 2))]
 
 
-def test_a_large_alphabet_uses_the_cursor(tmp_path: Path) -> None:
-    # 40 letters do not fit one header cell: the generic kernel takes over.
-    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZΑΒΓΔΕΖΗΘΙΚΛΜΝΞ"
-    words = [a + b + c for a, b, c in zip(letters, letters[1:], letters[2:])]
-    for version in (1, 2):
-        wide = dictionary_from_words(words, tmp_path, version=version, name=f"v{version}.dafsa")
-        assert wide.header_cells == (2 if version == 1 else 0)
-        assert wide.layout() is None
-    dictionary = wide
-    grid = Grid.parse("ΛΜΝ/ABC")
-    assert [hit.word for hit in solve(grid, dictionary)] == ["ABC", "ΛΜΝ"]
-
-
 def test_a_word_longer_than_the_recursion_limit(tmp_path: Path) -> None:
     rng = random.Random(3)
     word = "".join(rng.choice("ABCDEFGH") for _ in range(1200))
     dictionary = dictionary_from_words([word, word[:5]], tmp_path)
     grid = Grid.parse(word + "/")
     assert [hit.word for hit in solve(grid, dictionary)] == [word, word[:5]]
-
-
-@pytest.mark.parametrize("version, refused_by", [(1, "census"), (2, "_cells")])
-def test_a_damaged_dictionary_is_an_error_not_a_crash(tmp_path: Path, version: int, refused_by: str) -> None:
-    # The same 32 bits damaged in each version (v1: the root's first child pointed far
-    # outside the file; v2: the root's first edges). The layer that refuses is named: the
-    # census of the cells (v1), their expansion from the compact body (v2), both before
-    # the kernel "auto" picks runs (the kernels' own refusal: tests/test_kernels.py).
-    good = dictionary_from_words(["abc", "abd", "bcd"], tmp_path, version=version)
-    assert good.header.version == version
-    damaged = tmp_path / "damaged.dafsa"
-    shutil.copy(good.path, damaged)
-    data = bytearray(damaged.read_bytes())
-    body = good.header.header_size
-    root = good.root
-    struct.pack_into("<I", data, body + 4 * (root + 1), 0x0FFFFFFF)
-    damaged.write_bytes(bytes(data))
-    with pytest.raises(DictionaryError, match=re.escape(f"{damaged}: damaged dictionary (")) as refused:
-        solve(Grid.parse("ABC/DEF"), NativeDictionary(damaged))
-    frames = [frame.name for frame in traceback.extract_tb(refused.tb)]
-    assert refused_by in frames and (version == 1 or "census" not in frames), frames
 
 
 # -- find ---------------------------------------------------------------------------------

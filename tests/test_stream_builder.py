@@ -360,21 +360,6 @@ def test_a_build_from_bytes_already_read(tmp_path: Path) -> None:
         build_dictionary("<stdin>", tmp_path / "e.dafsa", data=b"")
 
 
-@pytest.mark.slow
-def test_version_names_the_builder_kernel() -> None:
-    from conftest import COMMAND
-
-    expected = {
-        "1": "builder kernel: python (BOGGLE_DAFSA_PURE=1)",
-        "": "builder kernel: c (compiled)" if built("builder") else "builder kernel: python (the C extension",
-    }
-    for pure, text in expected.items():
-        out = subprocess.run(
-            [COMMAND, "--version"], env={**os.environ, "BOGGLE_DAFSA_PURE": pure}, capture_output=True, text=True, timeout=120
-        )
-        assert out.returncode == 0 and text in out.stdout, out.stdout
-
-
 # -- the cap on states: the same limit, the same error, in both kernels ------------------
 
 

@@ -34,10 +34,9 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run(args: list[str], folder: Path, prelude: str = "") -> subprocess.CompletedProcess[str]:
-    code = prelude + "from boggle_dafsa.cli import main; main()"
+def run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code, *args],
+        [*PROGRAM, *args],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -86,18 +85,6 @@ def test_best_resume_reads_its_own_log(folder: Path) -> None:
     boards = [{k: v for k, v in board.items() if k != "seconds"} for board in json.loads(first.stdout)["best"]]
     assert [{k: v for k, v in board.items() if k != "seconds"} for board in json.loads(again.stdout)["best"]] == boards
     assert len(log.read_text().splitlines()) == 2  # nothing run twice
-
-
-def test_dask_without_the_extra_says_which_extra_to_install(folder: Path) -> None:
-    # `distributed` made unimportable, as on an installation without the [dask] extra.
-    hide = "import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
-    for args in (
-        ["best", "-d", "small.dafsa", "-s", "3x3", "--seed", "1", "--dask", "127.0.0.1:1"],
-        ["solve", "--batch", "-", "-d", "small.dafsa", "--dask", "127.0.0.1:1"],
-    ):
-        result = run(args, folder, prelude=hide)
-        lines = [line for line in result.stderr.splitlines() if not line.startswith("seed:")]
-        assert result.returncode == 2 and len(lines) == 1 and "boggle-dafsa[dask]" in lines[0], result.stderr
 
 
 def _interrupt_once(args: list[str], folder: Path, env: dict[str, str], ready: float) -> tuple[int, str, float, list[int]]:
