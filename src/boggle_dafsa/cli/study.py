@@ -211,6 +211,13 @@ def quiz(
     questions: Annotated[
         Optional[int], typer.Option("--questions", min=1, help="Ask at most N questions.", show_default=False)
     ] = None,
+    schedule: Annotated[
+        str,
+        typer.Option(
+            "--schedule",
+            help="cardbox: Zyzzyva's boxes (1, 4, 7 ... 480 days); fsrs: FSRS-5's memory model (default parameters, 90% retention).",
+        ),
+    ] = "cardbox",
     order: Annotated[
         str,
         typer.Option(
@@ -236,14 +243,14 @@ def quiz(
     find to the dictionary's cardbox, and the session asks those that are due; without
     them it asks every card due. A question is an alphagram ("AEINRST: 9 words"): type the
     words it spells, one a line or several on a line; an empty line ends the question. Right
-    (every word, none wrong): the card moves up a box; wrong: back to box 0. Each answer is
-    kept at once; Ctrl-C ends the session (exit 130), the end of input too.
+    (every word, none wrong): the card moves up a box; wrong: back to box 0. With
+    --schedule fsrs the due dates are FSRS-5's (right is Good, wrong is Again). Each answer
+    is kept at once; Ctrl-C ends the session (exit 130), the end of input too.
     """
     from boggle_dafsa.output import study as texts
     from boggle_dafsa.study.expected import table_of
     from boggle_dafsa.study.history import History
-    from boggle_dafsa.study.schedule import Schedule
-    from boggle_dafsa.study.session import ORDERS, alphagrams, answers_of, keeper, ordered, run_quiz
+    from boggle_dafsa.study.session import ORDERS, alphagrams, answers_of, keeper, ordered, run_quiz, scheduler
 
     values = dict(locals())
     day = _day(today)
@@ -257,6 +264,7 @@ def quiz(
         return
     if order not in ORDERS:
         raise BoggleError(f"--order {order!r}: {', '.join(ORDERS)}")
+    schedule_chosen = scheduler(schedule)
     d = load_dictionary(dictionary)
     lexicon = lexicon_of(dictionary)
     table = table_of(lexicon) if order == "expected" else None  # before any card is added
@@ -284,7 +292,7 @@ def quiz(
             cards,
             answers=lambda question: answers_of(d, question),
             normalize=lambda word: d.normalize(word),
-            record=keeper(history, lexicon, Schedule(), day),
+            record=keeper(history, lexicon, schedule_chosen, day),
             stdin=sys.stdin,
             out=sys.stdout,
             interactive=interactive,

@@ -319,6 +319,11 @@ def quiz_card_json(card: Card, words: int | None = None) -> dict[str, Any]:
         "wrong": card.wrong,
         "streak": card.streak,
     }
+    if card.stability is not None and card.difficulty is not None:
+        # FSRS's memory (a card the cardbox schedules has none).
+        found["stability"] = card.stability
+        found["difficulty"] = card.difficulty
+        found["reviewed"] = card.reviewed.isoformat() if card.reviewed else None
     if words is not None:
         found["words"] = words
     return found

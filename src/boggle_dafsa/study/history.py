@@ -26,14 +26,15 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.study.schedule import Card
 
 DATABASE = "quiz.sqlite3"
 LOCK = "quiz.lock"
-#: Bumped when the tables change; a newer file is refused.
-SCHEMA_VERSION = 1
+#: Bumped when the tables change; a newer file is refused, an older one brought up to date.
+SCHEMA_VERSION = 2
 #: Most questions one call of :meth:`History.add` takes (a search that big is a mistake).
 MAX_ADDED = 100_000
 
@@ -47,6 +48,9 @@ CREATE TABLE IF NOT EXISTS cards (
     wrong INTEGER NOT NULL DEFAULT 0,
     streak INTEGER NOT NULL DEFAULT 0,
     added TEXT NOT NULL,           -- YYYY-MM-DD
+    stability REAL,                -- FSRS's memory (schema 2): days; NULL for the cardbox
+    difficulty REAL,               -- 1 to 10
+    reviewed TEXT,                 -- YYYY-MM-DD: the answer they follow
     PRIMARY KEY (lexicon, question)
 );
 CREATE INDEX IF NOT EXISTS cards_due ON cards (lexicon, due);
@@ -62,6 +66,24 @@ CREATE TABLE IF NOT EXISTS answers (
 );
 CREATE INDEX IF NOT EXISTS answers_day ON answers (lexicon, day);
 """
+
+
+_CARD_COLUMNS = "question, box, due, right, wrong, streak, stability, difficulty, reviewed"
+
+
+def _card(row: tuple[Any, ...]) -> Card:
+    question, box, due, right, wrong, streak, stability, difficulty, reviewed = row
+    return Card(
+        question,
+        box,
+        date.fromisoformat(due),
+        right,
+        wrong,
+        streak,
+        stability,
+        difficulty,
+        None if reviewed is None else date.fromisoformat(reviewed),
+    )
 
 
 def data_dir() -> Path:
@@ -158,8 +180,7 @@ class History:
             if version > SCHEMA_VERSION:
                 raise BoggleError(f"{self.path}: written by a newer boggle-dafsa (schema {version})")
             if version < SCHEMA_VERSION:
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                self._upgrade(version)
         except sqlite3.DatabaseError as error:
             self.close()
             raise BoggleError(f"{self.path}: cannot use the quiz's history ({error})") from None
@@ -168,6 +189,25 @@ class History:
             raise BoggleError(f"{self.path}: cannot use the quiz's history ({error.strerror or error})") from None
         except BaseException:
             self.close()
+            raise
+
+    def _upgrade(self, version: int) -> None:
+        # Schema 1 had no FSRS columns: added (NULL: cards the cardbox scheduled), in one
+        # transaction with the version, so that a kill leaves schema 1 or 2, whole.
+        if version == 0:
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if version < 2:
+                for column in ("stability REAL", "difficulty REAL", "reviewed TEXT"):
+                    self._db.execute(f"ALTER TABLE cards ADD COLUMN {column}")
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
 
     def _take_lock(self) -> int:
@@ -244,11 +284,10 @@ class History:
         """The cards of ``lexicon`` due on or before ``today`` (of ``among`` only, if given):
         the longest overdue first, then by box, then by question."""
         rows = self._db.execute(
-            "SELECT question, box, due, right, wrong, streak FROM cards WHERE lexicon = ? AND due <= ?"
-            " ORDER BY due, box, question",
+            f"SELECT {_CARD_COLUMNS} FROM cards WHERE lexicon = ? AND due <= ? ORDER BY due, box, question",
             (lexicon, today.isoformat()),
         ).fetchall()
-        cards = [Card(q, box, date.fromisoformat(due), right, wrong, streak) for q, box, due, right, wrong, streak in rows]
+        cards = [_card(row) for row in rows]
         if among is not None:
             wanted = set(among)
             cards = [card for card in cards if card.question in wanted]
@@ -261,20 +300,32 @@ class History:
 
     def card(self, lexicon: str, question: str) -> Card | None:
         row = self._db.execute(
-            "SELECT box, due, right, wrong, streak FROM cards WHERE lexicon = ? AND question = ?", (lexicon, question)
+            f"SELECT {_CARD_COLUMNS} FROM cards WHERE lexicon = ? AND question = ?", (lexicon, question)
         ).fetchone()
-        if row is None:
-            return None
-        return Card(question, row[0], date.fromisoformat(row[1]), row[2], row[3], row[4])
+        return None if row is None else _card(row)
 
     def record(self, lexicon: str, card: Card, right: bool, today: date, missed: Iterable[str], wrong: Iterable[str]) -> None:
         """Keep an answer: ``card`` as it is after it, and the answer itself (one transaction)."""
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO cards (lexicon, question, box, due, right, wrong, streak, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO cards (lexicon, question, box, due, right, wrong, streak, added, stability, difficulty, reviewed)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT(lexicon, question) DO UPDATE SET box=excluded.box, due=excluded.due,"
-                " right=excluded.right, wrong=excluded.wrong, streak=excluded.streak",
-                (lexicon, card.question, card.box, card.due.isoformat(), card.right, card.wrong, card.streak, today.isoformat()),
+                " right=excluded.right, wrong=excluded.wrong, streak=excluded.streak,"
+                " stability=excluded.stability, difficulty=excluded.difficulty, reviewed=excluded.reviewed",
+                (
+                    lexicon,
+                    card.question,
+                    card.box,
+                    card.due.isoformat(),
+                    card.right,
+                    card.wrong,
+                    card.streak,
+                    today.isoformat(),
+                    card.stability,
+                    card.difficulty,
+                    card.reviewed.isoformat() if card.reviewed else None,
+                ),
             )
             db.execute(
                 "INSERT INTO answers (lexicon, question, day, at, right, box, missed, wrong) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -42,6 +42,11 @@ class Card:
     wrong: int = 0
     #: Right answers in a row (positive) or wrong ones (negative), as Zyzzyva counts.
     streak: int = 0
+    #: FSRS's memory of the card (:mod:`.fsrs`): stability in days, difficulty (1 to 10),
+    #: and the day of the answer they follow; None for a card the cardbox schedules.
+    stability: float | None = None
+    difficulty: float | None = None
+    reviewed: date | None = None
 
     @property
     def new(self) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.study.schedule import Card, Schedule
@@ -108,7 +108,29 @@ class Summary:
 Record = Callable[[Card, Verdict], Card]
 
 
-def keeper(history: Any, lexicon: str, schedule: Schedule, today: date) -> Record:
+class Scheduler(Protocol):
+    """What moves a card after an answer: Zyzzyva's cardbox (:class:`.schedule.Schedule`) or
+    FSRS (:class:`.fsrs.FSRS`)."""
+
+    def answer(self, card: Card, right: bool, today: date) -> Card: ...
+
+
+#: The schedules a quiz takes, by name.
+SCHEDULERS = ("cardbox", "fsrs")
+
+
+def scheduler(name: str = "cardbox") -> Scheduler:
+    """The schedule named ``name`` (:data:`SCHEDULERS`), with its defaults."""
+    if name == "cardbox":
+        return Schedule()
+    if name == "fsrs":
+        from boggle_dafsa.study.fsrs import FSRS
+
+        return FSRS()
+    raise BoggleError(f"bad schedule {name!r}: {', '.join(SCHEDULERS)}")
+
+
+def keeper(history: Any, lexicon: str, schedule: Scheduler, today: date) -> Record:
     """The :data:`Record` that moves a card by ``schedule`` and keeps it in ``history`` at once."""
 
     def record(card: Card, verdict: Verdict) -> Card:

@@ -15,7 +15,9 @@
   keeps nothing) or on the server under a token (``POST /api/quiz/token``; the token then
   goes in the ``Authorization: Bearer`` header), in SQLite: ``web-quiz.sqlite3`` in the
   server's data folder (one connection behind a lock, each answer committed at once),
-  in memory for a server without one. A token is a secret the server does not list: the
+  in memory for a server without one. An answer says which schedule moves its card:
+  ``"cardbox"`` (Zyzzyva's, the default) or ``"fsrs"`` (FSRS-5, :mod:`boggle_dafsa.study.fsrs`).
+  A token is a secret the server does not list: the
   cardbox is keyed by its SHA-256, and a token nobody made is an empty cardbox. Bounds:
   :data:`MAX_ADDED` questions a request, :data:`MAX_CARDS` cards a token.
 """
@@ -82,6 +84,10 @@ class CardIn(BaseModel):
     right: int = Field(default=0, ge=0, le=1_000_000)
     wrong: int = Field(default=0, ge=0, le=1_000_000)
     streak: int = Field(default=0, ge=-1_000_000, le=1_000_000)
+    # FSRS's memory (schedule "fsrs"): absent for a card the cardbox schedules.
+    stability: float | None = Field(default=None, ge=0.01, le=36500)
+    difficulty: float | None = Field(default=None, ge=1, le=10)
+    reviewed: str | None = Field(default=None, max_length=10)
 
 
 class AddBody(BaseModel):
@@ -100,6 +106,7 @@ class AnswerBody(BaseModel):
     words: list[Annotated[str, Field(max_length=MAX_LETTERS)]] = Field(default_factory=list, max_length=MAX_TYPED)
     today: str | None = Field(default=None, max_length=10)
     card: CardIn | None = None
+    schedule: str = Field(default="cardbox", max_length=16)
 
 
 def _day(text: str | None) -> date:
@@ -350,8 +357,8 @@ def add_study_routes(app: FastAPI) -> None:
     @app.post("/api/quiz/answer", summary="Judge an answer and move its card (kept in the token's cardbox, if a token is sent)")
     async def answer(request: Request, body: AnswerBody) -> JSONResponse:
         from boggle_dafsa.output.jsonable import quiz_answer_json
-        from boggle_dafsa.study.schedule import Card, Schedule
-        from boggle_dafsa.study.session import Question, alphagram, answers_of, judge, verdict_line
+        from boggle_dafsa.study.schedule import Card
+        from boggle_dafsa.study.session import Question, alphagram, answers_of, judge, scheduler, verdict_line
 
         token = _token(request)
         day = _day(body.today)
@@ -366,10 +373,20 @@ def add_study_routes(app: FastAPI) -> None:
                 raise BadRequest(f"no word of {name} is spelled with {question}")
             typed = [words.normalize(word) or word.upper() for word in body.words if word.strip()]
             verdict = judge(Question(question, answers), typed)
-            schedule = Schedule()
+            schedule = scheduler(body.schedule)
             if token is None:
                 given = body.card or CardIn()
-                card = Card(question, given.box, _day(given.due), given.right, given.wrong, given.streak)
+                card = Card(
+                    question,
+                    given.box,
+                    _day(given.due),
+                    given.right,
+                    given.wrong,
+                    given.streak,
+                    given.stability,
+                    given.difficulty,
+                    None if given.reviewed is None else _day(given.reviewed),
+                )
                 after = schedule.answer(card, verdict.right, day)
             else:
                 lexicon = lexicon_of(token, name)

@@ -245,8 +245,11 @@ async function check() {
   if (!session) return;
   const card = session.cards[session.at];
   const words = $("answer").value.split(/[\s,]+/).filter(Boolean);
-  const body = { d: $("dict").value, question: card.question, words, today: today() };
-  if (!token()) body.card = { box: card.box, due: card.due, right: card.right, wrong: card.wrong, streak: card.streak };
+  const body = { d: $("dict").value, question: card.question, words, today: today(), schedule: $("schedule").value };
+  if (!token()) {
+    body.card = { box: card.box, due: card.due, right: card.right, wrong: card.wrong, streak: card.streak };
+    if (card.stability !== undefined) Object.assign(body.card, { stability: card.stability, difficulty: card.difficulty, reviewed: card.reviewed });
+  }
   $("check").disabled = true;
   try {
     const { data } = await call("/api/quiz/answer", body);
@@ -335,6 +338,9 @@ async function start() {
     if (value !== null) $(name).value = value;
   }
   if (params.get("sort")) $("sort").value = params.get("sort");
+  const kept = localStorage.getItem("boggle-dafsa-quiz-schedule");
+  if (kept) $("schedule").value = kept;
+  $("schedule").addEventListener("change", () => localStorage.setItem("boggle-dafsa-quiz-schedule", $("schedule").value));
   if (params.get("limit")) $("limit").value = params.get("limit");
   if (CONDITIONS.slice(3).some((name) => params.get(name))) $("more").open = true;
   await showFigures();
