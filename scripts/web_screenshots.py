@@ -5,7 +5,7 @@
     python scripts/web_screenshots.py --pages study   # only the Study page
 
 Writes docs/web/NAME.png (desktop, 960 pixels wide) and docs/web/NAME-phone.png (390 pixels
-wide, a phone's touch screen) for NAME in solve, play, daily, rooms, words and study (``--pages
+wide, a phone's touch screen) for NAME in solve, play, daily, arena, rooms, words and study (``--pages
 study,words``: only those). Needs the [web] extra, playwright (its driver only) and Debian's chromium.
 """
 
@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 from contextlib import nullcontext
 from pathlib import Path
@@ -89,6 +90,37 @@ def daily_page(browser: Any, url: str) -> None:
     shot(page, "daily")
 
 
+def arena_page(browser: Any, url: str) -> None:
+    """Two players on one board of the arena (30-second boards: the server this script
+    starts), then the board's table, one's place, review and the rolling boards."""
+    import time
+
+    board = json.loads(urllib.request.urlopen(url + "api/arena", timeout=60).read())
+    if board["left"] < 22:
+        time.sleep(board["left"] + 0.3)
+        board = json.loads(urllib.request.urlopen(url + "api/arena", timeout=60).read())
+    grid, dice = board["grid"], board["dice"]
+    query = urllib.parse.urlencode({"grid": grid, "dict": board["dictionary"], "dice": dice, "clean": "true"})
+    with urllib.request.urlopen(url + f"api/solve?{query}", timeout=60) as answer:
+        words = [entry["word"] for entry in json.load(answer)["words"]]
+    pages = []
+    for name, mine in ((f"ann{device}", words[1:6]), (f"bob{device}", words[3:5])):
+        page = new_page(browser, **DEVICES[device])
+        open_page(page, url + "arena")
+        page.fill("#name", name)
+        page.click("#join button")
+        page.wait_for_selector("#entry:not([hidden])")
+        for word in mine:
+            page.fill("#word", word.lower())
+            page.press("#word", "Enter")
+        pages.append(page)
+    page = pages[0]
+    page.wait_for_function("document.getElementById('place').textContent.startsWith('Rank')", timeout=60_000)
+    page.wait_for_selector("#board-week tbody tr")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "arena")
+
+
 def rooms_page(browser: Any, url: str) -> None:
     room = post(url + "api/rooms", {"dice": "fr", "seed": 42, "seconds": 6})["room"]
     pages = []
@@ -140,6 +172,7 @@ PAGES = {
     "solve": solve_page,
     "play": play_page,
     "daily": daily_page,
+    "arena": arena_page,
     "rooms": rooms_page,
     "words": words_page,
     "study": study_page,
@@ -158,7 +191,8 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     global device
     with tempfile.TemporaryDirectory(prefix="boggle-dafsa-screenshots-") as data:
-        server = nullcontext(args.url.rstrip("/") + "/") if args.url else live_server("--data", data)
+        arena = ("--arena-dice", "en", "--arena-minutes", "0.5")
+        server = nullcontext(args.url.rstrip("/") + "/") if args.url else live_server("--data", data, *arena)
         with server as url, headless_chromium() as browser:
             for device in DEVICES:
                 for name in names:
