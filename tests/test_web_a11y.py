@@ -80,6 +80,9 @@ def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme:
             page.wait_for_selector("#verdicts li.accepted")
             page.click("#stop")
             page.wait_for_selector("#review:not([hidden]) .study a")
+            # The review's study link: the Study page with the missed words (the header links it).
+            study = page.get_attribute("#review .study a", "href") or ""
+            assert study.startswith("/study?words=") and "&d=en" in study
     elif path == "arena":
         page.fill("#name", f"ann-{theme}")
         page.click("#join button")
