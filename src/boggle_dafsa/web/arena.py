@@ -116,12 +116,14 @@ class Arena:
         #: The wall clock (Unix time): the slots are cut in it. Tests move it.
         self.clock = clock
         self.dice_set = dice_set(settings.dice)
-        self.dictionary_name, self.dictionary = catalog.for_language(None, self.dice_set.language)
+        self.catalog = catalog
+        # The names now, the lists on first use (opening one may compile it: the server starts at once).
+        language = self.dice_set.language
+        self.dictionary_name: str = language if language in catalog else catalog.default
         full = FULL_LISTS.get(self.dictionary_name)
         self.bonus_name = full if full is not None and full in catalog else None
-        self.bonus = catalog.get(full)[1] if self.bonus_name is not None else None
         # Always clean: the same board for everybody, family-friendly (docs/game.md).
-        self.blocked = blocked_words(self.dictionary_name, self.dice_set.language)
+        self.blocked = blocked_words(self.dictionary_name, language)
         self._secret = store.secret(SECRET_NAME)
         self._lock = threading.Lock()
         self._judges: dict[int, Judge] = {}
@@ -142,13 +144,14 @@ class Arena:
         with self._lock:
             judge = self._judges.get(slot.index)
         if judge is None:
+            bonus = None if self.bonus_name is None else self.catalog.get(self.bonus_name)[1]
             judge = Judge(
                 slot.grid(self.dice_set),
-                self.dictionary,
+                self.catalog.get(self.dictionary_name)[1],
                 self.dice_set.scoring,
                 self.dice_set.min_length,
                 blocked=self.blocked,
-                bonus=self.bonus,
+                bonus=bonus,
             )
             with self._lock:
                 self._judges[slot.index] = judge
