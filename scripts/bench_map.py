@@ -33,6 +33,32 @@ load average is printed before and after.
 
     python scripts/bench_map.py                       # enable2k, 200 racks of 7, 15 repeats
     python scripts/bench_map.py enable2k fr --racks 50 --repeat 5
+
+With ``--values``, maps instead (issue 33), on the list named (ENABLE2K by default):
+
+- a map of word -> int (seeded random below 2^20, and a frequency-like one: a Zipf law,
+  ``round(2^20 / rank)`` with the ranks shuffled over the words): the bytes of our file
+  (version 2 with its word-number section, as ``build`` writes it; version 1 too), of
+  ducer's ``Map``, marisa-trie's ``RecordTrie("<I")`` and dawg2's ``IntCompletionDAWG``;
+  the bytes the ints take bit-packed (our section) and as varints with an offset sampled
+  every 32 values (measured, not written: the other encoding the issue named); then
+  ``d[word]`` in process over ``--sample`` words of the list, every side taking turns
+  ``--repeat`` times (each round begun by another side), the median CPU time per lookup
+  in microseconds (the loop's cost included), and our time over ducer's in each round
+  (the median of those ratios): ours on each kernel (the Python twin on a tenth of the
+  words), ducer ``m[key]`` (keys encoded beforehand, untimed), marisa ``rt[key]``, dawg2
+  ``d[key]``, a Python ``dict``;
+- a map of word -> text (about 40 bytes: words of the list drawn at random and joined by
+  spaces, and random hexadecimal, which nothing compresses): the bytes of our file,
+  marisa ``BytesTrie`` and dawg2 ``BytesDAWG``, and ``d[word]`` as above;
+- the CPU of ``boggle-dafsa build`` of the list with ``--values int`` against the same
+  build of the words alone, as processes (``--builds`` runs each, the median), and in
+  process (``build_dictionary``), with the ratio.
+
+Every answer is checked before it is timed. Needs marisa-trie, dawg2 and ducer (``pip
+install marisa-trie dawg2 ducer``; none is a dependency).
+
+    python scripts/bench_map.py --values --repeat 15 --sample 4000
 """
 
 from __future__ import annotations
@@ -41,14 +67,16 @@ import argparse
 import gc
 import os
 import random
+import shutil
 import statistics
 import time
 import tracemalloc
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
-from boggle_dafsa import open_dictionary, query
+from boggle_dafsa import compiled, open_dictionary, query
 from boggle_dafsa.query import automata, conditions, walk
 
 
@@ -71,7 +99,13 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument("--values", action="store_true", help="maps (word -> int, word -> text) instead of anagrams")
+    parser.add_argument("--sample", type=int, default=4000, help="--values: words looked up a round")
+    parser.add_argument("--builds", type=int, default=5, help="--values: builds of each kind timed")
     args = parser.parse_args()
+    if args.values:
+        bench_values(args.lists[0], args.repeat, args.sample, args.builds, args.seed)
+        return
     print(f"load average before: {load()}")
     for name in args.lists:
         d = open_dictionary(name)
@@ -188,6 +222,231 @@ def main() -> None:
         assert counts == [scan["".join(sorted(word))] for word in words]
         print(f"anagrams of each of the {len(words):,} words: {counted * 1e3:.0f} ms (equal to a scan)")
     print(f"\nload average after: {load()}")
+
+
+# -- maps: word -> value (--values) ---------------------------------------------------------
+
+
+def _turns(sides: dict[str, tuple[Callable[[Any], Any], Sequence[Any]]], repeat: int) -> dict[str, list[float]]:
+    """CPU seconds per call of each side, ``repeat`` rounds, each begun by another side."""
+    timings: dict[str, list[float]] = {label: [] for label in sides}
+    labels = list(sides)
+    for round_ in range(repeat):
+        for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
+            run, keys = sides[label]
+            per_rack(run, keys)  # untimed: what the others evicted is read back first
+            timings[label].append(per_rack(run, keys))
+    return timings
+
+
+def _report_times(timings: dict[str, list[float]], against: str, ours: str) -> None:
+    print("| side | µs a lookup (median) |")
+    print("|---|--:|")
+    for label, values in timings.items():
+        print(f"| {label} | {statistics.median(values) * 1e6:.3f} |")
+    ratios = [a / b for a, b in zip(timings[ours], timings[against])]
+    print(
+        f"{ours} ÷ {against}, round by round: median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})"
+    )
+
+
+def _varint_bytes(ints: Sequence[int], every: int = 32) -> int:
+    # Varints (LEB128) of the values less the smallest, and a u32 offset every `every` values.
+    low = min(ints)
+    return sum(max(1, ((v - low).bit_length() + 6) // 7) for v in ints) + 4 * ((len(ints) + every - 1) // every)
+
+
+def _file_bytes(path: str) -> int:
+    return os.path.getsize(path)
+
+
+def bench_values(name: str, repeat: int, sample: int, builds: int, seed: int) -> None:
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    import dawg
+    import ducer
+    import marisa_trie
+
+    from boggle_dafsa.automaton.reader import NativeDictionary
+    from boggle_dafsa.automaton.stream import NativeWriter
+    from boggle_dafsa.automaton.values import VALUES_FIXED_SIZE, Layout
+
+    print(f"load average before: {load()}")
+    words = list(open_dictionary(name))
+    rng = random.Random(seed)
+    uniform = [rng.randrange(1 << 20) for _ in words]
+    ranks = list(range(1, len(words) + 1))
+    rng.shuffle(ranks)
+    zipf = [round((1 << 20) / rank) for rank in ranks]
+    keys = rng.sample(words, min(sample, len(words)))
+    encoded = [key.encode("utf-8") for key in keys]
+    folder = tempfile.mkdtemp(prefix="bench-map.")
+
+    def ours(kind: str, items: list[tuple[str, Any]], file: str, version: int = 2) -> NativeDictionary:
+        writer = NativeWriter(values=kind)
+        writer.add_items(items)
+        writer.write(os.path.join(folder, file), version=version)
+        return NativeDictionary(os.path.join(folder, file))
+
+    def section_of(d: NativeDictionary) -> Layout:
+        h = d.header
+        return Layout(d._map[h.values_at : h.values_at + VALUES_FIXED_SIZE], h.word_count)
+
+    print(f"\n{name}: {len(words):,} words; {len(keys):,} looked up a round, {repeat} rounds")
+    for label, ints in (("random below 2^20", uniform), ("Zipf, 2^20 / rank", zipf)):
+        items = list(zip(words, ints))
+        mine = ours("int", items, "ints.dafsa")
+        v1 = ours("int", items, "ints-v1.dafsa", version=1)
+        ducer.Map.build(os.path.join(folder, "ints.ducer"), ((w.encode(), v) for w, v in items))
+        record = marisa_trie.RecordTrie("<I", ((w, (v,)) for w, v in items))
+        record.save(os.path.join(folder, "ints.marisa"))
+        intdawg = dawg.IntCompletionDAWG(items)
+        intdawg.save(os.path.join(folder, "ints.dawg"))
+        layout = section_of(mine)
+        packed = layout.size - VALUES_FIXED_SIZE
+        print(f"\nword -> int ({label}): bytes")
+        print("| file | bytes | bytes a word |")
+        print("|---|--:|--:|")
+        for what, size in (
+            ("ours, version 2 (word numbers and values)", mine.header.file_size),
+            ("ours, version 1", v1.header.file_size),
+            ("ducer Map", _file_bytes(os.path.join(folder, "ints.ducer"))),
+            ('marisa-trie RecordTrie("<I")', _file_bytes(os.path.join(folder, "ints.marisa"))),
+            ("dawg2 IntCompletionDAWG", _file_bytes(os.path.join(folder, "ints.dawg"))),
+        ):
+            print(f"| {what} | {size:,} | {size / len(words):.2f} |")
+        print(
+            f"the ints alone: bit-packed {packed:,} bytes ({layout.width} bits a value); varints with an offset "
+            f"every 32 values {_varint_bytes(ints):,} bytes (measured, not written)"
+        )
+        if label.startswith("random"):
+            m = ducer.Map(open(os.path.join(folder, "ints.ducer"), "rb").read())
+            table = dict(items)
+            for key, raw in zip(keys, encoded):
+                assert mine[key] == m[raw] == record[key][0][0] == intdawg[key] == table[key] == v1[key]
+            sides: dict[str, tuple[Callable[[Any], Any], Sequence[Any]]] = {}
+            for kernel in compiled.available("census"):
+                with _kernel(kernel):
+                    d = NativeDictionary(os.path.join(folder, "ints.dafsa"))
+                    d[keys[0]]
+                sides[f"ours d[word] ({kernel})"] = (
+                    d.__getitem__ if kernel != "c" else _subscript(d),
+                    keys if kernel == "c" else keys[: max(1, len(keys) // 10)],
+                )
+            sides["ducer m[key]"] = (_subscript(m), encoded)
+            sides["marisa rt[key]"] = (_subscript(record), keys)
+            sides["dawg2 d[key]"] = (_subscript(intdawg), keys)
+            sides["dict"] = (_subscript(table), keys)
+            print(f"\nword -> int: d[word] in process (load {load()})")
+            _report_times(_turns(sides, repeat), "ducer m[key]", "ours d[word] (c)")
+
+    for label, make in (
+        ("words of the list, about 40 bytes", lambda: _phrase(rng, words)),
+        ("random hexadecimal, 40 bytes", lambda: rng.randbytes(20).hex()),
+    ):
+        texts = [make() for _ in words]
+        items = list(zip(words, texts))
+        mine = ours("text", items, "texts.dafsa")
+        marisa_trie.BytesTrie((w, t.encode()) for w, t in items).save(os.path.join(folder, "texts.marisa"))
+        bytesdawg = dawg.BytesDAWG((w, t.encode()) for w, t in items)
+        bytesdawg.save(os.path.join(folder, "texts.dawg"))
+        raw = sum(len(t.encode()) for t in texts)
+        print(f"\nword -> text ({label}; {raw / len(texts):.1f} bytes on average, {raw:,} in all): bytes")
+        print("| file | bytes | bytes a word |")
+        print("|---|--:|--:|")
+        for what, size in (
+            ("ours, version 2 (word numbers and values)", mine.header.file_size),
+            ("marisa-trie BytesTrie", _file_bytes(os.path.join(folder, "texts.marisa"))),
+            ("dawg2 BytesDAWG", _file_bytes(os.path.join(folder, "texts.dawg"))),
+        ):
+            print(f"| {what} | {size:,} | {size / len(words):.2f} |")
+        if label.startswith("words"):
+            bytestrie = marisa_trie.BytesTrie()
+            bytestrie.load(os.path.join(folder, "texts.marisa"))
+            table = dict(items)
+            for key in keys:
+                assert mine[key] == bytestrie[key][0].decode() == bytesdawg[key][0].decode() == table[key]
+            sides = {"ours d[word] (c)": (_subscript(mine), keys)}
+            sides["marisa bt[key]"] = (_subscript(bytestrie), keys)
+            sides["dawg2 d[key]"] = (_subscript(bytesdawg), keys)
+            sides["dict"] = (_subscript(table), keys)
+            print(f"\nword -> text: d[word] in process (load {load()})")
+            _report_times(_turns(sides, repeat), "marisa bt[key]", "ours d[word] (c)")
+
+    # The build: the same words, with values and without, as processes and in process.
+    listing = os.path.join(folder, "words.txt")
+    pairs = os.path.join(folder, "pairs.txt")
+    with open(listing, "w", encoding="utf-8") as out:
+        out.writelines(word + "\n" for word in words)
+    with open(pairs, "w", encoding="utf-8") as out:
+        out.writelines(f"{word}\t{value}\n" for word, value in zip(words, uniform))
+    command = [sys.executable, "-m", "boggle_dafsa", "build", "-q", "-o", os.path.join(folder, "built.dafsa")]
+
+    def child_cpu(arguments: list[str]) -> float:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(command + arguments, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    def own_cpu(**options: Any) -> float:
+        from boggle_dafsa.dictionaries.build import build_dictionary
+
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        build_dictionary(options.pop("source"), os.path.join(folder, "built.dafsa"), **options)
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    cpu: dict[str, list[float]] = {
+        "process, words": [],
+        "process, --values int": [],
+        "in process, words": [],
+        "in process, values": [],
+    }
+    for _ in range(builds):
+        cpu["process, words"].append(child_cpu([listing]))
+        cpu["process, --values int"].append(child_cpu(["--values", "int", pairs]))
+        cpu["in process, words"].append(own_cpu(source=listing))
+        cpu["in process, values"].append(own_cpu(source=pairs, values="int"))
+    print(f"\nbuild of {name} (CPU seconds, median of {builds}; load {load()})")
+    print("| build | words | with int values | ratio |")
+    print("|---|--:|--:|--:|")
+    for where, plain, valued in (
+        ("a process (`boggle-dafsa build`)", "process, words", "process, --values int"),
+        ("in process (`build_dictionary`)", "in process, words", "in process, values"),
+    ):
+        a, b = statistics.median(cpu[plain]), statistics.median(cpu[valued])
+        print(f"| {where} | {a:.3f} | {b:.3f} | {b / a:.2f} |")
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"\nload average after: {load()}")
+
+
+def _phrase(rng: random.Random, words: Sequence[str]) -> str:
+    # Words of the list in lower case, joined by spaces, to about 40 bytes.
+    parts: list[str] = []
+    while sum(map(len, parts)) + len(parts) < 40:
+        parts.append(rng.choice(words).lower())
+    return " ".join(parts)
+
+
+def _subscript(mapping: Any) -> Callable[[Any], Any]:
+    # `mapping[key]` through its slot, as a user writes it (not a bound __getitem__).
+    return lambda key: mapping[key]
+
+
+@contextmanager
+def _kernel(name: str) -> Iterator[None]:
+    saved = os.environ.get(compiled.PURE_VARIABLE)
+    os.environ[compiled.PURE_VARIABLE] = "1" if name == compiled.PYTHON else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[compiled.PURE_VARIABLE]
+        else:
+            os.environ[compiled.PURE_VARIABLE] = saved
 
 
 if __name__ == "__main__":

@@ -422,3 +422,47 @@ def test_a_dawg_file_gives_the_ints_it_holds(tmp_path: Path) -> None:
     dawg.IntDAWG(pairs).save(str(tmp_path / "n.dawg"))
     with pytest.raises(DictionaryError, match="IntCompletionDAWG"):
         open_path(tmp_path / "n.dawg")
+
+
+WIDE = "".join(chr(0x3B1 + i) for i in range(25)) + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "".join(chr(0x430 + i) for i in range(32))
+
+
+@pytest.mark.skipif("c" not in CENSUS, reason="the compiled part is not built")
+@pytest.mark.parametrize("letters", [8, 31, 40, 64, 83])
+@pytest.mark.parametrize("version", [1, 2])
+def test_every_compiled_walk_of_the_numbers_is_the_twin(letters: int, version: int) -> None:
+    """The records (up to 64 letters), the cache of the heaviest states and the body (over
+    64 letters, or when the records are not made) give the numbers the twin gives."""
+    from boggle_dafsa import compiled
+
+    census = compiled.built("census")
+    rng = random.Random(letters * 10 + version)
+    alphabet = WIDE[:letters]
+    words = sorted(
+        {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 7))) for _ in range(400)}, key=lambda w: w.encode("utf-8")
+    )
+    ints = [rng.randrange(-50, 1 << 30) for _ in words]
+    data = written(list(zip(words, ints)), "int", Policy.RAW, version)
+    twin = armed(data, "python")
+    expected = [twin[word] for word in words]
+    assert expected == ints
+    if version == 1 and letters > 31:
+        # Version 1 headers wider than one cell: the compiled walks leave them to the twin.
+        with forced("c"):
+            d = NativeDictionary.of_buffer(data, "test.dafsa")
+            assert [d[word] for word in words] == ints and d._value_reader is None
+        return
+    d = armed(data, "c")
+    table = d.value_table()
+    for records in (True, False):
+        reader = census.ValueReader(d._lookup, d.word_counts().data, table.data, len(words), records=records)
+        wanted = "records" if records and letters <= 64 else "cache" if letters <= 64 else "body"
+        assert reader.walks == wanted
+        assert [reader.get(word) for word in words] == ints
+        assert [reader.number(word) for word in words] == list(range(len(words)))
+        for word in words[:40]:
+            for other in (word + alphabet[0], word[:-1], alphabet[-1] + word):
+                if other and other not in twin:
+                    with pytest.raises(KeyError):
+                        reader.get(other)
+        reader.release()

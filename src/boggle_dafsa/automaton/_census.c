@@ -960,43 +960,29 @@ static inline int64_t number_edges(const Lookup *l, uint64_t state, NumberEdge *
         int64_t previous = -1;
         for (;;) {
             /* The usual edge (a label below 15, a reference of at most two bytes, three
-             * bytes of the body left) decoded inline, with format2_edge's checks; any
-             * other by format2_edge itself. */
+             * bytes of the body left) decoded inline with format2_edge's checks, and no
+             * branch the data decides but the rare ones (lookup_child2's way: its kind and
+             * the length of its reference are arithmetic); any other by format2_edge. */
             if (size - pos >= 3) {
                 const uint32_t flags = body[pos], b1 = body[pos + 1], b2 = body[pos + 2];
                 const uint32_t label = flags & EDGE_LABEL, kind = (flags >> EDGE_KIND_SHIFT) & 3u;
-                const int last = (flags & EDGE_LAST) != 0;
-                if (label != LABEL_ESCAPE && !(kind >= KIND_RELATIVE && (b1 & 0x80u) && (b2 & 0x80u))) {
-                    if (label >= l->letters || (int64_t)label <= previous) { damaged("a bad edge"); return -1; }
-                    uint64_t target;
-                    if (kind == KIND_LEAF) {
-                        target = size;
-                        pos += 1;
-                    } else if (kind == KIND_NEXT) {
-                        if (!last) { damaged("a bad edge"); return -1; }
-                        pos += 1;
-                        target = pos;
-                    } else {
-                        uint64_t value = b1 & 0x7Fu;
-                        if (b1 & 0x80u) {
-                            value |= (uint64_t)b2 << 7;
-                            pos += 3;
-                        } else {
-                            pos += 2;
-                        }
-                        if (kind == KIND_RELATIVE) {
-                            uint64_t distance = value >> 1;
-                            if (value & 1u) {
-                                if (distance + 1 > start) { damaged("a bad edge"); return -1; }
-                                target = start - distance - 1;
-                            } else {
-                                target = start + distance;
-                            }
-                        } else {
-                            target = value;
-                        }
-                        if (target > size) { damaged("a bad edge"); return -1; }
-                    }
+                const uint32_t last = (flags >> 7) & 1u;
+                const uint32_t has_ref = kind >> 1;       /* KIND_RELATIVE or KIND_ABSOLUTE */
+                const uint32_t two = (b1 >> 7) & has_ref; /* a reference of two bytes */
+                if (!UNLIKELY((label == LABEL_ESCAPE) | (two & (b2 >> 7)))) {
+                    const uint64_t value = (b1 & 0x7Fu) | ((uint64_t)(b2 & 0x7Fu) << 7 & (0u - (uint64_t)two));
+                    const uint64_t distance = value >> 1, back = value & 1u;
+                    const uint64_t next = pos + 1;
+                    uint64_t targets[4];
+                    targets[KIND_LEAF] = size;
+                    targets[KIND_NEXT] = next;
+                    targets[KIND_RELATIVE] = back ? start - distance - 1 : start + distance;
+                    targets[KIND_ABSOLUTE] = value;
+                    const uint64_t target = targets[kind];
+                    const int bad = (label >= l->letters) | ((int64_t)label <= previous) | ((kind == KIND_NEXT) & !last)
+                                    | ((kind == KIND_RELATIVE) & (back != 0) & (distance + 1 > start)) | (target > size);
+                    if (UNLIKELY(bad)) { damaged("a bad edge"); return -1; }
+                    pos = next + has_ref * (1u + two);
                     out[n].label = label;
                     out[n].child = target << 1 | (uint64_t)((flags & EDGE_FINAL) != 0);
                     n++;
@@ -1278,6 +1264,9 @@ typedef struct {
     RankWord *words;
     NumberEdge *edges;
     StateCache cache;
+    uint32_t *records;       /* every state as a record (see reader_records), or NULL: the cache */
+    uint32_t root_record;
+    uint32_t head;           /* words at the head of a record: 1 (up to 31 letters) or 3 */
     int64_t word_count;
     const uint8_t *packed;   /* the int values' packed array */
     uint64_t packed_words;   /* its 64-bit words */
@@ -1331,10 +1320,56 @@ static int reader_key(const ValueReader *r, PyObject *text, int *fold) {
 }
 
 /* The number of `text`: 1 (into *number), 0 (no word), -2 (ask Python), -1 (an error set). */
+/* The walk of index over the records (reader_records): a state a record, the edge taken
+ * found by one popcount, the count before it read beside it. The key as number_walk takes it. */
+static int records_walk(const ValueReader *r, PyObject *key, int fold, int64_t *number) {
+    const Lookup *l = r->lookup;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+    if (r->word_count <= 0 || length > l->longest) return 0;
+    const uint32_t *rec = r->records;
+    uint64_t at = r->root_record;
+    int64_t rank = 0;
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    if (r->head == 1) { /* up to 31 letters: a record's head is its letters and, at bit 31, final */
+        for (Py_ssize_t i = 0; i < length; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (fold && c >= 'a' && c <= 'z') c -= 'a' - 'A';
+            int64_t label = lookup_label(l, c);
+            if (label < 0) return 0;
+            const uint32_t head = rec[at];
+            rank += head >> 31; /* the word so far, if it is one, comes first */
+            if (!(head >> label & 1u)) return 0;
+            const uint64_t k = popcount32(head & ((1u << label) - 1u));
+            rank += rec[at + 1 + 2 * k];
+            at = rec[at + 2 + 2 * k];
+        }
+        if (!(rec[at] >> 31)) return 0;
+        *number = rank;
+        return 1;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (fold && c >= 'a' && c <= 'z') c -= 'a' - 'A';
+        int64_t label = lookup_label(l, c);
+        if (label < 0) return 0;
+        const uint64_t labels = (uint64_t)rec[at] | (uint64_t)rec[at + 1] << 32;
+        rank += rec[at + 2];
+        if (!(labels >> label & 1u)) return 0;
+        const uint64_t k = popcount64(labels & ((UINT64_C(1) << label) - 1u));
+        rank += rec[at + 3 + 2 * k];
+        at = rec[at + 4 + 2 * k];
+    }
+    if (!rec[at + 2]) return 0;
+    *number = rank;
+    return 1;
+}
+
 static int reader_number(ValueReader *r, PyObject *text, int64_t *number) {
     int fold = 0;
     int key = reader_key(r, text, &fold);
     if (key <= 0) return key;
+    if (r->records != NULL) return records_walk(r, text, fold, number);
     return number_walk(r->lookup, &r->section, text, fold, r->word_count, r->edges, &r->cache, number);
 }
 
@@ -1348,6 +1383,11 @@ static PyObject *reader_get(PyObject *self, PyObject *text) {
     if (found < 0) return NULL;
     if (!found) { PyErr_SetObject(PyExc_KeyError, text); return NULL; }
     return PyLong_FromLongLong(reader_value(r, (uint64_t)number));
+}
+
+static PyObject *reader_walks(PyObject *self, void *closure) {
+    ValueReader *r = (ValueReader *)self;
+    return PyUnicode_FromString(r->records != NULL ? "records" : r->cache.count ? "cache" : "body");
 }
 
 static PyObject *reader_number_method(PyObject *self, PyObject *text) {
@@ -1411,13 +1451,14 @@ static void reader_dealloc(PyObject *self) {
     PyMem_Free(r->words);
     PyMem_Free(r->edges);
     PyMem_Free(r->cache.edges);
+    PyMem_Free(r->records);
     Py_TYPE(self)->tp_free(self);
 }
 
 /* The states nearest the root, breadth first, while they are at most CACHE_STATES and their
  * edges at most CACHE_EDGES, each with its edges' counts (number_child's, with its checks). */
-#define CACHE_STATES 4096
-#define CACHE_EDGES 16384
+#define CACHE_STATES 1024
+#define CACHE_EDGES 8192
 
 static uint64_t cache_hash(uint64_t state) { return (state * UINT64_C(0x9E3779B97F4A7C15)) >> 17; }
 
@@ -1545,11 +1586,147 @@ done:
     return result;
 }
 
+/* Every state as a record of 32-bit words, in the body's order, when the body is
+ * of at most RECORDS_MAX_UNITS units and the alphabet of at most 64 letters (else none:
+ * the cache and the body): its head (up to 31 letters, one word: bit i for an edge
+ * labelled i, bit 31 if it is final; else three: the labels in two words, then 1 if it is
+ * final), then for each edge [the words below the edges before it, the record of its
+ * child]. Record 0 is the one state without edges (every such state is final and holds one
+ * word: its own). The counts are number_child's, with its checks (what the stored section
+ * says, proven whole before; or computed), and each state's words must be the same from
+ * every parent: a walk then reads one record a letter, never the body, and every record
+ * offset it follows was written here (within the array). Memory: 4 x (states + 2 x
+ * transitions) bytes, 1.2 MB for ENABLE2K; while made, 12 bytes a state and 4 a unit more. */
+#define RECORDS_MAX_UNITS (UINT64_C(1) << 24)
+
+static int reader_records(ValueReader *r) {
+    const Lookup *l = r->lookup;
+    r->records = NULL;
+    uint64_t units = l->version >= 2 ? l->size + 1 : l->size; /* version 2: the leaf's unit too */
+    if (l->letters > 64 || units > RECORDS_MAX_UNITS || r->word_count <= 0 || r->word_count > 0xFFFFFFFFll) return 0;
+    uint32_t *index = PyMem_Calloc((size_t)units, sizeof(uint32_t)); /* unit -> 1 + its state's place */
+    uint64_t room = 1024, count = 0;
+    uint64_t *handles = PyMem_Malloc((size_t)room * sizeof(uint64_t));
+    uint32_t *offsets = NULL;
+    int result = -1;
+    if (!index || !handles) { PyErr_NoMemory(); goto done; }
+    /* Every state with edges, breadth first; the states without edges share record 0. */
+    handles[count++] = l->root;
+    index[l->version >= 2 ? l->root >> 1 : l->root] = 1;
+    const uint32_t head = l->letters <= 31 ? 1 : 3;
+    r->head = head;
+    uint64_t words = head; /* record 0 */
+    for (uint64_t q = 0; q < count; q++) {
+        int64_t n = number_edges(l, handles[q], r->edges);
+        if (n < 0) goto done;
+        words += head + 2 * (uint64_t)n;
+        if (words > 0xFFFFFFFFull) { result = 0; goto done; } /* too many for 32-bit offsets: none */
+        for (int64_t place = 0; place < n; place++) {
+            uint64_t child = r->edges[place].child;
+            int more = number_has_edges(l, child);
+            if (more < 0) goto done;
+            uint64_t unit = l->version >= 2 ? child >> 1 : child;
+            if (!more || unit >= units || index[unit]) continue;
+            if (count == room) {
+                room *= 2;
+                uint64_t *grown = PyMem_Realloc(handles, (size_t)room * sizeof(uint64_t));
+                if (grown == NULL) { PyErr_NoMemory(); goto done; }
+                handles = grown;
+            }
+            handles[count++] = child;
+            if (count >= 0xFFFFFFFFull) { result = 0; goto done; }
+            index[unit] = (uint32_t)count;
+        }
+    }
+    offsets = PyMem_Malloc((size_t)count * sizeof(uint32_t));
+    r->records = PyMem_Calloc((size_t)words, sizeof(uint32_t));
+    if (!offsets || !r->records) { PyErr_NoMemory(); goto done; }
+    /* Records in the body's order, not the walk's: the writer lays a state's last child
+     * right after it (version 2), and a walk down a word then reads neighbouring records. */
+    uint32_t *sizes = PyMem_Malloc((size_t)count * sizeof(uint32_t));
+    if (sizes == NULL) { PyErr_NoMemory(); goto done; }
+    for (uint64_t q = 0; q < count; q++) {
+        int64_t n = number_edges(l, handles[q], r->edges);
+        if (n < 0) { PyMem_Free(sizes); goto done; }
+        sizes[q] = head + 2 * (uint32_t)n;
+    }
+    uint64_t at = head;
+    for (uint64_t unit = 0; unit < units; unit++) {
+        if (!index[unit]) continue;
+        offsets[index[unit] - 1] = (uint32_t)at;
+        at += sizes[index[unit] - 1];
+    }
+    PyMem_Free(sizes);
+    if (head == 1) r->records[0] = UINT32_C(1) << 31; /* record 0: no edges, final */
+    else r->records[2] = 1;
+    /* The words of each state: the root's the header's, each child's what its parent gives it. */
+    uint32_t *below = PyMem_Calloc((size_t)count, sizeof(uint32_t));
+    if (below == NULL) { PyErr_NoMemory(); goto done; }
+    below[0] = (uint32_t)r->word_count;
+    for (uint64_t q = 0; q < count; q++) {
+        uint32_t *rec = r->records + offsets[q];
+        int final = lookup_final(l, handles[q]);
+        int64_t n = final < 0 ? -1 : number_edges(l, handles[q], r->edges);
+        if (n < 0) { PyMem_Free(below); goto done; }
+        int64_t left = (int64_t)below[q] - final, before = 0;
+        uint64_t labels = 0;
+        for (int64_t place = 0; place < n; place++) {
+            uint64_t child = r->edges[place].child;
+            int64_t count_below = number_child(l, &r->section, child, left, n - 1 - place);
+            int more = count_below < 0 ? -1 : number_has_edges(l, child);
+            if (more < 0) { PyMem_Free(below); goto done; }
+            labels |= UINT64_C(1) << r->edges[place].label;
+            uint64_t unit = l->version >= 2 ? child >> 1 : child;
+            uint32_t target = 0;
+            if (more) {
+                uint32_t place_of = unit < units ? index[unit] : 0;
+                if (!place_of) { damaged("a state missing from its breadth-first walk"); PyMem_Free(below); goto done; }
+                target = offsets[place_of - 1];
+                if (below[place_of - 1] && below[place_of - 1] != (uint32_t)count_below) {
+                    damaged("its word counts do not add up");
+                    PyMem_Free(below);
+                    goto done;
+                }
+                below[place_of - 1] = (uint32_t)count_below;
+            } else if (count_below != 1 || !lookup_final(l, child)) {
+                damaged("its word counts do not add up");
+                PyMem_Free(below);
+                goto done;
+            }
+            rec[head + 2 * place] = (uint32_t)before;
+            rec[head + 2 * place + 1] = target;
+            before += count_below;
+            left -= count_below;
+        }
+        if (head == 1) {
+            rec[0] = (uint32_t)labels | (uint32_t)final << 31;
+        } else {
+            rec[0] = (uint32_t)labels;
+            rec[1] = (uint32_t)(labels >> 32);
+            rec[2] = (uint32_t)final;
+        }
+    }
+    PyMem_Free(below);
+    r->root_record = offsets[0];
+    result = 0;
+done:
+    if (result < 0 || (result == 0 && r->records != NULL && offsets == NULL)) {
+        PyMem_Free(r->records);
+        r->records = NULL;
+    }
+    PyMem_Free(index);
+    PyMem_Free(handles);
+    PyMem_Free(offsets);
+    return result;
+}
+
 static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     PyObject *lookup, *counts, *values;
     long long word_count;
-    static char *names[] = {"lookup", "section", "values", "word_count", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OOL", names, &LookupType, &lookup, &counts, &values, &word_count))
+    int records = 1;
+    static char *names[] = {"lookup", "section", "values", "word_count", "records", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OOL|p", names, &LookupType, &lookup, &counts, &values, &word_count,
+                                     &records))
         return NULL;
     Lookup *l = (Lookup *)lookup;
     if (lookup_closed(l)) return NULL;
@@ -1597,7 +1774,8 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     }
     if (before != r->section.counted) { damaged("its word-number section's bitmap and counts disagree"); goto fail; }
     r->section.words = r->words;
-    if (reader_cache(r) < 0) goto fail;
+    if (records && reader_records(r) < 0) goto fail;
+    if (r->records == NULL && reader_cache(r) < 0) goto fail;
     if (r->has_values) {
         const uint8_t *v = (const uint8_t *)r->values_view.buf;
         uint64_t len = (uint64_t)r->values_view.len;
@@ -1631,9 +1809,15 @@ static PyMethodDef reader_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyGetSetDef reader_getset[] = {
+    {"walks", reader_walks, NULL, "What the number walk reads: \"records\", \"cache\" (and the body) or \"body\".", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyTypeObject ValueReaderType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "boggle_dafsa.automaton._census.ValueReader",
+    .tp_getset = reader_getset,
     .tp_basicsize = sizeof(ValueReader),
     .tp_dealloc = reader_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
