@@ -217,7 +217,7 @@ class Game:
         self.dice = dice
         self.seed = seed
         self.dictionary_spec = dictionary_spec
-        self.bonus_spec: str | None = None
+        self.bonus_spec = None
         #: Accepted words, in the order found (bonus words apart, in :attr:`bonus_found`).
         self.found: list[str] = []
         #: Bonus words, in the order found: counted, never scored.

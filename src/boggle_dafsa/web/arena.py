@@ -119,7 +119,7 @@ class Arena:
         self.catalog = catalog
         # The names now, the lists on first use (opening one may compile it: the server starts at once).
         language = self.dice_set.language
-        self.dictionary_name: str = language if language in catalog else catalog.default
+        self.dictionary_name: str = language if language is not None and language in catalog else catalog.default
         full = FULL_LISTS.get(self.dictionary_name)
         self.bonus_name = full if full is not None and full in catalog else None
         # Always clean: the same board for everybody, family-friendly (docs/game.md).
