@@ -58,9 +58,12 @@ def serious_findings(page: Page) -> list[str]:
 @pytest.mark.parametrize(
     "path", ["", "play?dice=fr&seed=42", "play?dice=en&seed=0&end", "rooms", "daily?dice=fr", "words", "arena"]
 )
-def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str) -> None:
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str, screen: str) -> None:
     errors: list[str] = []
-    page = new_page(browser, errors)
+    # A phone is a 390x844 touch screen (the phone-first tests' size): the header wraps there.
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    page = new_page(browser, errors, **(phone if screen == "phone" else {}))
     open_page(page, server + path)
     if theme == "contrast":
         page.click("#theme")
@@ -84,7 +87,7 @@ def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme:
             study = page.get_attribute("#review .study a", "href") or ""
             assert study.startswith("/study?words=") and "&d=en" in study
     elif path == "arena":
-        page.fill("#name", f"ann-{theme}")
+        page.fill("#name", f"ann-{theme}-{screen}")
         page.click("#join button")
         page.wait_for_selector("#entry:not([hidden])")
         page.fill("#word", "zzz")
