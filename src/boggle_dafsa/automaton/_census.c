@@ -1267,6 +1267,8 @@ typedef struct {
     uint32_t *records;       /* every state as a record (see reader_records), or NULL: the cache */
     uint32_t root_record;
     uint32_t head;           /* words at the head of a record: 1 (up to 31 letters) or 3 */
+    int want_records;        /* make the records (else the cache), at the first walk */
+    int walk_ready;          /* the records or the cache are made */
     int64_t word_count;
     const uint8_t *packed;   /* the int values' packed array */
     uint64_t packed_words;   /* its 64-bit words */
@@ -1365,10 +1367,23 @@ static int records_walk(const ValueReader *r, PyObject *key, int fold, int64_t *
     return 1;
 }
 
+static int reader_records(ValueReader *r);
+static int reader_cache(ValueReader *r);
+
+/* The records (or the cache) at the first walk: reading values in order (range, at) needs neither. */
+static int reader_walk_ready(ValueReader *r) {
+    if (r->walk_ready) return 0;
+    if (r->want_records && reader_records(r) < 0) return -1;
+    if (r->records == NULL && reader_cache(r) < 0) return -1;
+    r->walk_ready = 1;
+    return 0;
+}
+
 static int reader_number(ValueReader *r, PyObject *text, int64_t *number) {
     int fold = 0;
     int key = reader_key(r, text, &fold);
     if (key <= 0) return key;
+    if (!r->walk_ready && reader_walk_ready(r) < 0) return -1;
     if (r->records != NULL) return records_walk(r, text, fold, number);
     return number_walk(r->lookup, &r->section, text, fold, r->word_count, r->edges, &r->cache, number);
 }
@@ -1387,6 +1402,7 @@ static PyObject *reader_get(PyObject *self, PyObject *text) {
 
 static PyObject *reader_walks(PyObject *self, void *closure) {
     ValueReader *r = (ValueReader *)self;
+    if (reader_walk_ready(r) < 0) return NULL;
     return PyUnicode_FromString(r->records != NULL ? "records" : r->cache.count ? "cache" : "body");
 }
 
@@ -1774,8 +1790,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     }
     if (before != r->section.counted) { damaged("its word-number section's bitmap and counts disagree"); goto fail; }
     r->section.words = r->words;
-    if (records && reader_records(r) < 0) goto fail;
-    if (r->records == NULL && reader_cache(r) < 0) goto fail;
+    r->want_records = records;
     if (r->has_values) {
         const uint8_t *v = (const uint8_t *)r->values_view.buf;
         uint64_t len = (uint64_t)r->values_view.len;

@@ -355,22 +355,28 @@ class ValueTable:
             raise ValueError("damaged: a block of its values does not inflate to its size")
         expected = min(1 << layout.block_shift, layout.count - (block << layout.block_shift))
         values: list[bytes] = []
+        append = values.append
         pos, size = 0, len(plain)
         while pos < size and len(values) < expected:
-            length = shift = 0
-            while True:
-                if pos >= size or shift > 63:
-                    raise ValueError("damaged: a value's length runs past its block")
-                byte = plain[pos]
-                pos += 1
-                length |= (byte & 0x7F) << shift
-                shift += 7
-                if not byte & 0x80:
-                    break
-            if length > size - pos:
+            length = plain[pos]
+            pos += 1
+            if length & 0x80:  # a length of two bytes or more (the usual one is one byte)
+                length &= 0x7F
+                shift = 7
+                while True:
+                    if pos >= size or shift > 63:
+                        raise ValueError("damaged: a value's length runs past its block")
+                    byte = plain[pos]
+                    pos += 1
+                    length |= (byte & 0x7F) << shift
+                    shift += 7
+                    if not byte & 0x80:
+                        break
+            end = pos + length
+            if end > size:
                 raise ValueError("damaged: a value's length runs past its block")
-            values.append(plain[pos : pos + length])
-            pos += length
+            append(plain[pos:end])
+            pos = end
         if len(values) != expected or pos != size:
             raise ValueError("damaged: a block of its values holds another number of values")
         self._cache = (block, values)
@@ -602,16 +608,20 @@ class Values:
         except (IndexError, ValueError) as error:
             raise self._value_error(error) from None
 
-    def _all_values(self) -> list[Any]:
-        # Every value through the reader's paths (a writer's read-back compares them).
+    def _value_chunks(self, size: int = 1 << 16) -> Iterator[tuple[int, list[Any]]]:
+        # Every value through the reader's paths, ``size`` at a time with the number of the
+        # first (a writer's read-back compares them with what it wrote).
         if not self.header.has_values:
             raise self._no_values()
         reader = self._value_reader if self._values_armed else self._arm_values()
         table = self.value_table()
         try:
-            if reader is not None and table.layout.kind == KIND_INT:
-                return reader.range(0, len(self))  # type: ignore[no-any-return]
-            return list(table.range(0, len(self)))
+            for start in range(0, len(self), size):
+                stop = min(start + size, len(self))
+                if reader is not None and table.layout.kind == KIND_INT:
+                    yield start, reader.range(start, stop)
+                else:
+                    yield start, list(table.range(start, stop))
         except (IndexError, ValueError) as error:
             raise self._value_error(error) from None
 
