@@ -170,6 +170,8 @@ def test_the_keyboard_alone_plays(server: str, browser: Any) -> None:
     page.wait_for_selector("#entry:not([hidden])")
     # The board is one stop of the tab order; arrows move across it; Space takes a letter.
     page.focus("#board .cell[data-index='0']")
+    # A cell's label counts from 0, as the docs and the solver's paths do.
+    assert page.get_attribute("#board .cell[data-index='9']", "aria-label") == "row 2, column 1: H"
     # HALTE on IEFA/AEFE/MHAL/ETTE: H (2,1) A (2,2) L (2,3) T (3,2) E (3,3).
     moves = ["ArrowDown", "ArrowDown", "ArrowRight"]
     for key in moves:

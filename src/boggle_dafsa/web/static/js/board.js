@@ -36,7 +36,8 @@ export class Board {
       cell.dataset.index = String(index);
       cell.dataset.row = String(Math.floor(index / this.columns));
       cell.dataset.col = String(index % this.columns);
-      cell.setAttribute("aria-label", `row ${Math.floor(index / this.columns) + 1}, column ${(index % this.columns) + 1}: ${displayFace(face)}`);
+      // Rows and columns from 0, as the docs, the solver's paths and the review count them.
+      cell.setAttribute("aria-label", `row ${Math.floor(index / this.columns)}, column ${index % this.columns}: ${displayFace(face)}`);
       const label = document.createElement("span");
       label.className = "face";
       label.textContent = displayFace(face);
