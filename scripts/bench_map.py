@@ -148,7 +148,7 @@ def main() -> None:
         del fresh
 
         walkers: dict[str, Sequence[str]] = {
-            kernel: racks if kernel == "c" else racks[: max(1, len(racks) // 10)] for kernel in walk.available_kernels()
+            kernel: racks if kernel == "c" else racks[: max(1, len(racks) // 10)] for kernel in compiled.available("query walk")
         }
 
         def walked(kernel: str) -> Callable[[str], list[str]]:

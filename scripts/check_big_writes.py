@@ -81,7 +81,7 @@ def check(list_path: Path, folder: Path, writers: list[str], label: str) -> bool
         size = out.stat().st_size
         dumped = folder / "dumped.txt"
         with dumped.open("w") as sink:
-            dump_status, dump_cpu, dump_last = run([*base, "dump", "-d", str(out)], env=env, stdout=sink)
+            dump_status, dump_cpu, _ = run([*base, "dump", "-d", str(out)], env=env, stdout=sink)
         same = dump_status == 0 and subprocess.run(["cmp", "-s", str(dumped), str(expected)]).returncode == 0
         verify_status, verify_cpu, verify_last = run([*base, "verify", str(list_path), str(out)], env=env)
         print(

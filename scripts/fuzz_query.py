@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fuzz_kernel import ALPHABET, asan_build, damaged_dictionary, load_census, run_under_asan  # noqa: E402
 
+from boggle_dafsa import compiled  # noqa: E402
 from boggle_dafsa.automaton.fileformat import NativeLayout  # noqa: E402
 from boggle_dafsa.automaton.reader import NativeDictionary  # noqa: E402
 from boggle_dafsa.errors import DictionaryError  # noqa: E402
@@ -69,7 +70,7 @@ def load_compiled(path: str | None) -> None:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules["boggle_dafsa.query._walk"] = module
-    if "c" not in walk.available_kernels():
+    if "c" not in compiled.available("query walk"):
         raise SystemExit("the compiled query walk is not built: nothing to fuzz")
     print(f"compiled query walk: {sys.modules['boggle_dafsa.query._walk'].__file__}", flush=True)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from boggle_dafsa.errors import DictionaryError, NoValuesError
 from boggle_dafsa.words.normalize import Policy, normalize
 
 #: What a state is depends on the format: a cell index (native), a unit index (dawg), a prefix (marisa).
@@ -263,8 +264,6 @@ class DictionaryBase(Generic[State]):
     value_kind: str | None = None
 
     def _no_values(self) -> Exception:
-        from boggle_dafsa.errors import NoValuesError
-
         what = getattr(self, "format_name", "this")
         return NoValuesError(
             f"{self.path}: holds no values, only words ({what} dictionary): build a native one with `values` int|text"
@@ -290,8 +289,6 @@ class DictionaryBase(Generic[State]):
         raise self._no_values()
 
     def _damaged(self, what: str) -> Exception:
-        from boggle_dafsa.errors import DictionaryError
-
         return DictionaryError(f"{self.path}: damaged dictionary ({what})")
 
     # -- the file ---------------------------------------------------------------------

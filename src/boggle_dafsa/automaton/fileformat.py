@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
+from boggle_dafsa import compiled
 from boggle_dafsa.errors import BoggleError, DictionaryError
 from boggle_dafsa.words.normalize import Policy
 
@@ -663,8 +664,6 @@ def compact_body(cells: memoryview | array[int], root: int, alphabet_size: int) 
 def expand(layout: CompactLayout) -> tuple[Any, int]:
     """The version 1 cells of a version 2 body and the root's cell: the compiled
     ``_builder.expand`` when built (and ``BOGGLE_DAFSA_PURE`` unset), else :func:`expand_compact`."""
-    from boggle_dafsa import compiled
-
     codec = compiled.load("builder")
     if codec is None:
         return expand_compact(layout)
@@ -726,8 +725,6 @@ def project(states: NativeLayout | CompactLayout, letters: str) -> NativeLayout:
     its alphabet), for the solver on a wide alphabet: the compiled ``_builder.expand`` with
     its ``keep`` map for a version 2 body when built (and ``BOGGLE_DAFSA_PURE`` unset), else
     :func:`project_cells`. Its alphabet is those letters, in the automaton's order."""
-    from boggle_dafsa import compiled
-
     wanted = set(letters)
     kept = "".join(letter for letter in states.alphabet if letter in wanted)
     if len(kept) > ONE_CELL_LETTERS:
@@ -956,8 +953,6 @@ def word_numbers(states: NativeLayout | CompactLayout, word_count: int) -> bytes
     """The word-number section of ``states``: the compiled ``word_numbers`` of the census
     part (``automaton/_census.c``) when built (and ``BOGGLE_DAFSA_PURE`` unset), else its
     twin :func:`encode_word_numbers`; the same bytes."""
-    from boggle_dafsa import compiled
-
     module = compiled.load("census")
     if module is None:
         return encode_word_numbers(states, word_count)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa import compiled
 from boggle_dafsa.automaton.fileformat import CompactLayout, Header, NativeLayout
 from boggle_dafsa.dictionary import DictionaryBase
 from boggle_dafsa.words.normalize import Policy, normalize
@@ -76,8 +77,6 @@ class _PythonContains:
 def _contains_base() -> type:
     # The compiled base (its sq_contains slot is `in`) when the part is built, whatever
     # BOGGLE_DAFSA_PURE says: the variable decides at arming whether it gets a Lookup.
-    from boggle_dafsa import compiled
-
     module = compiled.built("census")
     base = getattr(module, "Contains", None)
     return _PythonContains if base is None else base  # type: ignore[no-any-return]
@@ -111,7 +110,6 @@ class Lookups(_ContainsBase, DictionaryBase[int]):
     def _arm(self) -> Any:
         # The census first (or "damaged"), then the kernel: the compiled Lookup, or None.
         self.checked()
-        from boggle_dafsa import compiled
 
         module = compiled.load("census")
         lookup = None

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import mmap
 import os
+import threading
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from boggle_dafsa import compiled
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     FINAL_FLAG,
@@ -26,6 +28,7 @@ from boggle_dafsa.automaton.fileformat import (
     index_crc_holds,
     layout_of,
     project,
+    write_atomically,
 )
 from boggle_dafsa.automaton.lookup import Lookups
 from boggle_dafsa.automaton.numbering import WordNumbers
@@ -291,8 +294,6 @@ class NativeDictionary(Values, Lookups, WordNumbers):
         Python: the same words, as bounded (paths by the longest word, words by the
         header's count, exactly that many from the root).
         """
-        from boggle_dafsa import compiled
-
         words = self.header.word_count
         if self.version < 2 or words > self.COMPILED_LISTING_WORDS or compiled.load("query walk") is None:
             listing = None if prefix else compiled.load("builder")
@@ -323,7 +324,6 @@ class NativeDictionary(Values, Lookups, WordNumbers):
         (a limit, a closed pipe, Ctrl-C) stops the walk at its next block.
         """
         import queue
-        import threading
 
         if limit == 0:
             return
@@ -469,8 +469,6 @@ def _recalled(key: tuple[int, ...]) -> bool:
 
 def _record(key: tuple[int, ...]) -> None:
     # Only "sound" is kept: a damaged file is refused again (quickly) each time.
-    from boggle_dafsa.automaton.fileformat import write_atomically
-
     file = _verdict_file(key)
     if file is None:
         return
@@ -482,7 +480,5 @@ def _record(key: tuple[int, ...]) -> None:
 
 def _compiled_census() -> Any:
     # The compiled census, unless missing or BOGGLE_DAFSA_PURE=1 asks for the Python twin.
-    from boggle_dafsa import compiled
-
     module = compiled.load("census")
     return None if module is None else module.census

@@ -55,7 +55,7 @@ from boggle_dafsa.automaton.fileformat import (
 )
 from boggle_dafsa.automaton.values import pack_ints
 from boggle_dafsa.errors import DictionaryError
-from boggle_dafsa.files import limits
+from boggle_dafsa.files import limits, reaper
 from boggle_dafsa.words.normalize import Policy
 
 if TYPE_CHECKING:
@@ -498,7 +498,7 @@ def read_back(data: bytes, source: str, digest: str, words: int, kernel: Any = N
     kernel's ``words_blocks`` (compiled: about 20 ns a word) over the version 1 cells, or
     by the cursor over 31 letters.
     """
-    from boggle_dafsa.automaton.reader import NativeDictionary
+    from boggle_dafsa.automaton.reader import NativeDictionary  # and the compiled census: a written file only
 
     kernel = kernel or default_kernel()
 
@@ -666,7 +666,6 @@ def _spill_files(files: contextlib.ExitStack, folder: str | Path | None) -> Call
             return os.fdopen(os.dup(run.fileno()), "wb"), f"{_PROC_FDS}/{run.fileno()}"
 
         return unnamed
-    from boggle_dafsa.files import reaper
 
     temporary = files.enter_context(tempfile.TemporaryDirectory(prefix="boggle-dafsa-sort.", dir=folder))
     reaper.listed(temporary)

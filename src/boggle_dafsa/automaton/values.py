@@ -33,6 +33,9 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa import compiled
+from boggle_dafsa.errors import NoValuesError
+
 #: The section's magic.
 VALUES_MAGIC = b"WVAL"
 #: The fixed part: magic, CRC-32 (of the bytes from offset 16 on), section bytes (u64),
@@ -84,7 +87,8 @@ def packed_bytes(entries: int, width: int) -> int:
 
 def pack(values: Sequence[int], width: int) -> bytes:
     """``values`` (each below ``2 ** width``) bit-packed: entry ``i`` at bit ``i * width``
-    of a little-endian array of 64-bit words. The twin of ``_builder.pack_bits``."""
+    of a little-endian array of 64-bit words (:func:`pack_ints` packs with it, the twin of
+    ``_builder.pack_ints``)."""
     if not width:
         return b""
     out = bytearray()
@@ -405,7 +409,7 @@ class ValueTable:
 
     def canonical_digest(self) -> str:
         """SHA-256 of the text or bytes values' canonical stream (as :meth:`ValueColumn.digest`)."""
-        import hashlib
+        import hashlib  # verify only (a few ms to import)
 
         hasher = hashlib.sha256()
         for block in range(self.layout.entries - 1):
@@ -481,8 +485,6 @@ class Values:
         return Layout(self._map[h.values_at : h.values_at + VALUES_FIXED_SIZE], h.word_count).describe()
 
     def _no_values(self) -> Exception:
-        from boggle_dafsa.errors import NoValuesError
-
         return NoValuesError(f"{self.path}: holds no values, only words (build it with `values` int|text for a map)")
 
     def value_table(self) -> ValueTable:
@@ -517,7 +519,6 @@ class Values:
         lookup = self._number_kernel()
         if lookup is None:
             return None
-        from boggle_dafsa import compiled
 
         module = compiled.load("census")
         if module is None or not hasattr(module, "ValueReader"):

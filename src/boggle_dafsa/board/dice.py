@@ -36,8 +36,6 @@ FACES_PER_DIE = 6
 #: The sets shipped with the package, in the order ``boggle-dafsa dice`` lists them.
 BUILTIN_SETS: tuple[str, ...] = ("fr", "en-classic", "en", "big", "super-big")
 
-DEFAULT_SET = "fr"
-
 
 @dataclass(frozen=True)
 class DiceSet:
@@ -88,7 +86,7 @@ def load_dice(name_or_path: str | DiceSet) -> DiceSet:
     path = Path(name_or_path)
     if not path.exists() and not _looks_like_path(name_or_path):
         raise DiceError(f"unknown dice set {name_or_path!r} (known: {', '.join(BUILTIN_SETS)}; or give a dice file)")
-    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
+    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited  # a dice file: the built-in sets need none
 
     data = read_limited(name_or_path, MAX_SMALL_FILE_BYTES, DiceError, "dice file", stop_at_nul=True)
     return parse_dice(_decode(data, name_or_path), name=path.stem, source=name_or_path)
@@ -317,7 +315,7 @@ class GridQuality:
 
     def __call__(self, grid: Grid) -> bool:
         """True if ``grid`` is rich enough."""
-        from boggle_dafsa.solver import score_only
+        from boggle_dafsa.solver import score_only  # upward (board/ is below solver/): docs/architecture.md
 
         # Totals only: with the compiled kernel, no word or hit is even built.
         words, points = score_only(normalized_grid(grid, self.dictionary), self.dictionary, scoring=self.scoring)

@@ -5,6 +5,9 @@ Each module of this package registers its commands on :data:`.base.app` with
 :func:`main` imports only the module of the verb it runs (start-up time), and
 ``--help`` or an unknown verb imports them all.
 
+A verb's module imports the library inside its commands, not at its top: ``--help`` (and
+shell completion) import every verb's module, and pay only for what the commands' options need.
+
 Adding a verb: write it in a module here (``from .base import app`` then
 ``@app.command()``), and add one line ``"verb": "module"`` to :data:`VERBS`.
 """
@@ -22,6 +25,8 @@ import typer
 
 from boggle_dafsa.cli.base import app as _app
 from boggle_dafsa.cli.common import PROGRAM
+from boggle_dafsa.cli.compat import NoArgsIsHelpError, UsageError
+from boggle_dafsa.compiled import KernelSettingError, pure, version_parts
 
 #: Verb → the module of this package that defines it, in the order ``--help`` lists them.
 VERBS: dict[str, str] = {
@@ -73,8 +78,6 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """Entry point of the console script: runs the command, usage errors as one line."""
-    from boggle_dafsa.cli.compat import NoArgsIsHelpError, UsageError
-
     # What is imported so far (typer, click, rich's pieces, the app) lives until the process
     # ends: moved out of the cyclic collector's sight, so that the collections that the
     # command's own imports trigger do not scan all of it again. The collector still runs
@@ -82,7 +85,6 @@ def main() -> None:
     # (docs/performance.md). Here, not at import: a program that imports the app is left alone.
     gc.freeze()
     args = sys.argv[1:]
-    from boggle_dafsa.compiled import KernelSettingError, pure
 
     try:
         pure()  # a malformed BOGGLE_DAFSA_PURE is one line, before any kernel is loaded
@@ -130,8 +132,6 @@ def version_text() -> str:
     """``boggle-dafsa 0.1.0 (solver kernel: c (compiled); builder kernel: c (compiled); query walk
     kernel: c (compiled))``: the version and the kernel that runs each compiled part."""
     from importlib.metadata import PackageNotFoundError, version
-
-    from boggle_dafsa.compiled import version_parts
 
     try:
         number = version("boggle-dafsa")

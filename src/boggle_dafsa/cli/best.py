@@ -20,6 +20,7 @@ from boggle_dafsa.cli.options import (
 )
 from boggle_dafsa.cli.progress import SearchBar
 from boggle_dafsa.cli.terminal import is_terminal
+from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
     from boggle_dafsa.search.best import RunResult
@@ -100,7 +101,6 @@ def best(
     from boggle_dafsa.board.dice import load_dice, random_seed
     from boggle_dafsa.board.grid import parse_shape
     from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
-    from boggle_dafsa.errors import BoggleError
     from boggle_dafsa.search.best import default_pool, default_runs, make_spec, open_log, read_log, search
 
     dice_set = load_dice(dice_argument(dice)) if dice else None

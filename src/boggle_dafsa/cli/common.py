@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import signal
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -12,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from boggle_dafsa.cli.terminal import is_terminal
-from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.errors import BoggleError, GridError
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
@@ -44,7 +46,6 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         return
     if not seconds > 0:
         raise BoggleError(f"--timeout must be a positive number of seconds, not {seconds}")
-    import signal
 
     from boggle_dafsa.solver import python as native
     from boggle_dafsa.solver import time_limit as search_limit
@@ -180,7 +181,6 @@ def read_grid(text: str | None, dictionary: Dictionary, options: SolveOptions) -
     """The grid of a command: ``text`` in the GRID syntax, or standard input for None or ``-``."""
     if text is not None and text != "-":
         return options.parse(text, dictionary)
-    from boggle_dafsa.errors import GridError
     from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
     from boggle_dafsa.words.decoding import decode
 
@@ -241,8 +241,6 @@ OPTIONS = {
 
 def user_message(error: BoggleError | str) -> str:
     """The message of ``error`` (or a note) with each `parameter` it names written as its option."""
-    import re
-
     return re.sub(r"`(\w+)`", lambda match: OPTIONS.get(match[1], match[0]), str(error))
 
 
@@ -277,8 +275,6 @@ class UserErrorGroup(TyperGroup):
 def lexicon(spec: str | None) -> str:
     """The dictionary ``spec`` names, as the study keys it (the quiz's cardbox, the
     expected-points tables): an embedded list by its name, a file by its absolute path."""
-    import os
-
     from boggle_dafsa.dictionaries.resolve import embedded_name, resolve_spec
 
     chosen, _implicit = resolve_spec(spec)

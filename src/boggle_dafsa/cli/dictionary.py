@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -31,6 +34,7 @@ from boggle_dafsa.cli.options import (
 )
 from boggle_dafsa.cli.terminal import is_terminal
 from boggle_dafsa.formats.registry import DEFAULT, REGISTRY, spoken
+from boggle_dafsa.words.normalize import Policy
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionaries.build import BuildProgress, BuildReport
@@ -139,14 +143,10 @@ def build(
     Lists of any size are sorted in bounded memory (runs spilled to the temporary folder,
     $TMPDIR, and merged); --sorted skips that for a list already in order.
     """
-    import signal
-
     from boggle_dafsa.dictionaries.build import build_dictionary
-    from boggle_dafsa.words.normalize import Policy
 
     # A termination request unwinds like Ctrl-C, so that temporary files are removed.
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    from contextlib import nullcontext
 
     from boggle_dafsa.cli.progress import progress_bar
 
@@ -325,7 +325,6 @@ def _why_default(chosen: str) -> str:
 
     if chosen == str(DEFAULT_BUILD):
         return f"{DEFAULT_BUILD} exists in this folder"
-    import os
 
     return f"${ENV_VARIABLE}" if os.environ.get(ENV_VARIABLE) else "the default"
 

@@ -183,7 +183,7 @@ def play(
     from boggle_dafsa.game.terminal import can_run_live
 
     if can_run_live(sys.stdin, screen):
-        # A terminal at both ends: the screen redrawn in place (live.py, prompt_toolkit).
+        # A terminal at both ends: the screen redrawn in place (game/terminal.py, prompt_toolkit).
         from boggle_dafsa.game.terminal import run_live
 
         ended = run_live(game, seconds=seconds, title=title, output=screen)

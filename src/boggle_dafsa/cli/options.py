@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from boggle_dafsa.board.scoring import CLASSIC, SCORINGS
+from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.formats.registry import spoken
 
 DictOption = Annotated[
@@ -63,8 +64,6 @@ BonusOption = Annotated[
 
 def pick_dictionary(argument: str | None, option: str | None) -> str | None:
     """The dictionary of a command that takes it as an argument or as -d (not both)."""
-    from boggle_dafsa.errors import BoggleError
-
     if argument and option and argument != option:
         raise BoggleError(f"two dictionaries given, {argument!r} and -d {option!r}: give one")
     return argument or option

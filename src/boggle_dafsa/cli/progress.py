@@ -11,6 +11,7 @@ one module that imports rich's progress.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -219,8 +220,6 @@ class SearchBar:
     """
 
     def __init__(self, total: int, done: int) -> None:
-        import threading
-
         self.bar = CountBar("runs", total, done)
         self._to_do = total - done  # runs of this session: the rate is this session's
         self._done = 0

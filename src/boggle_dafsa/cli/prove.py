@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from boggle_dafsa.cli.base import app
-from boggle_dafsa.cli.common import PROGRAM, is_terminal, print_json
+from boggle_dafsa.cli.common import PROGRAM, dice_argument, is_terminal, print_json
 from boggle_dafsa.cli.options import (
     AdjacencyOption,
     DaskOption,
@@ -20,6 +20,7 @@ from boggle_dafsa.cli.options import (
     SeedOption,
 )
 from boggle_dafsa.cli.progress import ProofBar
+from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
     from boggle_dafsa.search.prove import ClassResult, ProofResult, ProofSpec
@@ -116,9 +117,7 @@ def prove(
     """
     from boggle_dafsa.board.dice import load_dice
     from boggle_dafsa.board.grid import parse_shape
-    from boggle_dafsa.cli.common import dice_argument
     from boggle_dafsa.dictionaries.resolve import dictionary_spec_for
-    from boggle_dafsa.errors import BoggleError
     from boggle_dafsa.search import prove as P
     from boggle_dafsa.search.shards import parse_shard, shard_classes
 
@@ -238,8 +237,6 @@ def _check_parts(
     jobs: int,
 ) -> None:
     """Refuse the options that do not go with --shard or --merge, in one line."""
-    from boggle_dafsa.errors import BoggleError
-
     if logs and not merge:
         raise BoggleError(f"{logs[0]!r}: prove takes no argument but the logs of --merge (prove ... --merge LOG...)")
     if merge:

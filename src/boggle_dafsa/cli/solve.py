@@ -10,6 +10,7 @@ what :mod:`boggle_dafsa.output.render` and :mod:`boggle_dafsa.output.jsonable` m
 # for type checking only are quoted instead.
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -20,6 +21,7 @@ from boggle_dafsa.cli.common import (
     implicit_dictionary,
     load_dictionary,
     one_standard_input,
+    open_with_progress,
     read_grid,
     time_limit,
 )
@@ -238,7 +240,6 @@ def run_batch(
     dask: str | None = None,
 ) -> None:
     """``boggle-dafsa solve --batch FILE``: a block (or JSON line) per grid, streamed."""
-    from boggle_dafsa.cli.common import open_with_progress
     from boggle_dafsa.output.render import batch_totals
     from boggle_dafsa.solver.batch import MAX_JOBS, batch_lines, solve_batch
 
@@ -283,8 +284,6 @@ def _batch_progress() -> "AbstractContextManager[Callable[..., None] | None]":
     """A progress bar for a batch, when standard error is a terminal and standard output is
     not (results typed to the terminal show the progress themselves; a bar would be drawn
     across them), and only for a batch that runs a quarter of a second or more."""
-    from contextlib import nullcontext
-
     if is_terminal(sys.stdout) or not is_terminal(sys.stderr):
         return nullcontext(None)  # nothing more to import
     from boggle_dafsa.cli.progress import bar_when_slow

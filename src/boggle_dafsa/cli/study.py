@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -305,8 +306,6 @@ def quiz(
 
 
 def _day(text: str | None) -> Any:
-    from datetime import date
-
     if text is None:
         return date.today()
     try:

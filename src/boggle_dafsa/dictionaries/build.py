@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boggle_dafsa.automaton import stream
+
 # Imported here, not in the functions: this module is only imported to build, and a
 # build's measured time should not include them.
 from boggle_dafsa.automaton.builder import StateLimitError, UnsortedInputError
 from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION, VERSIONS, FormatLimitError
-from boggle_dafsa.automaton.stream import sort_blocks
+from boggle_dafsa.automaton.stream import NativeWriter, sort_blocks
 from boggle_dafsa.errors import BoggleError, WordListError
 from boggle_dafsa.files.limits import MAX_WORD_CHARS, refuse_overwriting
 from boggle_dafsa.formats import write_dictionary
@@ -267,7 +269,6 @@ def _build_map(
 ) -> BuildReport:
     # A list of WORD<TAB>VALUE lines, as a word list is built: records sorted in bounded
     # memory (words, then lines), each word handed to the writer once with its one value.
-    from boggle_dafsa.automaton.stream import NativeWriter
     from boggle_dafsa.words.pairs import PairMerger, numbered_merge, open_pairs
 
     pairs = open_pairs(str(source), policy, kind, encoding, data, numbered_merge(merge))
@@ -345,6 +346,4 @@ def _dropped_summary(dropped: Counter[str]) -> str:
 
 def _run_bytes() -> int:
     # Read at call time, so that a test can make runs tiny.
-    from boggle_dafsa.automaton import stream
-
     return stream.RUN_BYTES

@@ -9,13 +9,18 @@ a cached file: a file another installation (or another process) still uses stays
 
 from __future__ import annotations
 
+import lzma
 import os
 from collections.abc import Callable
 from pathlib import Path
 
+from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.dictionary import Dictionary
 from boggle_dafsa.errors import DictionaryError, WordListError
 from boggle_dafsa.files.folders import cache_dir, fallback_cache_dir, private_temporary_folder
+from boggle_dafsa.formats import open_path as open_any_format
+from boggle_dafsa.formats.detect import detect_format
+from boggle_dafsa.formats.registry import REGISTRY
 
 ENV_VARIABLE = "BOGGLE_DAFSA_DICT"
 DEFAULT_BUILD = Path("build") / "dictionary.dafsa"
@@ -70,7 +75,6 @@ def open_dictionary(spec: str | None = None, *, progress: CompileProgress | None
             embedded_digest(name),
             lambda target: _compile_embedded(name, target, progress),
         )
-    from boggle_dafsa.formats.detect import detect_format
 
     try:
         detect_format(spec)
@@ -108,7 +112,6 @@ def open_wordlist(
     file_name = f"list-{content[:_NAME_DIGEST]}.dafsa"
 
     def compile_list(target: Path) -> None:
-        from boggle_dafsa.automaton.fileformat import write_atomically
         from boggle_dafsa.dictionaries.build import compile_words
         from boggle_dafsa.words.wordlist import decode, parse_words
 
@@ -150,8 +153,6 @@ def dictionary_spec_for(spec: str | None, language: str | None) -> str | None:
 
 def open_path(path: str | Path) -> Dictionary:
     """Open a dictionary file of any supported format (detected from its bytes)."""
-    from boggle_dafsa.formats import open_path as open_any_format
-
     return open_any_format(path)
 
 
@@ -222,9 +223,6 @@ def _counted(progress: CompileProgress | None, total: int) -> Callable[[int], No
 
 
 def _compile_embedded(name: str, target: Path, progress: CompileProgress | None = None) -> None:
-    import lzma
-
-    from boggle_dafsa.automaton.fileformat import write_atomically
     from boggle_dafsa.dictionaries.build import compile_words
 
     source = DATA_DIR / f"{name}.txt.xz"
@@ -257,8 +255,6 @@ def looks_like_dictionary(argument: str) -> bool:
             return False
     except OSError:
         return False
-    from boggle_dafsa.formats.detect import detect_format
-    from boggle_dafsa.formats.registry import REGISTRY
 
     if path.suffix.lower() in (*(record.suffix for record in REGISTRY), *_LIST_SUFFIXES):
         return True

@@ -6,7 +6,11 @@ it: another user could otherwise create it first, or plant links in it.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import stat
+import tempfile
 from pathlib import Path
 
 from boggle_dafsa.errors import DictionaryError
@@ -30,8 +34,6 @@ def fallback_cache_dir() -> Path | None:
     user and writable by no one else (the checks ssh-agent and pip make): in a shared
     /tmp another user could create it first, or plant links in it. None otherwise.
     """
-    import tempfile
-
     folder = Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"
     return folder if private_folder(folder) else None
 
@@ -53,8 +55,6 @@ def unsafe(path: Path, mask: int, *, folder: bool = True) -> str | None:
     """Why ``path`` is not this user's own, in a few words (None: it is): a symbolic link,
     not a folder (``folder``) or not a regular file, someone else's, or mode bits of
     ``mask`` set (0o022: others may write to it; 0o077: others may read it too)."""
-    import stat
-
     try:
         info = os.lstat(path)
     except OSError as error:
@@ -90,10 +90,6 @@ def private_temporary_folder() -> Path:
     """A new folder only this user can enter (``mkdtemp``: 0700, random name), removed
     when the process exits: where a dictionary is compiled when no cache folder will do.
     The mapped file stays readable after its removal."""
-    import atexit
-    import shutil
-    import tempfile
-
     try:
         folder = Path(tempfile.mkdtemp(prefix="boggle-dafsa-"))
     except OSError as error:

@@ -115,13 +115,3 @@ def refuse_overwriting(output: str | Path, inputs: list[str | Path], error: type
             continue  # either does not exist (yet): they cannot be the same file
         if same:
             raise error(f"{output}: is the input {source}: write the output elsewhere")
-
-
-def is_regular(path: str | Path) -> bool:
-    """True if ``path`` is a regular file (following links); False for devices, pipes, folders, nothing."""
-    import stat
-
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa.errors import DictionaryError, opening
+from boggle_dafsa.files.limits import MAX_DICTIONARY_WORDS
 from boggle_dafsa.formats.dawgdic import EXTENSION_BIT, HAS_LEAF_BIT, IS_LEAF_BIT, LABEL_MASK, completion_dawg_bytes
 from boggle_dafsa.formats.foreign import ForeignDictionary
 from boggle_dafsa.formats.sidecar import (
@@ -194,8 +195,6 @@ class DawgDictionary(ForeignDictionary):
         says (without one, than :data:`~boggle_dafsa.files.limits.MAX_DICTIONARY_WORDS`) is a
         damaged file. A valid file of a few states can hold 2**1000 keys; listing them
         would never end."""
-        from boggle_dafsa.files.limits import MAX_DICTIONARY_WORDS
-
         most = self.sidecar.words if self.sidecar else MAX_DICTIONARY_WORDS
         counted: dict[int, tuple[int, int]] = self.__dict__.setdefault("_counted", {})
         units = self.units

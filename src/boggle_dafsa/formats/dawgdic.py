@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boggle_dafsa import compiled
+
 # Dictionary unit bits (dictionary-unit.h).
 IS_LEAF_BIT = 1 << 31
 HAS_LEAF_BIT = 1 << 8
@@ -85,8 +87,6 @@ def build_dawg(keys: Sequence[bytes], kernel: str | None = None) -> Dawg:
 
 def _compiled(kernel: str | None, name: str) -> Any:
     # The compiled stage `name` of _builder.c, or None for the Python one.
-    from boggle_dafsa import compiled
-
     if compiled.choose("builder", kernel or "auto") == compiled.PYTHON:
         return None
     return getattr(compiled.built("builder"), name)

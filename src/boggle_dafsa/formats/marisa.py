@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from itertools import islice
 from pathlib import Path
@@ -23,7 +24,9 @@ from typing import Any
 
 import marisa_trie
 
+from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.errors import DictionaryError, opening
+from boggle_dafsa.files.folders import private_cache_dir
 from boggle_dafsa.formats.foreign import ForeignDictionary
 from boggle_dafsa.formats.registry import MARISA_MAGIC
 from boggle_dafsa.formats.sidecar import (
@@ -259,7 +262,6 @@ def probe(path: str, identity: os.stat_result) -> None:
 def _run_probe(path: str) -> tuple[str | None, bool]:
     # (error or None, whether the probe ran to the end: only then is it the file's verdict).
     import subprocess
-    import sys
 
     try:
         result = subprocess.run(
@@ -285,8 +287,6 @@ def _run_probe(path: str) -> tuple[str | None, bool]:
 
 
 def _verdict_file(key: tuple[int, int, int, int]) -> Path | None:
-    from boggle_dafsa.files.folders import private_cache_dir
-
     folder = private_cache_dir()
     return None if folder is None else folder / "marisa-probes" / "-".join(map(str, key))
 
@@ -302,8 +302,6 @@ def _remembered(key: tuple[int, int, int, int]) -> str | None:
 
 
 def _remember(key: tuple[int, int, int, int], verdict: str | None) -> None:
-    from boggle_dafsa.automaton.fileformat import write_atomically
-
     file = _verdict_file(key)
     if file is None:
         return

@@ -14,7 +14,9 @@ from typing import Any
 from boggle_dafsa.automaton.builder import UnsortedInputError
 from boggle_dafsa.automaton.fileformat import DEFAULT_VERSION
 from boggle_dafsa.automaton.stream import NativeStats, NativeWriter
+from boggle_dafsa.errors import WordListError
 from boggle_dafsa.words.normalize import Policy
+from boggle_dafsa.words.normalize import normalize as normalize_word
 
 #: Words handed to the builder at a time.
 _BLOCK_WORDS = 65536
@@ -82,8 +84,6 @@ def compile_words(
     the words are normalized, sorted and deduplicated here instead (a word that is not
     letters still raises).
     """
-    from boggle_dafsa.words.normalize import normalize as normalize_word
-
     if normalize:
         keys = set()
         for word in sorted_words:
@@ -100,8 +100,6 @@ def compile_words(
 
 def _check(words: list[str], policy: Policy) -> None:
     """Raise unless each of ``words`` is its own normalized form under ``policy``."""
-    from boggle_dafsa.words.normalize import normalize as normalize_word
-
     for start in range(0, len(words), 4096):
         chunk = words[start : start + 4096]
         # A slice of upper-case ASCII letters only is folded already: three scans of one
@@ -119,8 +117,6 @@ def _check(words: list[str], policy: Policy) -> None:
 
 
 def _not_normalized(word: object, policy: Policy, key: str | None) -> Exception:
-    from boggle_dafsa.errors import WordListError
-
     if key is None:
         return WordListError(f"{word!r} is not a word of letters: compile_words takes letters only")
     return WordListError(

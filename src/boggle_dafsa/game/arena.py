@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from boggle_dafsa.board.dice import SplitMix64, roll_grid
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
@@ -81,8 +82,6 @@ class Slot:
 
     def grid(self, dice_set: DiceSet) -> Grid:
         """The slot's board: the first grid ``dice_set`` rolls with :attr:`seed`."""
-        from boggle_dafsa.board.dice import SplitMix64, roll_grid
-
         return roll_grid(dice_set, SplitMix64(self.seed))
 
     def shifted(self, slots: int) -> Slot:

@@ -19,10 +19,10 @@ from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.solver import Hit
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
-    from boggle_dafsa.solver import Hit
 
 #: The full list that goes with an embedded common list, where the package has one: the
 #: default of the web's English games (``serve``'s daily puzzle, Play and rooms offer it).
@@ -33,8 +33,6 @@ def bonus_hits(full: Iterable[Hit], common: Dictionary, blocked: Collection[str]
     """The bonus words among ``full`` (a grid's words in the full list): those ``common``
     lacks, ``blocked`` ones left out, each worth 0 points (counted, never scored), in
     ``full``'s order."""
-    from boggle_dafsa.solver import Hit
-
     return [Hit(hit.word, 0, hit.path) for hit in full if hit.word not in blocked and hit.word not in common]
 
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from boggle_dafsa.solver import sort_key
+
 if TYPE_CHECKING:
     from boggle_dafsa.game.rounds import Report
     from boggle_dafsa.solver import Hit
@@ -62,7 +64,6 @@ def review(report: Report, best: int = BEST) -> Review:
     anagrams = [
         (hit.word, missed_by_alphagram[alphagram(hit.word)]) for hit in report.found if alphagram(hit.word) in missed_by_alphagram
     ]
-    from boggle_dafsa.solver import sort_key
 
     everything = sorted([*report.found, *missed], key=sort_key)
     return Review(

@@ -17,8 +17,13 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from boggle_dafsa.board.dice import SplitMix64, normalized_grid, roll_grid
 from boggle_dafsa.board.scoring import CLASSIC, Scoring
-from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.errors import BoggleError, WordListError
+from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
+from boggle_dafsa.solver import solve, totals
+from boggle_dafsa.words.decoding import decode, encoding_hint
+from boggle_dafsa.words.wordlist import split_items
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
@@ -82,9 +87,6 @@ class Judge:
         as if the grid did not hold them, and refused when typed. ``bonus``: the full list,
         whose words outside ``dictionary`` are the grid's bonus words (blocked ones left
         out too); it must normalize words as ``dictionary`` does (:class:`BoggleError` if not)."""
-        from boggle_dafsa.board.dice import normalized_grid
-        from boggle_dafsa.solver import solve
-
         self.grid = normalized_grid(grid, dictionary)
         self.dictionary = dictionary
         self.scoring = scoring
@@ -252,8 +254,6 @@ class Game:
         ``dice`` is how the player named the set (default: its name) and ``dictionary_spec``
         the dictionary they asked for, if any: the report repeats both in its replay hint.
         """
-        from boggle_dafsa.board.dice import SplitMix64, roll_grid
-
         grid = roll_grid(dice_set, SplitMix64(seed))
         return cls(
             grid,
@@ -296,8 +296,6 @@ class Game:
 
     def report(self, ended: EndReason | None = None, seconds: float | None = None) -> Report:
         """Score, words found, words missed (both sorted as ``solve`` sorts them)."""
-        from boggle_dafsa.solver import totals
-
         found = set(self.found)
         bonus = set(self.bonus_found)
         total_words, total_points = totals(self.hits)
@@ -402,11 +400,6 @@ def read_player_words(source: str | Path | BinaryIO, encoding: str | None = None
 def read_player_file(source: str | Path | BinaryIO, encoding: str | None = None) -> tuple[list[str], str | None]:
     """As :func:`read_player_words`, with the note to give the player when the guessed
     encoding probably lost characters (see :func:`boggle_dafsa.words.wordlist.encoding_hint`), or None."""
-    from boggle_dafsa.errors import WordListError
-    from boggle_dafsa.files.limits import MAX_SMALL_FILE_BYTES, read_limited
-    from boggle_dafsa.words.decoding import decode, encoding_hint
-    from boggle_dafsa.words.wordlist import split_items
-
     data = read_limited(source, MAX_SMALL_FILE_BYTES, WordListError, "file", stop_at_nul=True)
     label = str(source) if isinstance(source, (str, Path)) else "standard input"
     text, used = decode(data, label, encoding)

@@ -11,10 +11,12 @@ line by line, as before.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from boggle_dafsa.board.dice import display_face
 from boggle_dafsa.game.rounds import EndReason, Game, Verdict, check_seconds
 from boggle_dafsa.output.render import format_clock
 
@@ -48,8 +50,6 @@ class _TimeUp(Exception):
 
 def grid_lines(grid: Grid) -> list[list[tuple[str, str]]]:
     """The grid as styled lines, rows and columns numbered from 0 as in ``solve --paths``."""
-    from boggle_dafsa.board.dice import display_face
-
     if len(grid.shape) != 2:
         return [[("class:face", str(grid))]]
     rows, columns = grid.shape
@@ -181,6 +181,5 @@ def can_run_live(stdin: Any, output: Any) -> bool:
             return False
     except (AttributeError, ValueError):
         return False
-    import importlib.util
 
     return importlib.util.find_spec("prompt_toolkit") is not None

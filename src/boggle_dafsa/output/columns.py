@@ -23,6 +23,7 @@ from typing import Any
 
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query import conditions
+from boggle_dafsa.query.tiles import bag_for
 
 #: The columns a listing takes, in the order ``--help`` gives them.
 COLUMNS = ("hooks", "probability", "anagrams", "points", "expected")
@@ -48,8 +49,6 @@ class WordColumns:
     embedded dictionary whose shipped table to read)."""
 
     def __init__(self, dictionary: Any, names: tuple[str, ...], tiles: Any = None, blanks: int = 2, expected: Any = None) -> None:
-        from boggle_dafsa.query.tiles import bag_for
-
         self.dictionary = dictionary
         self.names = names
         self.bag = bag_for(tiles, dictionary) if {"points", "probability"} & set(names) or tiles is not None else None

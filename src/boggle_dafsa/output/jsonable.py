@@ -33,7 +33,7 @@ def path_json(grid: Grid, path: Iterable[int]) -> list[list[int]]:
 
 def word_json(word: str, points: int, path: list[Any]) -> dict[str, Any]:
     """A found word's object: ``{"word", "points", "path"}`` (the batch path fills the same
-    object as a template, :data:`.rows.JSON_ROW`)."""
+    object as a template, :func:`json_row`)."""
     return {"word": word, "points": points, "path": path}
 
 

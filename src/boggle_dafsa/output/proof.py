@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boggle_dafsa.board.grid import Grid
+
 if TYPE_CHECKING:
     from boggle_dafsa.search.prove import Estimate, ProofResult, ProofSpec
 
@@ -16,8 +18,6 @@ if TYPE_CHECKING:
 def grid_text(spec: ProofSpec, key: str) -> str:
     """A board of the proof (its class key: the faces, space-separated when one is QU) as
     ``solve`` takes it: ``ABC/DEF``."""
-    from boggle_dafsa.board.grid import Grid
-
     faces = tuple(key.split(" ")) if any(len(face) > 1 for face in spec.faces) else tuple(key)
     return str(Grid(spec.shape, faces))
 

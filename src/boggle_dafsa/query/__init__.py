@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
-from boggle_dafsa.query.conditions import anagram_count, exact_anagrams, exact_answer
+from boggle_dafsa.query.conditions import anagram_count, exact_anagrams, exact_answer, search_words
 from boggle_dafsa.query.parse import Regex, parse_pattern
 from boggle_dafsa.query.walk import fuzzy_native, native_layout, search_states
 from boggle_dafsa.query.walk import search as _walk_search
@@ -49,7 +49,6 @@ def search(
     ``sort``, at most ``limit``; streamed, in one walk of the automaton where it can."""
     if automaton is not None and not conditions:
         return _walk_search(dictionary, automaton, limit, kernel)
-    from boggle_dafsa.query.conditions import search_words
 
     return search_words(dictionary, automaton, limit, kernel, **conditions)
 

@@ -63,8 +63,6 @@ SORTS = ("alpha", "length", "points", "probability", "expected")
 #: word without its first or its last letter is a word).
 HOOK_KINDS = ("front", "back", "inner")
 
-Bounds = tuple[int, "int | None"]
-
 
 def parse_range(text: str, what: str) -> tuple[int, int | None]:
     """``MIN-MAX``, ``MIN-``, ``-MAX`` or ``N`` as (min, max); max None: no bound."""

@@ -305,7 +305,6 @@ class Regex:
         self.eps: list[list[int]] = [[]]
         self.initial = self._compile(tree, 0)
         self._live = self._live_states()
-        self._closures: dict[int, frozenset[int]] = {}
 
     def _new(self, edge: Letters | None, out: int = -1, eps: list[int] | None = None) -> int:
         if len(self.edge) >= MAX_NFA_STATES:

@@ -25,7 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from boggle_dafsa.automaton.builder import StateLimitError
 from boggle_dafsa.errors import DictionaryError, QueryError
+from boggle_dafsa.files.limits import refuse_overwriting
+from boggle_dafsa.formats import write_dictionary
+from boggle_dafsa.words.normalize import Policy, fold
 
 #: The operations, by name.
 OPERATIONS = ("union", "intersect", "diff")
@@ -63,8 +67,6 @@ def check_letters(dictionaries: Sequence[Any]) -> None:
     up (a fold dictionary with a lower-case or accented letter): written out, its words
     would be unreachable. Fold works letter by letter, so the alphabet tells; an exact
     dictionary's words are checked one by one as they are merged (see :func:`_checked`)."""
-    from boggle_dafsa.words.normalize import Policy, fold
-
     for dictionary in dictionaries:
         if dictionary.policy is not Policy.FOLD:
             continue
@@ -82,8 +84,6 @@ def _name(dictionary: Any) -> str:
 def _checked(dictionary: Any) -> Iterator[str]:
     # The merge is only right on sorted streams: a file that lists its words otherwise
     # (a marisa file in weight order read by another reader, a damaged file) is refused.
-    from boggle_dafsa.words.normalize import Policy
-
     exact = dictionary.policy is Policy.EXACT
     if exact:
         from unicodedata import is_normalized
@@ -282,9 +282,6 @@ def write_set(
 
     ``progress``: see :func:`merged`. Values: kept as the module docstring says
     (``values_merge``, ``no_values``)."""
-    from boggle_dafsa.files.limits import refuse_overwriting
-    from boggle_dafsa.formats import write_dictionary
-
     refuse_overwriting(output, [d.path for d in dictionaries if getattr(d, "path", None)], DictionaryError)
     count = 0
 
@@ -293,8 +290,6 @@ def write_set(
         for word in words:
             count += 1
             yield word
-
-    from boggle_dafsa.automaton.builder import StateLimitError
 
     if operation not in OPERATIONS:
         raise QueryError(f"unknown set operation {operation!r} (known: {', '.join(OPERATIONS)})")

@@ -78,7 +78,7 @@ def ensure_sound(dictionary: Any) -> None:
 def check_deadline() -> None:
     """Raise ``TimeoutError`` if the deadline of an enclosing
     :func:`boggle_dafsa.solver.time_limit` has passed (the walks' work budget)."""
-    from boggle_dafsa.solver.prepared import _seconds_left
+    from boggle_dafsa.solver.prepared import _seconds_left  # only once a walk has run long enough to look
 
     _seconds_left()
 
@@ -107,11 +107,6 @@ def search_states(
         yield word, states[sid]
         if count == limit:
             return
-
-
-def available_kernels() -> tuple[str, ...]:
-    """``compiled.available("query walk")`` (a thin alias of the seam's one list, kept for scripts)."""
-    return compiled.available("query walk")
 
 
 def select_kernel(kernel: str = "auto") -> str:
@@ -162,12 +157,6 @@ def native_layout(dictionary: Any) -> bool:
     headers: a version 1 file in place, a version 2 file expanded (its census expands it
     anyway, see NativeDictionary.checked): the walks then stream, chunk by chunk."""
     return getattr(dictionary, "format_name", None) == "native" and dictionary.layout() is not None
-
-
-def compact_layout(dictionary: Any) -> bool:
-    """True if ``dictionary`` is a version 2 native file (compact edges). Its walks go through
-    the cells it expands into (see :func:`native_layout`), or, over 31 letters, the generic walk."""
-    return getattr(dictionary, "format_name", None) == "native" and getattr(dictionary, "version", 1) == 2
 
 
 def max_depth(dictionary: Any) -> int:

@@ -30,20 +30,34 @@ import heapq
 import itertools
 import json
 import math
+import multiprocessing
 import os
+import signal
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from boggle_dafsa.board.dice import DiceSet, SplitMix64
+from boggle_dafsa.board.dice import DiceSet, SplitMix64, roll
 from boggle_dafsa.board.grid import Grid, format_shape
 from boggle_dafsa.board.rules import check_adjacency, check_min_length, check_objective, scoring_of
 from boggle_dafsa.board.scoring import Scoring, get_scoring
+from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.files.limits import MAX_WORD_CHARS
+from boggle_dafsa.files.limits import MAX_WORD_CHARS, format_bytes
+from boggle_dafsa.query import match
+from boggle_dafsa.search import logs
+from boggle_dafsa.search.lifeline import follow_parent
+from boggle_dafsa.search.logs import LogWriter, dictionary_identity
+from boggle_dafsa.solver import solve, totals
+from boggle_dafsa.solver.parallel import open_shipped
+from boggle_dafsa.solver.python import TooManyFaces
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
@@ -215,17 +229,11 @@ class Scorer:
                 dictionary, self.shape, adjacency=adjacency, min_length=self.min_length, scoring=scoring
             )
 
-    @property
-    def backend(self) -> str:
-        """Which path scores: the prepared solver's kernel, or "solve"."""
-        return str(getattr(self._prepared, "kernel", "")) or "solve"
-
     def totals_many(self, boards: Sequence[Board]) -> list[tuple[int, int]]:
         """(words, points) of each board."""
         self.scored += len(boards)
         if self._prepared is not None:
             return list(self._prepared.totals_many(boards))
-        from boggle_dafsa.solver import solve, totals
 
         return [
             totals(
@@ -273,7 +281,6 @@ class Scorer:
         prepared = self._prepared
         if prepared is None or prepared.holds_dictionary:
             return None
-        from boggle_dafsa.solver.python import TooManyFaces
 
         cells = len(board)
         try:
@@ -444,8 +451,6 @@ class DiceBoards:
 
     def random(self, rng: SplitMix64) -> Roll:
         """A roll of the dice, as :func:`boggle_dafsa.board.dice.roll` makes it."""
-        from boggle_dafsa.board.dice import roll
-
         return roll(self.dice_set, rng)
 
     def board(self, state: Roll) -> Board:
@@ -577,8 +582,6 @@ def make_spec(
     ``quick``: whether the hill climb over free letters defers swaps and follows hints
     (None: :func:`default_quick` of the shape).
     """
-    from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
-
     dictionary, _ = resolve_spec(dictionary or None)
     check_objective(objective)
     check_adjacency(adjacency)
@@ -640,10 +643,6 @@ def common_letters(
 
     ``dictionary``: a dictionary, or its words.
     """
-    from collections import Counter
-
-    from boggle_dafsa.query import match
-
     # A dictionary's words at once through the query walk (compiled where built):
     # iterating it a word at a time took seconds of a search's start on ENABLE2K.
     words = list(match(dictionary, "*")) if hasattr(dictionary, "normalize") else list(dictionary)
@@ -752,8 +751,6 @@ def _context(spec: SearchSpec, data: bytes | None = None) -> _Context:
 
 
 def _open_for(spec: SearchSpec, data: bytes | None) -> Dictionary:
-    from boggle_dafsa.solver.parallel import open_shipped
-
     return open_shipped(spec.dictionary, spec.dictionary_digest, data)
 
 
@@ -1049,8 +1046,6 @@ class SearchResult:
 def log_identity(spec: SearchSpec, seed: int) -> str:
     """What every line of this search's log is sealed with (see :mod:`boggle_dafsa.search.logs`):
     its spec key, its seed and its dictionary's content."""
-    from boggle_dafsa.search.logs import dictionary_identity
-
     return f"best:{spec.key()}:{seed}:{dictionary_identity(spec.dictionary, spec.dictionary_digest)}"
 
 
@@ -1058,8 +1053,6 @@ def open_log(path: str | Path, spec: SearchSpec, seed: int) -> Any:
     """The log at ``path`` opened for appending this search's runs (a
     :class:`~boggle_dafsa.search.logs.LogWriter`: ``write(run.to_json(spec.key()))``),
     its last line dropped first if it was cut short (a search killed while writing it)."""
-    from boggle_dafsa.search.logs import LogWriter
-
     return LogWriter(path, log_identity(spec, seed))
 
 
@@ -1072,9 +1065,6 @@ def read_log(path: str | Path, spec: SearchSpec, seed: int) -> dict[int, RunResu
     score what the line says. Else the log is refused in one line naming it and the
     line (:class:`BoggleError`). A last line cut short is dropped.
     """
-    from boggle_dafsa.files.limits import format_bytes
-    from boggle_dafsa.search import logs
-
     key = spec.key()
     done: dict[int, RunResult] = {}
     numbers: dict[int, int] = {}  # run -> its line
@@ -1216,10 +1206,6 @@ def _pool_init(queue: Any, parent: int) -> None:
     _PROGRESS_QUEUE = queue
     # Ctrl-C reaches the whole process group: the parent stops the workers itself (see
     # _pool_runs), so that one press stops everything without a traceback per worker.
-    import signal
-
-    from boggle_dafsa.search.lifeline import follow_parent
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     follow_parent(parent)  # a run ends with its parent, however it dies (kill -9 too)
 
@@ -1236,11 +1222,6 @@ def _pool_run(spec: SearchSpec, seed: int, run: int, report_every: float) -> Run
 def _pool_runs(
     spec: SearchSpec, seed: int, todo: list[int], jobs: int, on_progress: Report | None, report_every: float
 ) -> Iterator[RunResult]:
-    import multiprocessing
-    import threading
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from itertools import islice
-
     # "spawn" would re-import the caller; fork is what the batch solver uses too, where it exists.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

@@ -27,7 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from boggle_dafsa.dictionaries.resolve import embedded_digest, embedded_name
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.files.limits import read_limited
 
 #: What a line's digest is (32 hex digits), told apart from anything else in the field.
 _DIGEST = re.compile(r"[0-9a-f]{32}")
@@ -44,7 +46,6 @@ def dictionary_identity(dictionary: str, digest: str | None) -> str:
     list's words (``data/SHA256SUMS``), else its name as given."""
     if digest:
         return f"file:{digest}"
-    from boggle_dafsa.dictionaries.resolve import embedded_digest, embedded_name
 
     name = embedded_name(dictionary)
     return f"embedded:{name}:{embedded_digest(name)}" if name is not None else f"name:{dictionary}"
@@ -183,8 +184,6 @@ def url_filesystem(url: str) -> tuple[Any, str]:
 def read_bytes(path: str | Path, what: str, limit: int = MAX_READ) -> bytes | None:
     """The bytes of the log at ``path`` (a file, or a URL), None if there is none; at most
     ``limit`` (more: :class:`BoggleError`, one line)."""
-    from boggle_dafsa.files.limits import read_limited
-
     if not is_url(path):
         if not os.path.exists(path):
             return None

@@ -41,20 +41,31 @@ import hashlib
 import itertools
 import json
 import math
+import multiprocessing
 import os
 import random
+import re
+import signal
 import statistics
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa import compiled
+from boggle_dafsa import compiled as seam
 from boggle_dafsa.board.grid import BLANK, format_shape, neighbours
 from boggle_dafsa.board.rules import check_adjacency, check_min_length, check_objective, scoring_of
 from boggle_dafsa.board.scoring import Scoring, get_scoring
+from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.search import logs
 from boggle_dafsa.search.best import Canonical, Scorer, symmetries
+from boggle_dafsa.search.lifeline import follow_parent
+from boggle_dafsa.search.logs import LogWriter, dictionary_identity
+from boggle_dafsa.solver.parallel import dask_as_completed, file_digest, open_shipped, require_dask
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
@@ -105,16 +116,7 @@ VOWELS = frozenset("AEIOUY")
 
 def compiled_kernel() -> Any | None:
     """The compiled prover (``_prove``), or None when it is not built or ``BOGGLE_DAFSA_PURE`` is set."""
-    from boggle_dafsa import compiled
-
     return compiled.load("prover")
-
-
-def available_kernels() -> list[str]:
-    """The prover kernels this installation can run: "c" when built, and always "python"."""
-    from boggle_dafsa import compiled
-
-    return list(compiled.available("prover"))
 
 
 # -- the words as a trie over faces -------------------------------------------------------
@@ -441,8 +443,6 @@ def parse_buckets(
     shows) are passed over, so that one string serves with and without dice; a bucket
     left empty is dropped.
     """
-    import re
-
     index = {face: number for number, face in enumerate(faces)}
     skipped = frozenset(absent or ())
     buckets: list[tuple[str, ...]] = []
@@ -507,8 +507,6 @@ def make_spec(
     cell, showing one of its faces): the faces are the dice's, the scoring by default
     theirs, and the shape may have fewer cells than there are dice (some stay in the box).
     """
-    from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
-
     dictionary, _ = resolve_spec(dictionary or None)
     shape = tuple(shape)
     if math.prod(shape) > MAX_CELLS:
@@ -557,8 +555,6 @@ def make_spec(
             corner = parse_buckets(corner_buckets, faces, opened.normalize, absent)
     digest = None
     if getattr(opened, "path", None) and Path(dictionary).is_file():
-        from boggle_dafsa.solver.parallel import file_digest
-
         digest = file_digest(dictionary)
     return ProofSpec(
         dictionary=dictionary,
@@ -954,7 +950,6 @@ class _Context:
         self.order = default_order(spec.shape, spec.adjacency)
         self.classes = spec.classes()
         self.canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
-        from boggle_dafsa import compiled as seam
 
         chosen = seam.choose("prover", kernel)
         compiled = seam.built("prover") if chosen == "c" else None
@@ -988,13 +983,9 @@ _CONTEXTS: dict[tuple[str, str], _Context] = {}
 
 def context_for(spec: ProofSpec, kernel: str = "auto", data: bytes | None = None) -> _Context:
     """The context of ``spec`` in this process (made once: workers open the dictionary once)."""
-    from boggle_dafsa import compiled as seam
-
     key = (spec.key(), seam.choose("prover", kernel))  # BOGGLE_DAFSA_PURE may change between calls
     context = _CONTEXTS.get(key)
     if context is None:
-        from boggle_dafsa.solver.parallel import open_shipped
-
         context = _Context(spec, open_shipped(spec.dictionary, spec.dictionary_digest, data), kernel)
         _CONTEXTS.clear()
         _CONTEXTS[key] = context
@@ -1150,8 +1141,6 @@ def add_dead_boards(proof: ProofResult, scorer: Scorer | None = None) -> ProofRe
 def proof_scorer(spec: ProofSpec) -> Scorer:
     """The solver of the proof's boards, alone (not a class's context: its trie of the words
     takes seconds to make, for nothing in a process that proves no class)."""
-    from boggle_dafsa.solver.parallel import open_shipped
-
     return Scorer(
         open_shipped(spec.dictionary, spec.dictionary_digest, None),
         spec.shape,
@@ -1165,8 +1154,6 @@ def proof_scorer(spec: ProofSpec) -> Scorer:
 def log_identity(spec: ProofSpec) -> str:
     """What every line of this proof's log is sealed with (see :mod:`boggle_dafsa.search.logs`):
     its spec key and its dictionary's content."""
-    from boggle_dafsa.search.logs import dictionary_identity
-
     return f"prove:{spec.key()}:{dictionary_identity(spec.dictionary, spec.dictionary_digest)}"
 
 
@@ -1206,8 +1193,6 @@ def log_entries(
     another proof, or a last line cut short (its writer killed while writing it), is
     refused in one line naming it, as an edited line is; else they are passed over.
     """
-    from boggle_dafsa.search import logs
-
     key = spec.key()
     entries: list[tuple[int, ClassResult]] = []
     foreign = 0
@@ -1329,8 +1314,6 @@ def open_log(path: str | Path, spec: ProofSpec) -> Any:
     """The log at ``path`` opened for appending this proof's classes (a
     :class:`~boggle_dafsa.search.logs.LogWriter`: ``write(result.to_json(spec.key()))``),
     its last line dropped first if it was cut short (a proof killed while writing it)."""
-    from boggle_dafsa.search.logs import LogWriter
-
     return LogWriter(path, log_identity(spec))
 
 
@@ -1406,8 +1389,6 @@ def proof_order(todo: Iterable[int]) -> list[int]:
 def _on_dask(spec: ProofSpec, todo: list[int], address: str, kernel: str) -> Generator[ClassResult, None, None]:
     # Classes on a Dask cluster through the path `best --dask` takes (the dictionary file
     # shipped once to each worker), a few classes a task.
-    from boggle_dafsa.solver.parallel import dask_as_completed, file_digest, require_dask
-
     require_dask()
     path = spec.dictionary if spec.dictionary_digest else None
     if path is not None and (not Path(path).is_file() or file_digest(path) != spec.dictionary_digest):
@@ -1470,10 +1451,6 @@ def _pool_init(parent: int) -> None:
     # The parent alone answers Ctrl-C: a worker ignores SIGINT and is ended by it. A
     # worker dies with its parent, however the parent dies (kill -9 too), even inside a
     # class: see lifeline.
-    import signal
-
-    from boggle_dafsa.search.lifeline import follow_parent
-
     global _PARENT
     _PARENT = parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -1481,9 +1458,6 @@ def _pool_init(parent: int) -> None:
 
 
 def _pool(spec: ProofSpec, todo: list[int], jobs: int, kernel: str) -> Generator[ClassResult, None, None]:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     # Tasks of a few classes (consecutive in the shuffled order of proof_order, so each

@@ -5,7 +5,7 @@ face at a time, and abandons a path as soon as no word starts with it: a prefix 
 never looked up again from the root. Kernels do the walk and give the same words
 (:mod:`.kernels` chooses; ``kernel="auto"`` takes the fastest that applies):
 
-* "c" and "python" read a native file's cells themselves (:mod:`.native`, a bit test
+* "c" and "python" read a native file's cells themselves (:mod:`.python`, a bit test
   and a popcount per letter); "c" is compiled, "python" its twin;
 * "generic" goes through the cursor interface (``step``/``is_word``), for every other
   dictionary (marisa, dawg, stand-ins in tests) and for alphabets over 31 letters.

@@ -1446,7 +1446,7 @@ typedef struct {
     Py_ssize_t between_length, cell_separator_length;
 } RowParts;
 
-/* The ranked words of `r` as rows (the batch renderers' lines, see fastbatch.py):
+/* The ranked words of `r` as rows (the batch renderers' lines, see output/batch.py):
  * (words, points, text). */
 static PyObject *rows_object(const Solver *solver, const Results *r, const RowParts *parts) {
     Ranked *ranked = rank_results(solver, r);

@@ -1,7 +1,7 @@
 """Solving many grids: options shared by every grid, and a batch spread over processes.
 
 The search itself is in :mod:`boggle_dafsa.solver`, the text and JSON of a result in
-:mod:`.render` and :mod:`.jsonable`. A batch is any iterable of numbered grid texts
+:mod:`boggle_dafsa.output.render` and :mod:`boggle_dafsa.output.jsonable`. A batch is any iterable of numbered grid texts
 (the command line reads them from a file or standard input); its results come back
 rendered, in order, as they are solved, from processes that all map the same
 dictionary file.
@@ -9,14 +9,20 @@ dictionary file.
 
 from __future__ import annotations
 
+import itertools
+import signal
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.board.grid import Grid, parse_shape
+from boggle_dafsa.board.rules import check_adjacency, resolve_rules
 from boggle_dafsa.board.scoring import CLASSIC, Scoring
+from boggle_dafsa.dictionaries.resolve import open_dictionary, resolve_spec
 from boggle_dafsa.errors import BoggleError, GridError
 from boggle_dafsa.output.render import Rendering, render_block
-from boggle_dafsa.solver import Hit, solve, totals
+from boggle_dafsa.solver import Hit, prepared_solver, solve, totals
+from boggle_dafsa.solver.kernels import select
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
@@ -63,8 +69,6 @@ class SolveOptions:
         The rules are those of the dice set ``dice`` (a set name, a dice file or a set read; default:
         classic scoring), overridden by ``scoring`` and ``min_length`` when given.
         """
-        from boggle_dafsa.board.rules import check_adjacency, resolve_rules
-
         check_adjacency(adjacency)
         rules = resolve_rules(dice, scoring, min_length)
         return cls(rules.min_length, rules.scoring, adjacency, parse_shape(shape) if shape else None, q_is_qu, rules.language)
@@ -190,8 +194,6 @@ def solve_batch(
 
 def _batch_kernel(dictionary: Dictionary) -> str | None:
     # The kernel that would search a 4x4 grid of this dictionary, if it has a prepared solver.
-    from boggle_dafsa.solver.kernels import select
-
     chosen = select(dictionary, "auto", cells=16)
     return chosen.name if getattr(chosen, "solver_class", None) is not None else None
 
@@ -207,7 +209,6 @@ def _fast_batch(
     grouped: bool = False,
 ) -> Iterator[BatchResult]:
     from boggle_dafsa.output.batch import Renderer
-    from boggle_dafsa.solver import prepared_solver
     from boggle_dafsa.solver.fastbatch import QuickGrids, mode_for, solve_texts, summary_chunks
 
     def solver_for(shape: tuple[int, ...]) -> Any:
@@ -262,10 +263,6 @@ def _dask_batch(
     rendering: Rendering,
     source: str,
 ) -> Iterator[BatchResult]:
-    import itertools
-    from pathlib import Path
-
-    from boggle_dafsa.dictionaries.resolve import resolve_spec
     from boggle_dafsa.solver.parallel import BATCH_CHUNK, dask_map_chunks, file_digest
 
     spec, _ = resolve_spec(dictionary_spec)
@@ -310,10 +307,6 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(dictionary_spec: str | None, options: SolveOptions, rendering: Rendering, source: str) -> None:
-    import signal
-
-    from boggle_dafsa.dictionaries.resolve import open_dictionary
-
     # Ctrl-C reaches the whole process group: the parent's pool stops the workers (its
     # exit terminates them), without a traceback from each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -211,7 +211,7 @@ def solve_texts(
     """Each (line number, grid text) solved, in order, by chunks.
 
     ``parse`` reads what ``quick`` does not; ``solver_for(shape)`` gives the prepared
-    solver of a shape; mode "rows" takes ``rows`` (:meth:`Renderer.row_style`). The
+    solver of a shape; mode "rows" takes ``rows`` (:meth:`boggle_dafsa.output.batch.Renderer.row_style`). The
     first bad grid raises its :class:`GridError` after the results of the grids before
     it, with ``.line`` set to its line number.
     """

@@ -83,7 +83,7 @@ def hood_totals(
     dictionary's alphabet spells nothing. Raises ``IndexError`` when the cells point
     outside themselves or a path grows longer than the longest word (a damaged file), and
     ``TimeoutError`` past ``deadline`` (``time.monotonic()`` seconds), looking at the clock
-    every :data:`~boggle_dafsa.solver.native.CHECK_EVERY` steps, as the kernels do.
+    every :data:`~boggle_dafsa.solver.budget.CHECK_EVERY` steps, as the kernels do.
     """
     cells = layout.cells
     letter_bits = layout.letter_bits

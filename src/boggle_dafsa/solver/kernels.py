@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from boggle_dafsa import compiled as seam
 from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.solver import python as native
 
 #: Word → first path: what every kernel returns.
 Found = dict[str, tuple[int, ...]]
@@ -216,8 +217,6 @@ def _generic_search(
 
 
 def _register_builtin() -> None:
-    from boggle_dafsa.solver import python as native
-
     register(LayoutKernel(seam.PYTHON, native.search, max_depth=native.MAX_DEPTH, solver_class=native.Solver))
     register(CursorKernel(seam.GENERIC, _generic_search))
 

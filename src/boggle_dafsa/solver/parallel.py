@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
+import struct
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa.dictionaries.resolve import open_dictionary
 from boggle_dafsa.errors import BoggleError
 
 if TYPE_CHECKING:
@@ -71,10 +75,6 @@ def probe(address: str, timeout: float) -> None:
     Done before a client is made: the client waits without end for the handshake of a
     server that sends none (a web server), and believes the length any server sends.
     """
-    import socket
-    import struct
-    import time
-
     place = address.split("://", 1)[1]
     host, _, port = place.rpartition(":")
     host = host.strip("[]")
@@ -138,8 +138,6 @@ def open_shipped(spec: str, digest: str | None, data: bytes | None) -> Dictionar
 
     Without a digest (an embedded name) the spec is opened as it is.
     """
-    from boggle_dafsa.dictionaries.resolve import open_dictionary
-
     if digest is None:
         return open_dictionary(spec)
     path = Path(spec)

@@ -8,7 +8,7 @@ kernel searches a whole buffer of grids with the GIL released, split over thread
 request, and ranks the words and builds the hits itself.
 
 The kernels behind it (:mod:`.kernels`) give the same results: "c" (``_native.c``,
-when it was built) and its twin "python" (:class:`.native.Solver`) over a native
+when it was built) and its twin "python" (:class:`.python.Solver`) over a native
 file's layout, and "generic" through any dictionary's cursor (marisa, dawg, alphabets
 of more than 31 letters). :func:`prepared_solver` keeps one per dictionary and rules,
 which is how :func:`boggle_dafsa.solver.solve` uses it.
@@ -33,6 +33,8 @@ from boggle_dafsa.board.grid import Grid, format_shape, neighbours
 from boggle_dafsa.board.scoring import CLASSIC, Scoring
 from boggle_dafsa.errors import DictionaryError, GridError
 from boggle_dafsa.solver import python as native
+from boggle_dafsa.solver.hit import Hit
+from boggle_dafsa.solver.kernels import native_layout, select
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
@@ -93,9 +95,6 @@ class PreparedSolver:
         scoring: Scoring = CLASSIC,
         kernel: str = "auto",
     ) -> None:
-        from boggle_dafsa.solver.hit import Hit
-        from boggle_dafsa.solver.kernels import native_layout, select
-
         self.shape: tuple[int, ...] = tuple(shape)
         self.cell_count = math.prod(self.shape)
         self.adjacency = adjacency
@@ -352,16 +351,12 @@ class PreparedSolver:
             )
 
     def _generic_result(self, faces: Sequence[str], mode: str) -> Any:
-        from boggle_dafsa.solver.hit import Hit
-
         assert self._dictionary is not None
         found = self._chosen.search(self._dictionary, tuple(faces), self._table, self.min_length)
         return native.shape_result(found, self._points, MODES[mode], Hit)
 
 
 def _hit_type() -> Any:
-    from boggle_dafsa.solver.hit import Hit
-
     return Hit
 
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from time import monotonic
 from typing import TYPE_CHECKING, Any, Literal
 
+from boggle_dafsa.errors import DictionaryError, GridError
+
 if TYPE_CHECKING:
     from boggle_dafsa.automaton.fileformat import NativeLayout
 
@@ -545,8 +547,6 @@ def twin_result(
     """One grid of more than 224 different multi-letter faces (codes are one byte): this
     kernel searches it, with the same result, as long as its recursion allows (and
     within ``timeout`` seconds, as :meth:`Solver.solve_many`)."""
-    from boggle_dafsa.errors import DictionaryError, GridError
-
     if min(len(faces), layout.longest_word) > MAX_DEPTH:
         raise GridError("a grid of more than 224 different multi-letter faces and paths this deep: use kernel='generic'")
     try:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import lzma
 import math
 import os
+import time
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -40,7 +42,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.errors import BoggleError, QueryError
+from boggle_dafsa.solver.prepared import PreparedSolver
 
 #: Boards rolled and tallied at a time (a run stopped loses at most these).
 CHUNK = 50_000
@@ -194,11 +197,6 @@ def run(
     chunk). The boards are tallied by :meth:`~boggle_dafsa.solver.prepared.PreparedSolver.tally_codes`
     (``kernel``: "c", "python" or "auto"), which builds no word: each word found counts by
     its number."""
-    import time
-    from array import array
-
-    from boggle_dafsa.solver.prepared import PreparedSolver
-
     if (dice_set.name, dice_set.scoring.name, dice_set.min_length) != (tally.dice, tally.scoring, tally.min_length):
         raise BoggleError(
             f"the tally is of dice {tally.dice} ({tally.scoring}), not of {dice_set.name} ({dice_set.scoring.name})"
@@ -406,8 +404,6 @@ def table_of(expected: Any) -> Tally:
     """The table ``expected`` names: a :class:`Tally` as it is, an embedded dictionary's
     name as its shipped table (:func:`expected_table`); None is a one-line
     :class:`~boggle_dafsa.errors.QueryError`."""
-    from boggle_dafsa.errors import QueryError
-
     if expected is None:
         raise QueryError("expected points need a table: expected=TABLE, or an embedded dictionary's name (fr, enable2k)")
     if isinstance(expected, str):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.files.folders import unsafe
 from boggle_dafsa.study.schedule import Card
 
 DATABASE = "quiz.sqlite3"
@@ -96,8 +97,6 @@ def private_folder(folder: str | Path, database: str = DATABASE) -> Path:
     """``folder``, created 0700 if missing (its parents as usual); :class:`BoggleError` (one
     line) if it, or the database in it, is a symbolic link, someone else's, or others may
     write to it."""
-    from boggle_dafsa.files.folders import unsafe
-
     folder = Path(folder)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,8 @@ from datetime import date
 from typing import Any, Protocol, TextIO
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.query import anagram
+from boggle_dafsa.study.expected import table_of
 from boggle_dafsa.study.schedule import Card, Schedule
 
 #: Longest line read as an answer.
@@ -35,8 +37,6 @@ def alphagrams(words: Iterable[str]) -> list[str]:
 
 def answers_of(dictionary: Any, question: str) -> tuple[str, ...]:
     """The words of ``dictionary`` spelled with exactly the letters of ``question``, in byte order."""
-    from boggle_dafsa.query import anagram
-
     return tuple(hit.word for hit in anagram(dictionary, question))
 
 
@@ -53,7 +53,6 @@ def ordered(cards: Sequence[Card], order: str = "due", expected: Any = None) -> 
         raise BoggleError(f"bad order {order!r}: {', '.join(ORDERS)}")
     if order == "due":
         return list(cards)
-    from boggle_dafsa.study.expected import table_of
 
     table = table_of(expected)
     return sorted(cards, key=lambda card: -table.expected(card.question))

@@ -22,10 +22,19 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.web.arena import ArenaSettings
+from boggle_dafsa.web.apidocs import add_docs_routes
+from boggle_dafsa.web.arena import ArenaSettings, add_arena_routes
+from boggle_dafsa.web.daily import MemoryResults, add_daily_routes
 from boggle_dafsa.web.guard import ClientGuard, GuardMiddleware
+from boggle_dafsa.web.play import add_play_routes
 from boggle_dafsa.web.rooms import Room, RoomRegistry
+from boggle_dafsa.web.rooms_routes import add_room_routes
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits, dice_set
+from boggle_dafsa.web.site import add_server_routes, add_site_routes, render_page
+from boggle_dafsa.web.solve import add_solve_routes
+from boggle_dafsa.web.store import Store, restore_rooms
+from boggle_dafsa.web.study import add_study_routes
+from boggle_dafsa.web.words import add_word_routes
 
 #: Where the API's description is served (and read by its documentation page).
 OPENAPI_URL = "/api/openapi.json"
@@ -123,23 +132,11 @@ def create_app(
     arena's dice set and slot length (default: French, three minutes).
     Raises :class:`BoggleError` if one of ``dictionaries`` cannot be opened.
     """
-    from boggle_dafsa.web.apidocs import add_docs_routes
-    from boggle_dafsa.web.arena import add_arena_routes
-    from boggle_dafsa.web.daily import MemoryResults, add_daily_routes
-    from boggle_dafsa.web.play import add_play_routes
-    from boggle_dafsa.web.rooms_routes import add_room_routes
-    from boggle_dafsa.web.site import add_server_routes, add_site_routes, render_page
-    from boggle_dafsa.web.solve import add_solve_routes
-    from boggle_dafsa.web.study import add_study_routes
-    from boggle_dafsa.web.words import add_word_routes
-
     limits = limits or Limits()
     catalog = DictionaryCatalog(dictionaries)
     registry = RoomRegistry(limits)
     store = None
     if data is not None:
-        from boggle_dafsa.web.store import Store, restore_rooms
-
         store = Store(data)
         registry.store = store
         restore_rooms(store, registry, catalog, limits, Room)
@@ -192,8 +189,6 @@ def create_app(
     add_docs_routes(app, OPENAPI_URL)  # /api/docs
     # The arena's players (and the daily streaks of players with a token) live in the
     # server's store; without a data folder, in one in memory.
-    from boggle_dafsa.web.store import Store
-
     members = store if store is not None else Store(None)
     # The daily puzzle is played on the Play page, which reads its mode from the path.
     add_daily_routes(app, catalog, dice_set, store if store is not None else MemoryResults(), play_page, limits, members=members)

@@ -37,12 +37,17 @@ from pydantic import BaseModel, Field
 
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.game.arena import DEFAULT_SECONDS, Slot, Standing, check_seconds, ranked, standings, windows
-from boggle_dafsa.web.guard import CLIENT_KEY, TooManyRequests
+from boggle_dafsa.game.bonus import FULL_LISTS
+from boggle_dafsa.game.clean import blocked_words
+from boggle_dafsa.game.rounds import EndReason, Game, Judge
+from boggle_dafsa.web.guard import CLIENT_KEY, TooManyRequests, name_key, player_name
+from boggle_dafsa.web.payloads import found_payload, report_payload, solution_payload, verdict_payload
+from boggle_dafsa.web.settings import dice_set
+from boggle_dafsa.web.site import page, render_page
 from boggle_dafsa.web.store import token_hash
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
-    from boggle_dafsa.game.rounds import Game, Judge
     from boggle_dafsa.web.settings import DictionaryCatalog, Limits
     from boggle_dafsa.web.store import Store
 
@@ -107,9 +112,6 @@ class Arena:
         limits: Limits,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        from boggle_dafsa.game.bonus import FULL_LISTS
-        from boggle_dafsa.game.clean import blocked_words
-
         self.settings = settings
         self.store = store
         self.limits = limits
@@ -139,8 +141,6 @@ class Arena:
 
     def judge(self, slot: Slot) -> Judge:
         """The judge of ``slot``'s board: built once, the last few kept."""
-        from boggle_dafsa.game.rounds import Judge
-
         with self._lock:
             judge = self._judges.get(slot.index)
         if judge is None:
@@ -192,8 +192,6 @@ class Arena:
 
     def join(self, name: object, address: str) -> dict[str, Any]:
         """A new player ``name`` made from ``address``: their name as kept and their secret token."""
-        from boggle_dafsa.web.guard import name_key, player_name
-
         try:
             name = player_name(name, self.limits.name_chars)
         except ValueError as error:
@@ -219,8 +217,6 @@ class Arena:
     def game(self, slot: Slot, member: int) -> tuple[Game, list[str]]:
         """``member``'s game on ``slot``'s board and the words they sent (as typed, in order):
         from the cache, else replayed from the store (the same verdicts)."""
-        from boggle_dafsa.game.rounds import Game
-
         key = (slot.index, member)
         with self._lock:
             cached = self._games.get(key)
@@ -238,8 +234,6 @@ class Arena:
 
     def play(self, token: str, index: int, raw: str, address: str) -> dict[str, Any]:
         """Judge ``raw``, sent by ``token``'s player on the board ``index`` (the one under way)."""
-        from boggle_dafsa.web.payloads import verdict_payload
-
         member, _name = self.member(token)
         now = self.clock()
         slot = self.slot(index)
@@ -285,8 +279,6 @@ class Arena:
 
     def mine(self, token: str, index: int) -> dict[str, Any]:
         """``token``'s game on the board ``index`` so far: score, words found, bonus words."""
-        from boggle_dafsa.web.payloads import found_payload
-
         member, name = self.member(token)
         slot = self.slot(index)
         game, _submitted = self.game(slot, member)
@@ -303,9 +295,6 @@ class Arena:
     def results(self, index: int, token: str | None) -> dict[str, Any]:
         """The table of the board ``index`` once it is over; with ``token``, one's place,
         report (with the review) and the board's words."""
-        from boggle_dafsa.game.rounds import EndReason
-        from boggle_dafsa.web.payloads import report_payload, solution_payload
-
         slot = self.slot(index)
         now = self.clock()
         if now < slot.ends + GRACE_SECONDS:
@@ -382,9 +371,6 @@ class BoardsRequest(BaseModel):
 def add_arena_routes(app: FastAPI, settings: ArenaSettings, store: Store) -> Arena:
     """The arena's page (``/arena``) and API, over ``store`` (the server's, or one in memory);
     the :class:`Arena`, also at ``app.state.arena`` (tests move its clock)."""
-    from boggle_dafsa.web.settings import dice_set
-    from boggle_dafsa.web.site import page, render_page
-
     arena = Arena(settings, store, app.state.catalog, dice_set, app.state.limits)
     app.state.arena = arena
     app.get("/arena", include_in_schema=False)(page(render_page("arena", "/arena")))

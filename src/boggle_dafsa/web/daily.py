@@ -35,7 +35,9 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field, StringConstraints
 
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.game.daily import DAILY_SECONDS, daily_seed, parse_day, share_text, today
+from boggle_dafsa.game.clean import blocked_words
+from boggle_dafsa.game.daily import DAILY_SECONDS, daily_seed, parse_day, share_text, streaks, today
+from boggle_dafsa.game.rounds import EndReason, Game
 from boggle_dafsa.web.guard import CLIENT_KEY, TooManyRequests
 from boggle_dafsa.web.payloads import report_payload, roll_payload, solution_payload
 from boggle_dafsa.web.settings import AUTO
@@ -43,7 +45,6 @@ from boggle_dafsa.web.store import token_hash
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
-    from boggle_dafsa.game.rounds import Game
     from boggle_dafsa.web.settings import DictionaryCatalog, Limits
     from boggle_dafsa.web.store import Store
 
@@ -268,9 +269,6 @@ def add_daily_routes(
         return hmac.new(secret, f"address {address}".encode(), hashlib.sha256).hexdigest()[:24]
 
     def played(dice: str, day: dt.date, words: list[str]) -> tuple[dict[str, Any], Game]:
-        from boggle_dafsa.game.clean import blocked_words
-        from boggle_dafsa.game.rounds import Game
-
         answer = puzzle(dice, day)
         chosen = dice_set(answer["dice"])
         name, dictionary = catalog.for_language(None, chosen.language)
@@ -413,8 +411,6 @@ def add_daily_routes(
         summary="A player's daily streak on this server (players with a token): days in a row, the best run, the days",
     )
     def daily_streak(request: Annotated[DailyStreak, Body()]) -> JSONResponse:
-        from boggle_dafsa.game.daily import streaks
-
         if members is None:
             raise BoggleError("this server keeps no players")
         member = members.member(token_hash(request.member))
@@ -439,8 +435,6 @@ def add_daily_routes(
         summary="The daily puzzle's solution and the report of one's words; from then on one's result no longer counts",
     )
     def daily_solution(request: Annotated[DailySolution, Body()]) -> JSONResponse:
-        from boggle_dafsa.game.rounds import EndReason
-
         start = token_start(request.token)
         day = recent(start.day)
         # Marked before anything is sent: a result that comes after cannot count.

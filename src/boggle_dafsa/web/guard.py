@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.solver import time_limit
 from boggle_dafsa.web.settings import Limits
 
 Scope = MutableMapping[str, Any]
@@ -251,8 +252,6 @@ def bounded(seconds: float, work: Callable[[], T], advice: str = "try a smaller 
     """``work()`` under a deadline of ``seconds`` (run it in a worker thread): raises
     :class:`ServerBusy` once they have passed (the kernels and the query walks look at the
     clock themselves); its message ends with ``advice``."""
-    from boggle_dafsa.solver import time_limit
-
     try:
         with time_limit(seconds):
             return work()

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa.board.dice import SplitMix64, roll_grid
+from boggle_dafsa.output.jsonable import report_json, result_json, score_sheet_json, verdict_json
+
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.board.grid import Grid
@@ -19,16 +22,12 @@ if TYPE_CHECKING:
 
 def solution_payload(grid: Grid, hits: list[Hit]) -> dict[str, Any]:
     """What ``boggle-dafsa solve GRID --json`` prints for ``grid``."""
-    from boggle_dafsa.output.jsonable import result_json
-
     return result_json(grid, hits)
 
 
 def roll_payload(dice: DiceSet, seed: int, catalog: DictionaryCatalog) -> dict[str, Any]:
     """The grid ``dice`` roll with ``seed``, as ``/api/roll`` and ``/api/daily`` send it, with the
     dictionary to play it with: the dice's language where the server has it, else its default."""
-    from boggle_dafsa.board.dice import SplitMix64, roll_grid
-
     grid = roll_grid(dice, SplitMix64(seed))
     language = dice.language if dice.language in catalog else None
     return {
@@ -51,8 +50,6 @@ def _path(game: Game, word: str | None) -> list[list[int]] | None:
 
 def verdict_payload(game: Game, verdict: Verdict) -> dict[str, Any]:
     """One verdict as ``play --json`` writes it, with the word's path when it is on the grid."""
-    from boggle_dafsa.output.jsonable import verdict_json
-
     return {**verdict_json(verdict), "path": _path(game, verdict.word) if verdict.accepted else None}
 
 
@@ -64,13 +61,9 @@ def found_payload(game: Game, word: str) -> dict[str, Any]:
 
 def report_payload(report: Report) -> dict[str, Any]:
     """The end-of-game report as ``play --json`` prints it."""
-    from boggle_dafsa.output.jsonable import report_json
-
     return report_json(report)
 
 
 def score_sheet_payload(sheet: ScoreSheet) -> dict[str, Any]:
     """The multiplayer table as ``score --json`` prints it."""
-    from boggle_dafsa.output.jsonable import score_sheet_json
-
     return score_sheet_json(sheet)

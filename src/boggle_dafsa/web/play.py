@@ -7,6 +7,8 @@ from fastapi import Body, FastAPI
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from boggle_dafsa.game.clean import blocked_words
+from boggle_dafsa.game.rounds import EndReason, Game
 from boggle_dafsa.web.guard import bounded
 from boggle_dafsa.web.payloads import report_payload, solution_payload, verdict_payload
 from boggle_dafsa.web.settings import AUTO, BONUS_HELP, dice_set
@@ -43,11 +45,8 @@ def add_play_routes(app: FastAPI, html: str) -> None:
         return bounded(limits.solve_seconds, lambda: judge_solo(request))
 
     def judge_solo(request: PlayRequest) -> JSONResponse:
-        from boggle_dafsa.game.rounds import EndReason, Game
-
         chosen = dice_set(request.dice)
         name, words = catalog.for_language(request.dictionary, chosen.language)
-        from boggle_dafsa.game.clean import blocked_words
 
         blocked = blocked_words(name, chosen.language) if request.clean else frozenset()
         full = catalog.bonus_for(name, request.bonus)

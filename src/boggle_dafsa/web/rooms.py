@@ -10,19 +10,25 @@ A player is known by a secret token the page keeps, so a reloaded page takes its
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.board.dice import SplitMix64, roll_grid
+from boggle_dafsa.errors import BoggleError, StorageError, write_failure
+from boggle_dafsa.game.clean import blocked_words
+from boggle_dafsa.game.rounds import Game, Judge, score_players
+from boggle_dafsa.web.guard import name_key, player_name
+from boggle_dafsa.web.hints import hint_payload
 from boggle_dafsa.web.settings import Limits
 
 if TYPE_CHECKING:
     from boggle_dafsa.board.dice import DiceSet
     from boggle_dafsa.dictionary import Dictionary
-    from boggle_dafsa.game.rounds import Game, Judge, Verdict
+    from boggle_dafsa.game.rounds import Verdict
 
 
 class RoomError(BoggleError):
@@ -121,10 +127,6 @@ class Room:
 
     def new_judge(self, seed: int) -> Judge:
         """The judge of the grid ``seed`` rolls, clean unless the room's ``clean`` option is False."""
-        from boggle_dafsa.board.dice import SplitMix64, roll_grid
-        from boggle_dafsa.game.clean import blocked_words
-        from boggle_dafsa.game.rounds import Judge
-
         blocked = blocked_words(self.dictionary_name, self.dice_set.language) if self.clean else frozenset()
         grid = roll_grid(self.dice_set, SplitMix64(seed))
         return Judge(grid, self.dictionary, self.dice_set.scoring, self.dice_set.min_length, blocked=blocked, bonus=self.bonus)
@@ -137,17 +139,11 @@ class Room:
     def new_game(self) -> Game:
         """A player's game on the room's grid, with the room's rules, blocklist and bonus
         list, sharing the room's solve of the grid."""
-        from boggle_dafsa.game.rounds import Game
-
         return Game.on(self.judge, seed=self.seed, bonus_spec=self.options.get("bonus") if self.bonus is not None else None)
 
     def changed(self) -> None:
         """Tell the store (if any) that the room changed; raises :class:`NotSaved` (one line)
         if it could not write it: the caller puts the room back as it was."""
-        import sqlite3  # the store's errors, named here so that rooms never import the store
-
-        from boggle_dafsa.errors import StorageError, write_failure
-
         if self.saved is not None:
             try:
                 self.saved(self)
@@ -162,8 +158,6 @@ class Room:
         Raises :class:`RoomError` for a bad or taken name, a full room, or a newcomer
         once the game is over.
         """
-        from boggle_dafsa.web.guard import name_key, player_name
-
         try:
             name = player_name(name, self.limits.name_chars)
         except ValueError as error:
@@ -242,8 +236,6 @@ class Room:
 
     def finish(self) -> dict[str, Any]:
         """End the game (once) and return the result: the score sheet and the solution."""
-        from boggle_dafsa.game.rounds import score_players
-
         if self.result is None:
             self.status = OVER
             sheet = score_players(self.judge, {name: player.submitted for name, player in self.players.items()})
@@ -289,8 +281,6 @@ class Room:
 
     def hint(self, player: RoomPlayer) -> dict[str, Any]:
         """The hints for ``player`` (see :mod:`boggle_dafsa.web.hints`), if the room gives them."""
-        from boggle_dafsa.web.hints import hint_payload
-
         if not self.options.get("hints"):
             raise RoomError("this room gives no hints (they are chosen when the room is opened)")
         if self.status != PLAYING:

@@ -12,6 +12,7 @@ from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from boggle_dafsa.board.dice import random_seed
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.web.guard import CLIENT_KEY
 from boggle_dafsa.web.payloads import verdict_payload
@@ -43,8 +44,6 @@ def add_room_routes(app: FastAPI) -> None:
 
     @app.post("/api/rooms", status_code=201, summary="Open a room: the server rolls the grid and owns the clock")
     def create_room(http: Request, request: Annotated[RoomRequest, Body()]) -> JSONResponse:
-        from boggle_dafsa.board.dice import random_seed
-
         address = http.scope.get(CLIENT_KEY, "unknown")
         guard.check_room(address, lambda room_id: room_id in registry.rooms)
 
@@ -146,8 +145,6 @@ def add_room_routes(app: FastAPI) -> None:
                             room.timer = asyncio.create_task(end_later(room))
                             await broadcast(room)
                     elif kind == "next":
-                        from boggle_dafsa.board.dice import random_seed
-
                         room.next_round(random_seed())
                         await broadcast(room)
                     elif kind == "hint":

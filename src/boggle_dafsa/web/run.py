@@ -30,7 +30,9 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.web.app import create_app
 from boggle_dafsa.web.arena import ArenaSettings
 from boggle_dafsa.web.guard import ConnectionGate
+from boggle_dafsa.web.hints import lan_address
 from boggle_dafsa.web.settings import Limits
+from boggle_dafsa.web.store import lock_data_folder, private_data_folder
 
 #: The states of a client's side of an HTTP connection while a request is on its way.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
@@ -162,8 +164,6 @@ def url_of(sock: socket.socket) -> str:
 def lan_url(sock: socket.socket) -> str | None:
     """``http://192.168.1.5:8000/`` when ``sock`` listens on every interface (0.0.0.0 or ::):
     the address other devices of the network use; None otherwise or when there is none."""
-    from boggle_dafsa.web.hints import lan_address
-
     host, port = sock.getsockname()[:2]
     if host not in ("0.0.0.0", "::"):
         return None
@@ -188,8 +188,6 @@ def serve(
     ``data`` (None: in memory only), locked for as long as this runs. Raises
     :class:`BoggleError` for a bad dictionary, a data folder that cannot be used (others may
     read or write it, or another server holds its lock) or an address that cannot be used."""
-    from boggle_dafsa.web.store import lock_data_folder, private_data_folder
-
     limits = limits or Limits()
     lock = None
     if data is not None:

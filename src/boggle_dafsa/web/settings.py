@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
+from boggle_dafsa.dictionaries.resolve import EMBEDDED, embedded_name, open_dictionary
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.game.bonus import FULL_LISTS
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
@@ -103,8 +106,6 @@ class DictionaryCatalog:
 
     def __init__(self, specs: list[str] | tuple[str, ...] = ()) -> None:
         """Offer the embedded dictionaries and ``specs`` (files or embedded names, as ``-d`` takes them)."""
-        from boggle_dafsa.dictionaries.resolve import EMBEDDED, embedded_name, open_dictionary
-
         #: name -> (spec, description, kind); insertion order is the order clients see.
         self._entries: dict[str, tuple[str, str, str]] = {}
         self._opened: dict[str, Dictionary] = {}
@@ -146,8 +147,6 @@ class DictionaryCatalog:
 
     def get(self, name: str | None) -> tuple[str, Dictionary]:
         """(name, dictionary) for ``name`` (None: the default); raises :class:`BoggleError` for an unknown name."""
-        from boggle_dafsa.dictionaries.resolve import open_dictionary
-
         name = name or self.default
         if name not in self._entries:
             raise BoggleError(f"unknown dictionary {name!r} (this server has: {', '.join(self._entries)})")
@@ -165,8 +164,6 @@ class DictionaryCatalog:
         words (:mod:`boggle_dafsa.game.bonus`): ``asked`` names one of this server's
         dictionaries; :data:`AUTO` takes the embedded pair's (``enable2k`` for ``en``) if the
         server offers it; None or "" (or ``common`` itself): none."""
-        from boggle_dafsa.game.bonus import FULL_LISTS
-
         if asked == AUTO:
             asked = FULL_LISTS.get(common)
             if asked not in self:
@@ -195,8 +192,6 @@ BONUS_HELP = (
 def dice_set(name: str) -> Any:
     """The built-in dice set ``name`` (a :class:`~boggle_dafsa.board.dice.DiceSet`): a client
     never names a file. Raises :class:`BoggleError` for any other name."""
-    from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
-
     # Only the sets shipped with the package: a client never names a file.
     if name not in BUILTIN_SETS:
         raise BoggleError(f"unknown dice set {name!r} (known: {', '.join(BUILTIN_SETS)})")

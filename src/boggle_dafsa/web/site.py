@@ -7,6 +7,7 @@ Each page group has a module of its own that adds its routes to the application
 ``rooms_routes``, ``daily``, ``words``, ``apidocs``; the pages are set in the shell here.
 """
 
+import io
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from string import Template
@@ -16,7 +17,9 @@ from fastapi import FastAPI, Query
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from boggle_dafsa.board.dice import builtin_sets, random_seed
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.output.jsonable import dice_set_json
 from boggle_dafsa.web.payloads import roll_payload
 from boggle_dafsa.web.settings import dice_set
 
@@ -93,7 +96,6 @@ def add_server_routes(app: FastAPI) -> None:
             import segno
         except ImportError:
             raise BoggleError("QR codes need the [web] extra (segno is missing)") from None
-        import io
 
         svg = io.BytesIO()
         segno.make(text, error="m").save(svg, kind="svg", scale=4, border=2, title=f"QR code: {text}")
@@ -105,9 +107,6 @@ def add_server_routes(app: FastAPI) -> None:
 
     @app.get("/api/dice", summary="The dice sets, with their rules and dice")
     def dice_list() -> JSONResponse:
-        from boggle_dafsa.board.dice import builtin_sets
-        from boggle_dafsa.output.jsonable import dice_set_json
-
         return JSONResponse([dice_set_json(s) for s in builtin_sets()])
 
     @app.get("/api/roll", summary="Roll a grid from a dice set", responses=example(ROLL_EXAMPLE))
@@ -115,6 +114,4 @@ def add_server_routes(app: FastAPI) -> None:
         dice: Annotated[str, Query(max_length=32, description="A dice set of `/api/dice`.")] = "fr",
         seed: Annotated[int | None, Query(ge=0, le=MAX_SEED, description="Same seed, same grid (default: random).")] = None,
     ) -> JSONResponse:
-        from boggle_dafsa.board.dice import random_seed
-
         return JSONResponse(roll_payload(dice_set(dice), random_seed() if seed is None else seed, catalog))

@@ -1,15 +1,19 @@
 """The Solve page (``/``) and ``/api/solve``: every word on a grid, what ``boggle-dafsa solve
 GRID --json`` prints."""
 
+from html import escape
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.board.scoring import CLASSIC, SCORINGS
 from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.formats.registry import spoken
+from boggle_dafsa.solver import Hit
+from boggle_dafsa.solver.batch import SolveOptions
 from boggle_dafsa.web.guard import CLIENT_KEY, bounded
 from boggle_dafsa.web.payloads import solution_payload
 from boggle_dafsa.web.settings import dice_set
@@ -22,9 +26,6 @@ INLINE_CELLS = 64
 def _solve_example() -> dict[str, Any]:
     # Built by the same code as the answers, so that the example follows the schema; the
     # totals are those of the whole grid (the example shows its best word only).
-    from boggle_dafsa.board.grid import Grid
-    from boggle_dafsa.solver import Hit
-
     grid = Grid.parse("IDXT/MHEI/ERVN/TLLU")
     best = Hit("VULNERE", 5, (10, 15, 14, 11, 6, 9, 8))
     return {**solution_payload(grid, [best]), "totals": {"words": 71, "points": 99}}
@@ -36,8 +37,6 @@ SOLVE_EXAMPLE = _solve_example()
 def scoring_options() -> str:
     """The Scoring menu's options: the default, then a score table of ``SCORINGS`` each (its
     shortest word when it is not the default's; its description as the option's title)."""
-    from html import escape
-
     options = [f'<option value="">{CLASSIC.name} (default)</option>']
     for name, table in SCORINGS.items():
         label = name if table.min_length == CLASSIC.min_length else f"{name} ({table.min_length}+ letters)"
@@ -78,8 +77,6 @@ def add_solve_routes(app: FastAPI) -> None:
         qu: Annotated[bool, Query(description="Read a lone Q as the QU face.")] = False,
         clean: Annotated[bool, Query(description="Leave out the family-friendly blocklist (as a clean game does).")] = False,
     ) -> JSONResponse:
-        from boggle_dafsa.solver.batch import SolveOptions
-
         if dice is not None:
             dice_set(dice)  # only built-in sets
         # Small grids are solved on the event loop (a millisecond: cheaper than a thread hop,

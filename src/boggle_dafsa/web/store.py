@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
@@ -36,7 +37,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
 from boggle_dafsa.errors import BoggleError, StorageError, write_failure
+from boggle_dafsa.files.folders import unsafe
+from boggle_dafsa.web.rooms import OVER, PLAYING, RoomPlayer
 
 if TYPE_CHECKING:
     from boggle_dafsa.web.rooms import Room, RoomRegistry
@@ -136,8 +140,6 @@ CREATE INDEX IF NOT EXISTS arena_games_address ON arena_games (dice, seconds, sl
 
 def token_hash(token: str) -> str:
     """What the store keeps of a player's token: its SHA-256, in hexadecimal (never the token)."""
-    import hashlib
-
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -152,8 +154,6 @@ def private_data_folder(folder: str | Path) -> Path:
     (one line) if it is a symbolic link, someone else's, or others may read or write it, or
     if the database in it is: it holds the players' tokens (the rule of the cache folder,
     :func:`boggle_dafsa.files.folders.unsafe`, with reading too)."""
-    from boggle_dafsa.files.folders import unsafe
-
     folder = Path(folder)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -531,9 +531,6 @@ def restore_rooms(
 ) -> list[str]:
     """Put every stored room back in ``registry``; the ids of those that could not be
     (their dice set or dictionary is no longer offered: they stay in the file)."""
-    from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
-    from boggle_dafsa.web.rooms import OVER, PLAYING, RoomPlayer
-
     skipped = []
     for row, players in store.room_rows():
         try:

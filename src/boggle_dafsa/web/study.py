@@ -41,11 +41,20 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.output.columns import WordColumns, parse_columns
+from boggle_dafsa.output.jsonable import quiz_answer_json, quiz_card_json, quiz_stats_json
+from boggle_dafsa.query import anagram_words
+from boggle_dafsa.query.conditions import search_words
+from boggle_dafsa.query.tiles import BAGS
+from boggle_dafsa.study.expected import expected_table
+from boggle_dafsa.study.history import History
+from boggle_dafsa.study.schedule import Card, new_card
+from boggle_dafsa.study.session import Question, alphagram, alphagrams, answers_of, judge, ordered, scheduler, verdict_line
 from boggle_dafsa.web.guard import CLIENT_KEY, bounded
+from boggle_dafsa.web.site import page, render_page
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
-    from boggle_dafsa.study.history import History
 
 #: The web server's quiz database, in the server's data folder: apart from the terminal's
 #: quiz.sqlite3 (the local user's own cardboxes).
@@ -139,8 +148,6 @@ class QuizStore:
     (``web-quiz.sqlite3`` in ``folder``, or in memory), its calls serialized by a lock."""
 
     def __init__(self, folder: Path | None) -> None:
-        from boggle_dafsa.study.history import History
-
         if folder is None:
             self.history: History = History(memory=True)
         else:
@@ -160,8 +167,6 @@ class QuizStore:
 
 def _table(name: str) -> Any:
     """The expected-points table of the dictionary ``name``, or None where none was computed."""
-    from boggle_dafsa.study.expected import expected_table
-
     try:
         return expected_table(name)
     except BoggleError:
@@ -176,8 +181,6 @@ def lexicon_of(token_hash: str, dictionary: str) -> str:
 def add_study_routes(app: FastAPI) -> None:
     """The Study page, ``/api/search`` and ``/api/quiz/...`` on ``app`` (its state: the
     catalog, limits, guard and store that :func:`boggle_dafsa.web.app.create_app` set)."""
-    from boggle_dafsa.web.site import page, render_page
-
     catalog = app.state.catalog
     limits = app.state.limits
     guard = app.state.guard
@@ -236,10 +239,6 @@ def add_study_routes(app: FastAPI) -> None:
         limit: Annotated[int | None, Query(ge=0, description="At most this many words (`--limit`).")] = None,
         count: Annotated[bool, Query(description="Answer how many words there are, as `--count` prints it.")] = False,
     ) -> JSONResponse:
-        from boggle_dafsa.output.columns import WordColumns, parse_columns
-        from boggle_dafsa.query.conditions import search_words
-        from boggle_dafsa.query.tiles import BAGS
-
         values = dict(locals())
         most = limits.query_results
         if limit is not None and limit > most:
@@ -288,11 +287,6 @@ def add_study_routes(app: FastAPI) -> None:
         summary="The anagram groups of some words as questions (each with its number of words); kept in the token's cardbox",
     )
     async def add(request: Request, body: AddBody) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import quiz_card_json
-        from boggle_dafsa.query import anagram_words
-        from boggle_dafsa.study.schedule import new_card
-        from boggle_dafsa.study.session import alphagrams
-
         token = _token(request)
         name, words = await dictionary(body.d)
 
@@ -330,10 +324,6 @@ def add_study_routes(app: FastAPI) -> None:
         order: Annotated[str, Query(max_length=16, description="due (the longest overdue first) or expected.")] = "due",
         limit: Annotated[int, Query(ge=1, le=MAX_DUE, description="At most this many cards.")] = 100,
     ) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import quiz_card_json
-        from boggle_dafsa.query import anagram_words
-        from boggle_dafsa.study.session import ordered
-
         token = _token(request)
         if token is None:
             raise NoToken("the cards due are those of a token's cardbox: send Authorization: Bearer TOKEN")
@@ -356,10 +346,6 @@ def add_study_routes(app: FastAPI) -> None:
 
     @app.post("/api/quiz/answer", summary="Judge an answer and move its card (kept in the token's cardbox, if a token is sent)")
     async def answer(request: Request, body: AnswerBody) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import quiz_answer_json
-        from boggle_dafsa.study.schedule import Card
-        from boggle_dafsa.study.session import Question, alphagram, answers_of, judge, scheduler, verdict_line
-
         token = _token(request)
         day = _day(body.today)
         name, words = await dictionary(body.d)
@@ -406,8 +392,6 @@ def add_study_routes(app: FastAPI) -> None:
         d: Annotated[str | None, Query(max_length=64, description="A dictionary of `/api/dictionaries`.")] = None,
         today: Annotated[str | None, Query(max_length=10, description="YYYY-MM-DD (default: the server's today).")] = None,
     ) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import quiz_stats_json
-
         token = _token(request)
         if token is None:
             raise NoToken("the figures are those of a token's cardbox: send Authorization: Bearer TOKEN")

@@ -26,13 +26,16 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from boggle_dafsa import query as queries
 from boggle_dafsa.errors import BoggleError
+from boggle_dafsa.output.columns import WordColumns, parse_columns
+from boggle_dafsa.output.jsonable import anagram_json, fuzzy_json, hooks_json
 from boggle_dafsa.web.guard import CLIENT_KEY, ClientGuard, bounded
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits
+from boggle_dafsa.web.site import page, render_page
 
 if TYPE_CHECKING:
     from boggle_dafsa.dictionary import Dictionary
-    from boggle_dafsa.output.columns import WordColumns
 
 #: The verbs, in the order the Words page and the docs list them.
 VERBS = ("match", "anagram", "grep", "fuzzy", "hooks", "complete")
@@ -56,8 +59,6 @@ ColumnsOption = Annotated[
 
 def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, guard: ClientGuard) -> None:
     """The Words page and the six word queries' routes on ``app``."""
-    from boggle_dafsa.web.site import page, render_page
-
     app.get("/words", include_in_schema=False)(page(render_page("words", "/words")))
 
     async def run(request: Request, d: str | None, dictionary: str | None, work: Callable[[Dictionary], Any]) -> Any:
@@ -87,8 +88,6 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         """A listing's answer: the JSON array ``--json`` prints (``item(result, columns)``
         makes each element; without it, the word or its columns' fields), or the number
         ``--count`` prints; ``results(dictionary, limit)`` is the command's library call."""
-        from boggle_dafsa.output.columns import WordColumns, parse_columns
-
         most = limits.query_results
         if limit is not None and limit > most:
             raise BoggleError(f"limit {limit} is more than this server lists ({most} results at most)")
@@ -123,10 +122,14 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         count: CountOption = False,
         columns: ColumnsOption = None,
     ) -> JSONResponse:
-        from boggle_dafsa.query import match as query
-
         return await listing(
-            request, d, dictionary, lambda words, most: query(words, pattern, min_length, max_length, most), limit, count, columns
+            request,
+            d,
+            dictionary,
+            lambda words, most: queries.match(words, pattern, min_length, max_length, most),
+            limit,
+            count,
+            columns,
         )
 
     @app.get("/api/anagram", summary="Words made of some letters: what `boggle-dafsa anagram LETTERS --json` prints")
@@ -140,11 +143,8 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         count: CountOption = False,
         columns: ColumnsOption = None,
     ) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import anagram_json
-        from boggle_dafsa.query import iter_anagram as query
-
         def results(words: Dictionary, most: int | None) -> Iterable[Any]:
-            return query(words, letters, sub=sub, limit=most)
+            return queries.iter_anagram(words, letters, sub=sub, limit=most)
 
         return await listing(request, d, dictionary, results, limit, count, columns, anagram_json)
 
@@ -158,9 +158,7 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         count: CountOption = False,
         columns: ColumnsOption = None,
     ) -> JSONResponse:
-        from boggle_dafsa.query import grep as query
-
-        return await listing(request, d, dictionary, lambda words, most: query(words, regex, most), limit, count, columns)
+        return await listing(request, d, dictionary, lambda words, most: queries.grep(words, regex, most), limit, count, columns)
 
     @app.get("/api/fuzzy", summary="Words within a few edits, nearest first: what `boggle-dafsa fuzzy WORD --json` prints")
     async def fuzzy(
@@ -177,11 +175,8 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         count: CountOption = False,
         columns: ColumnsOption = None,
     ) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import fuzzy_json
-        from boggle_dafsa.query import iter_fuzzy as query
-
         def results(words: Dictionary, most: int | None) -> Iterable[Any]:
-            return query(words, word, distance, transpositions=transpositions, prefix=prefix, limit=most)
+            return queries.iter_fuzzy(words, word, distance, transpositions=transpositions, prefix=prefix, limit=most)
 
         return await listing(request, d, dictionary, results, limit, count, columns, fuzzy_json)
 
@@ -194,9 +189,7 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         limit: LimitOption = None,
         count: CountOption = False,
     ) -> JSONResponse:
-        from boggle_dafsa.query import complete as query
-
-        return await listing(request, d, dictionary, lambda words, most: query(words, prefix, most), limit, count)
+        return await listing(request, d, dictionary, lambda words, most: queries.complete(words, prefix, most), limit, count)
 
     @app.get(
         "/api/hooks",
@@ -209,11 +202,8 @@ def add_word_routes(app: FastAPI, catalog: DictionaryCatalog, limits: Limits, gu
         dictionary: DictOption = None,
         count: CountOption = False,
     ) -> JSONResponse:
-        from boggle_dafsa.output.jsonable import hooks_json
-        from boggle_dafsa.query import hooks as query
-
         def work(words: Dictionary) -> Any:
-            found = query(words, word)
+            found = queries.hooks(words, word)
             return len(found.front) + len(found.back) if count else hooks_json(found)
 
         return JSONResponse(await run(request, d, dictionary, work))

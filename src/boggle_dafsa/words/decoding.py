@@ -10,6 +10,9 @@ a grid from standard input or a file needs it, most never need the rest of
 
 from __future__ import annotations
 
+import codecs
+import re
+
 from boggle_dafsa.errors import WordListError
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -87,7 +90,6 @@ def check_raw_encoding(encoding: str | None) -> None:
     """Refuse an ``encoding`` other than UTF-8 for a raw list (None: UTF-8, the only one)."""
     if encoding is None:
         return
-    import codecs
 
     try:
         name = codecs.lookup(encoding).name
@@ -106,7 +108,6 @@ def encoding_hint(data: bytes, used_encoding: str) -> str | None:
     """
     if used_encoding != FALLBACK_ENCODING:
         return None
-    import re
 
     controls = re.findall(rb"[\x80-\x9f]", data)
     if not controls:

@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 from boggle_dafsa.errors import WordListError, opening
 from boggle_dafsa.files.limits import MAX_LINE_BYTES, MAX_LIST_BYTES, MAX_WORD_CHARS, format_bytes
 from boggle_dafsa.words.normalize import Policy, normalize, rejection
+from boggle_dafsa.words.wordlist import stream_wordlist
 
 #: The kinds of value ``build --values`` reads.
 KINDS = ("int", "text")
@@ -213,8 +214,6 @@ def open_pairs(
 ) -> PairStream:
     """Open the ``WORD<TAB>VALUE`` list at ``path`` (its encoding settled as a word list's:
     :func:`~boggle_dafsa.words.wordlist.stream_wordlist`)."""
-    from boggle_dafsa.words.wordlist import stream_wordlist
-
     settled = stream_wordlist(path, policy=policy, encoding=encoding, data=data)
     encoding = settled.encoding
     if codecs.lookup(encoding).name == "utf-8":
@@ -248,7 +247,6 @@ class PairMerger:
         self._key: bytes | None = None
         self._value: Any = None
         self._raw = b""
-        self._line = b""
 
     def add(self, block: bytes) -> None:
         """Records of ``block`` (sorted by key, then line or value)."""
@@ -303,7 +301,7 @@ class PairMerger:
                     )
                 keys.append(key_now)
                 values.append(self._value)
-            key_now, self._line, self._raw = key, line, raw
+            key_now, self._raw = key, raw
             self._value = int(raw) if ints else _text(raw)
         # The last word waits: the next block may hold it again.
         self._key = key_now

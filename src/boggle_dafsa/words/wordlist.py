@@ -8,9 +8,11 @@ split, and UTF-8 only: no other encoding guessed, no byte order mark, no lone CR
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
+import stat
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -252,7 +254,6 @@ class WordStream:
         if self.policy is Policy.RAW:
             yield from self._raw_blocks()
             return
-        import codecs
 
         # In UTF-8 and the ISO-8859 family a line break is one byte that no other
         # character contains: blocks are cut as bytes, and ASCII blocks never decoded.
@@ -404,8 +405,6 @@ def stream_wordlist(
     or binary file raises :class:`WordListError` here. A raw list (:attr:`Policy.RAW`) is
     UTF-8, never guessed: no pass, each block checked as it is read.
     """
-    import codecs
-
     source = str(path)
     if policy is Policy.RAW:
         check_raw_encoding(encoding)
@@ -417,7 +416,6 @@ def stream_wordlist(
             codecs.lookup(encoding)
         except LookupError:
             raise WordListError(f"unknown encoding {encoding!r}") from None
-    import stat
 
     if data is None:
         with opening(path, WordListError, "file"):
