@@ -308,3 +308,39 @@ def test_set_algebra_with_sets_and_kinds(tmp_path: Path) -> None:
         app, ["union", str(tmp_path / "counts.dafsa"), str(tmp_path / "words.dafsa"), "-o", str(tmp_path / "x.dafsa")]
     )
     assert result.exit_code == 2 and "--no-values" in result.output and result.output.count("\n") == 1
+
+
+LINE = st.builds(
+    lambda word, tab, value: f"{word}{tab}{value}",
+    st.text(alphabet="abcXYZé \r-\0\t", max_size=5),
+    st.sampled_from(["\t", "\t", " ", ""]),
+    st.one_of(st.integers(-(10**19), 10**19).map(str), st.text(alphabet="12a+-\t é\r\0", max_size=6)),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(lines=st.lists(LINE, max_size=8), policy=st.sampled_from([0, 1, 2]), ints=st.booleans())
+def test_the_compiled_pair_kernels_are_their_twins(lines: list[str], policy: int, ints: bool) -> None:
+    from boggle_dafsa.automaton.stream import kernels
+
+    block = "".join(line + "\n" for line in lines).encode("utf-8")
+    made = {name: kernel.pair_records(block, policy, ints) for name, kernel in kernels().items()}
+    assert len(set(made.values())) == 1, made
+    records = made["python"]
+    if records is None:
+        return
+    # The records sorted as the external sort sorts them (bytewise, unique), then split.
+    ordered = b"".join(line + b"\n" for line in sorted(set(records.split(b"\n")[:-1])))
+    split = {name: kernel.pair_split(ordered, ints) for name, kernel in kernels().items()}
+    flat = {
+        name: None
+        if parts is None
+        else (
+            parts[0],
+            list(parts[1]) if not isinstance(parts[1], bytes) else list(memoryview(parts[1]).cast("q")),
+            parts[2],
+            parts[3],
+        )
+        for name, parts in split.items()
+    }
+    assert len({repr(value) for value in flat.values()}) == 1, flat

@@ -1808,6 +1808,31 @@ static PyObject *varint_size_py(PyObject *self, PyObject *arg) {
  * i * width of little-endian 64-bit words, the last word padded with zero bits. `values`
  * is a buffer of signed 64-bit integers (an array('q')); ValueError if an entry does not
  * fit `width` bits. Its twin is values.pack_ints. */
+static PyObject *int_range(PyObject *self, PyObject *arg) {
+    /* int_range(values) -> (smallest, bits of the largest less it): a value section's base and width. */
+    (void)self;
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if (view.len % 8) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "int_range: 64-bit values");
+        return NULL;
+    }
+    uint64_t n = (uint64_t)view.len / 8;
+    int64_t low = 0, high = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t v;
+        memcpy(&v, (const uint8_t *)view.buf + 8 * i, 8);
+        if (!i || v < low) low = v;
+        if (!i || v > high) high = v;
+    }
+    PyBuffer_Release(&view);
+    uint64_t span = (uint64_t)high - (uint64_t)low;
+    int width = 0;
+    while (width < 64 && span >> width) width++;
+    return Py_BuildValue("(Li)", (long long)low, width);
+}
+
 static PyObject *pack_ints(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer view;
@@ -1856,7 +1881,155 @@ done:
     return result;
 }
 
+/* pair_records(data, policy, ints) -> bytes or None: the sort records KEY NUL VALUE LF of a
+ * block of WORD TAB VALUE LF lines (words/pairs.py, build --values), when every line needs
+ * no look of its own: a word of ASCII letters (upper-cased under the fold policy, 0; as it
+ * is under exact, 1) or any bytes but TAB, LF, CR and NUL (raw, 2), a tab, and a value: an
+ * int of an optional sign and 1 to 18 digits, or any bytes but CR and NUL; every line
+ * ending in LF, none empty. None otherwise: Python reads the block line by line. Its twin
+ * is pairs.python_pair_records. */
+static PyObject *pair_records(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer view;
+    int policy, ints;
+    if (!PyArg_ParseTuple(args, "y*ip", &view, &policy, &ints)) return NULL;
+    const uint8_t *in = (const uint8_t *)view.buf;
+    size_t n = (size_t)view.len;
+    PyObject *result = NULL;
+    if (n && in[n - 1] != '\n') goto none;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (result == NULL) goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    size_t at = 0;
+    while (at < n) {
+        size_t start = at;
+        /* The word. */
+        for (; at < n && in[at] != '\t'; at++) {
+            uint8_t c = in[at];
+            if (policy == 2) {
+                if (c == '\n' || c == '\r' || c == 0) goto none;
+                out[at] = c;
+            } else {
+                int upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+                if (!upper && !lower) goto none;
+                out[at] = (uint8_t)(lower && policy == 0 ? c - ('a' - 'A') : c);
+            }
+        }
+        if (at == start || at == n) goto none;
+        out[at++] = 0;
+        /* The value. */
+        size_t value = at;
+        if (ints) {
+            if (at < n && (in[at] == '+' || in[at] == '-')) out[at] = in[at], at++;
+            size_t digits = at;
+            for (; at < n && in[at] >= '0' && in[at] <= '9'; at++) out[at] = in[at];
+            if (at == digits || at - digits > 18 || at == n || in[at] != '\n') goto none;
+        } else {
+            for (; at < n && in[at] != '\n'; at++) {
+                if (in[at] == '\r' || in[at] == 0) goto none;
+                out[at] = in[at];
+            }
+            if (at == n) goto none;
+        }
+        (void)value;
+        out[at++] = '\n';
+    }
+    goto done;
+none:
+    Py_CLEAR(result);
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* pair_split(block, ints) -> (words, values, first, last) or None: sorted records KEY NUL
+ * VALUE LF (pair_records') taken apart at once when their keys strictly increase: the
+ * words one a line, the values (ints: their 64-bit values, native byte order, as an
+ * array('q') holds them; text: a list of str), the first and the last key. None when a key
+ * repeats or comes out of order, a record has no NUL, or an int is not a plain one (an
+ * optional sign and 1 to 19 digits within 64 bits): the merge then goes one record at a
+ * time. Its twin is stream.python_pair_split. */
+static PyObject *pair_split(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer view;
+    int ints;
+    if (!PyArg_ParseTuple(args, "y*p", &view, &ints)) return NULL;
+    const uint8_t *in = (const uint8_t *)view.buf;
+    size_t n = (size_t)view.len;
+    PyObject *words = NULL, *values = NULL, *result = NULL;
+    size_t records = 0;
+    for (size_t i = 0; i < n; i++) records += in[i] == '\n';
+    if (!n || in[n - 1] != '\n') goto none;
+    words = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    values = ints ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(8 * records)) : PyList_New((Py_ssize_t)records);
+    if (words == NULL || values == NULL) goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(words);
+    size_t written = 0, at = 0, record = 0, previous = 0, previous_length = 0, first_length = 0;
+    while (at < n) {
+        size_t key = at;
+        const uint8_t *nul = memchr(in + at, 0, n - at), *end = memchr(in + at, '\n', n - at);
+        if (nul == NULL || end == NULL || nul > end) goto none;
+        size_t key_length = (size_t)(nul - in) - key, value = key + key_length + 1, value_end = (size_t)(end - in);
+        if (record) {
+            size_t common = key_length < previous_length ? key_length : previous_length;
+            int order = memcmp(in + previous, in + key, common);
+            if (order > 0 || (order == 0 && previous_length >= key_length)) goto none; /* not strictly increasing */
+        } else {
+            first_length = key_length;
+        }
+        memcpy(out + written, in + key, key_length);
+        written += key_length;
+        out[written++] = '\n';
+        if (ints) {
+            size_t d = value;
+            int negative = 0;
+            if (d < value_end && (in[d] == '+' || in[d] == '-')) negative = in[d++] == '-';
+            if (d == value_end || value_end - d > 19) goto none;
+            uint64_t magnitude = 0;
+            for (; d < value_end; d++) {
+                if (in[d] < '0' || in[d] > '9') goto none;
+                uint64_t digit = (uint64_t)(in[d] - '0');
+                if (magnitude > (UINT64_MAX - digit) / 10) goto none;
+                magnitude = magnitude * 10 + digit;
+            }
+            if (magnitude > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) goto none;
+            int64_t v = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
+            memcpy(PyBytes_AS_STRING(values) + 8 * record, &v, 8);
+        } else {
+            PyObject *text = PyUnicode_DecodeUTF8((const char *)in + value, (Py_ssize_t)(value_end - value), "strict");
+            if (text == NULL) goto done;
+            PyList_SET_ITEM(values, (Py_ssize_t)record, text);
+        }
+        previous = key;
+        previous_length = key_length;
+        record++;
+        at = value_end + 1;
+    }
+    if (_PyBytes_Resize(&words, (Py_ssize_t)written) < 0) goto done;
+    {
+        PyObject *first = PyBytes_FromStringAndSize((const char *)in, (Py_ssize_t)first_length);
+        PyObject *last = PyBytes_FromStringAndSize((const char *)in + previous, (Py_ssize_t)previous_length);
+        if (first != NULL && last != NULL) result = PyTuple_Pack(4, words, values, first, last);
+        Py_XDECREF(first);
+        Py_XDECREF(last);
+    }
+    goto done;
+none:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(words);
+    Py_XDECREF(values);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"pair_split", pair_split, METH_VARARGS,
+     "pair_split(block, ints) -> (words, values, first, last) or None: sorted records taken apart at once."},
+    {"pair_records", pair_records, METH_VARARGS,
+     "pair_records(data, policy, ints) -> bytes or None: the sort records of WORD TAB VALUE lines that need no look each."},
+    {"int_range", int_range, METH_O, "int_range(values) -> (smallest, width): of 64-bit values, the bits of the span."},
     {"pack_ints", pack_ints, METH_VARARGS,
      "pack_ints(values, base, width) -> bytes: 64-bit values less base, bit-packed (a value section's ints)."},
     {"expand", expand, METH_VARARGS,

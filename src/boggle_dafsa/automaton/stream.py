@@ -25,6 +25,7 @@ import hashlib
 import heapq
 import io
 import os
+import re
 import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -53,7 +54,7 @@ from boggle_dafsa.automaton.fileformat import (
     word_numbers,
     words_blocks,
 )
-from boggle_dafsa.automaton.values import pack_ints
+from boggle_dafsa.automaton.values import int_range, pack_ints
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.files import limits, reaper
 from boggle_dafsa.words.normalize import Policy
@@ -74,6 +75,57 @@ _HARD_MAX_STATES = 0xFFFFFFFE
 
 
 # -- the Python kernel --------------------------------------------------------------------
+
+
+def python_pair_split(block: bytes, ints: bool) -> tuple[bytes, Any, bytes, bytes] | None:
+    """The twin of ``_builder.pair_split``: sorted records ``KEY\\0VALUE\\n`` taken apart at
+    once (the words, the values: an array('q') of ints or a list of str, the first and the
+    last key), or None (a key repeated or out of order, a record without a NUL, an int
+    that is not a sign and 1 to 19 digits within 64 bits)."""
+    import operator
+    from array import array
+
+    if not block or not block.endswith(b"\n"):
+        return None
+    fields = block[:-1].replace(b"\0", b"\n").split(b"\n")
+    keys, raws = fields[0::2], fields[1::2]
+    if len(keys) != len(raws) or block.count(b"\0") != len(keys) or any(map(operator.ge, keys, keys[1:])):
+        return None
+    if not ints:
+        return b"\n".join(keys) + b"\n", [raw.decode("utf-8") for raw in raws], keys[0], keys[-1]
+    for raw in raws:
+        digits = raw[1:] if raw[:1] in (b"+", b"-") else raw
+        if not (digits.isdigit() and len(digits) <= 19):
+            return None
+    try:
+        values = array("q", map(int, raws))
+    except OverflowError:
+        return None
+    return b"\n".join(keys) + b"\n", values, keys[0], keys[-1]
+
+
+#: The lines pair_records takes as they are (policy code: fold, exact, raw; ints or text).
+_PAIR_LINES = {
+    (ints, raw): re.compile(
+        (rb"(?:[^\t\n\r\0]+" if raw else rb"(?:[A-Za-z]+") + (rb"\t[+-]?[0-9]{1,18}\n)*" if ints else rb"\t[^\n\r\0]*\n)*")
+    )
+    for ints in (False, True)
+    for raw in (False, True)
+}
+
+
+def python_pair_records(data: bytes, policy: int, ints: bool) -> bytes | None:
+    """The twin of ``_builder.pair_records``: the sort records ``KEY\\0VALUE\\n`` of a block of
+    ``WORD<TAB>VALUE`` lines when every line needs no look of its own (see the C), else None."""
+    if not data:
+        return b""
+    if not _PAIR_LINES[(ints, policy == 2)].fullmatch(data):
+        return None
+    out = []
+    for line in data[:-1].split(b"\n"):
+        key, _, value = line.partition(b"\t")
+        out.append((key.upper() if policy == 0 else key) + b"\0" + value + b"\n")
+    return b"".join(out)
 
 
 class PythonBuilder:
@@ -195,6 +247,9 @@ def python_compact_body(cells: bytes, root: int, alphabet_size: int) -> tuple[by
 PYTHON_KERNEL = SimpleNamespace(
     name="python",
     pack_ints=pack_ints,
+    int_range=int_range,
+    pair_records=python_pair_records,
+    pair_split=python_pair_split,
     Builder=PythonBuilder,
     sort_lines=python_sort_lines,
     merge_runs=python_merge_runs,
@@ -217,6 +272,9 @@ def kernels() -> dict[str, Any]:
         compact_body=_builder.compact_body,
         words_blocks=_builder.words_blocks,
         pack_ints=_builder.pack_ints,
+        int_range=_builder.int_range,
+        pair_records=_builder.pair_records,
+        pair_split=_builder.pair_split,
     )
     return found
 

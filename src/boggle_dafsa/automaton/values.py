@@ -102,6 +102,15 @@ def pack(values: Sequence[int], width: int) -> bytes:
     return bytes(out)
 
 
+def int_range(ints: array[int]) -> tuple[int, int]:
+    """(the smallest of ``ints``, the bit length of the largest less it): a section's base
+    and width. The twin of ``_builder.int_range``."""
+    if not ints:
+        return 0, 0
+    low = min(ints)
+    return low, (max(ints) - low).bit_length()
+
+
 def pack_ints(ints: array[int], base: int, width: int) -> bytes:
     """The int values ``ints`` less ``base`` (modulo 2^64), bit-packed (:func:`pack`): the
     twin of ``_builder.pack_ints``. ValueError if one does not fit ``width`` bits."""
@@ -215,8 +224,7 @@ class ValueColumn:
         builder kernel's: compiled, or :func:`pack_ints`)."""
         if self.code == KIND_INT:
             ints = self.ints
-            base = min(ints) if ints else 0
-            width = (max(ints) - base).bit_length() if ints else 0
+            base, width = getattr(kernel, "int_range", int_range)(ints)
             packer = getattr(kernel, "pack_ints", pack_ints)
             packed = packer(ints, base, width) if width else b""
             fields = (KIND_INT, ENCODING_PACKED, width, 0, self.count, base & _MASK64, 0)

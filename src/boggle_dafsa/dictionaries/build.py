@@ -271,8 +271,8 @@ def _build_map(
     # memory (words, then lines), each word handed to the writer once with its one value.
     from boggle_dafsa.words.pairs import PairMerger, numbered_merge, open_pairs
 
-    pairs = open_pairs(str(source), policy, kind, encoding, data, numbered_merge(merge))
     writer = NativeWriter(kernel, values=kind)
+    pairs = open_pairs(str(source), policy, kind, encoding, data, numbered_merge(merge), writer.kernel)
     state = BuildProgress("reading", file_bytes=pairs.file_bytes, started=started)
 
     def tell(phase: str) -> None:
@@ -285,7 +285,7 @@ def _build_map(
                 state.states = writer.stats()["states"]
             progress(state)
 
-    merger = PairMerger(kind, merge, str(source), writer.add_block, pairs)
+    merger = PairMerger(kind, merge, str(source), writer.add_block, pairs, writer.kernel)
 
     def read() -> Iterator[bytes]:
         for block in pairs.records():
@@ -299,6 +299,12 @@ def _build_map(
     def spilled(runs: int) -> None:
         state.runs = runs
 
+    import gc
+
+    # The blocks make lists of many small objects and no cycle: the collector would walk
+    # them again and again for nothing.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         if assume_sorted:
             for block in pairs.records():
@@ -313,6 +319,9 @@ def _build_map(
         raise WordListError(f"{source}: {error}") from None
     except UnsortedInputError as error:  # no word is handed over twice: a fault of the merge
         raise WordListError(f"{source}: {error}") from None
+    finally:
+        if collecting:
+            gc.enable()
     if not writer.words:
         what = "is empty" if pairs.items == 0 else f"has no word left after normalization ({_dropped_summary(pairs.dropped)})"
         raise WordListError(f"{source}: word list {what}")

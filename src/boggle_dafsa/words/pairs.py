@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import codecs
 import io
-import operator
 import re
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -90,6 +90,9 @@ class PairStream:
     file_bytes: int = 0
     bytes_read: int = 0
     data: bytes | None = field(default=None, repr=False)
+    #: The builder kernel (``automaton.stream``): its ``pair_records`` makes the records of
+    #: a block whose lines need no look each (compiled, or its twin); None: line by line.
+    kernel: Any = field(default=None, repr=False)
 
     def lines(self) -> Iterator[tuple[int, str]]:
         """(number, text) of every line of the list (its end left out), decoded."""
@@ -125,10 +128,61 @@ class PairStream:
 
     def records(self) -> Iterator[bytes]:
         """Blocks of records (UTF-8, one a line), in the file's order."""
-        for line, text in self.lines():
-            block = self._block(text, line)
-            if block:
-                yield block
+        pair = getattr(self.kernel, "pair_records", None)
+        if pair is None or self.numbered or self.encoding != "utf-8":
+            for line, text in self.lines():
+                block = self._block(text, line)
+                if block:
+                    yield block
+            return
+        # UTF-8 (checked whole by the encoding's pass, or line by line below): a block of
+        # plain lines goes from bytes to records at once, the others line by line.
+        code = _POLICY_CODES[self.policy]
+        ints = self.kind == "int"
+        for line, raw in self._byte_blocks():
+            records = None if b"\n\n" in raw or raw.startswith(b"\n") else pair(raw, code, ints)
+            if records is None:
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    number = line + raw.count(b"\n", 0, max(error.start, 0))
+                    raise WordListError(f"{self.source}:{number}: cannot decode as utf-8 ({error.reason})") from None
+                records = self._block(text, line)
+            else:
+                count = raw.count(b"\n")
+                self.items += count
+                self.kept += count
+            if records:
+                yield records
+
+    def _byte_blocks(self) -> Iterator[tuple[int, bytes]]:
+        # (number of its first line, bytes) of blocks of whole lines, each ending in LF.
+        carry = b""
+        line = 1
+        with opening(self.source, WordListError, "file"), self._open() as stream:
+            first = True
+            while True:
+                raw = stream.read(BLOCK_BYTES)
+                end = not raw
+                self.bytes_read += len(raw)
+                if self.bytes_read > MAX_LIST_BYTES:
+                    raise WordListError(f"{self.source}: word list larger than {format_bytes(MAX_LIST_BYTES)}, the limit")
+                if first and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                first = False
+                data = carry + raw
+                cut = len(data) if end else data.rfind(b"\n") + 1
+                data, carry = data[:cut], data[cut:]
+                if len(carry) > MAX_LINE_BYTES:
+                    where = line + data.count(b"\n")
+                    raise WordListError(f"{self.source}:{where}: line longer than {format_bytes(MAX_LINE_BYTES)}, the limit")
+                if data:
+                    if not data.endswith(b"\n"):
+                        data += b"\n"
+                    yield line, data
+                    line += data.count(b"\n")
+                if end:
+                    return
 
     def _open(self) -> BinaryIO:
         return io.BytesIO(self.data) if self.data is not None else open(self.source, "rb")
@@ -209,8 +263,17 @@ def _split(text: str) -> Iterator[tuple[str, str]]:
         yield key, value
 
 
+_POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1, Policy.RAW: 2}
+
+
 def open_pairs(
-    path: str, policy: Policy, kind: str, encoding: str | None = None, data: bytes | None = None, numbered: bool = False
+    path: str,
+    policy: Policy,
+    kind: str,
+    encoding: str | None = None,
+    data: bytes | None = None,
+    numbered: bool = False,
+    kernel: Any = None,
 ) -> PairStream:
     """Open the ``WORD<TAB>VALUE`` list at ``path`` (its encoding settled as a word list's:
     :func:`~boggle_dafsa.words.wordlist.stream_wordlist`)."""
@@ -218,7 +281,7 @@ def open_pairs(
     encoding = settled.encoding
     if codecs.lookup(encoding).name == "utf-8":
         encoding = "utf-8"
-    return PairStream(str(path), encoding, policy, kind, numbered, file_bytes=settled.file_bytes, data=data)
+    return PairStream(str(path), encoding, policy, kind, numbered, file_bytes=settled.file_bytes, data=data, kernel=kernel)
 
 
 def numbered_merge(merge: str | None) -> bool:
@@ -236,11 +299,14 @@ class PairMerger:
         kind: str,
         merge: str | None,
         source: str,
-        sink: Callable[[bytes, list[Any]], object],
+        sink: Callable[[bytes, Any], object],
         pairs: PairStream | None = None,
+        kernel: Any = None,
     ) -> None:
         check_merge(kind, merge)
         self.kind, self.merge, self.source, self.sink, self.pairs = kind, merge, source, sink, pairs
+        #: The builder kernel: its ``pair_split`` takes a block of records apart at once.
+        self.kernel = kernel
         self.numbered = numbered_merge(merge)
         self.words = 0
         self._carry = b""  # the last record of a block: the next block may hold its word again
@@ -255,26 +321,22 @@ class PairMerger:
         block, self._carry = block[:cut], block[cut:]
         if not block:
             return
-        if not self.numbered:
-            fields = block[:-1].replace(b"\0", b"\n").split(b"\n")
-            keys, raws = fields[0::2], fields[1::2]
-            last = self._carry.partition(b"\0")[0]
+        split = getattr(self.kernel, "pair_split", None)
+        if not self.numbered and split is not None:
+            parts = split(block, self.kind == "int")
             waiting = self._key
             # Strictly increasing keys, from the word waiting to the carried record's: each
             # word once, in order: the whole block at once.
-            if (
-                len(keys) == len(raws)
-                and not any(map(operator.ge, keys, keys[1:]))
-                and keys[-1] < last
-                and (waiting is None or waiting < keys[0])
-            ):
-                values = list(map(int, raws)) if self.kind == "int" else list(map(_text, raws))
+            if parts is not None and parts[3] < self._carry.partition(b"\0")[0] and (waiting is None or waiting < parts[2]):
+                words, values, _, _ = parts
+                if self.kind == "int" and not isinstance(values, array):
+                    values = array("q", values) if isinstance(values, list) else _int_array(values)
                 if waiting is not None:
-                    keys.insert(0, waiting)
-                    values.insert(0, self._value)
+                    words = waiting + b"\n" + words
+                    values = (array("q", [self._value]) + values) if self.kind == "int" else [self._value, *values]
                     self._key = None
-                self.sink(b"\n".join(keys) + b"\n", values)
-                self.words += len(keys)
+                self.sink(words, values)
+                self.words += len(values)
                 return
         self._one_by_one(block)
 
@@ -354,6 +416,13 @@ class PairMerger:
             self.sink(self._key + b"\n", [self._value])
             self.words += 1
             self._key = None
+
+
+def _int_array(raw: bytes) -> array[int]:
+    # The 64-bit values pair_split gives, as bytes in native order.
+    values = array("q")
+    values.frombytes(raw)
+    return values
 
 
 def _text(raw: bytes) -> str:
