@@ -1260,6 +1260,7 @@ typedef struct {
     Py_buffer values_view;
     int held;                /* the buffers are held (until release()) */
     int has_values;          /* int values: values_view holds their section */
+    int has_counts;          /* a word-number section: the walks (else values in order only) */
     Section section;
     RankWord *words;
     NumberEdge *edges;
@@ -1380,6 +1381,10 @@ static int reader_walk_ready(ValueReader *r) {
 }
 
 static int reader_number(ValueReader *r, PyObject *text, int64_t *number) {
+    if (!r->has_counts) {
+        PyErr_SetString(PyExc_TypeError, "a reader of values in order only (no word-number section given)");
+        return -1;
+    }
     int fold = 0;
     int key = reader_key(r, text, &fold);
     if (key <= 0) return key;
@@ -1402,6 +1407,7 @@ static PyObject *reader_get(PyObject *self, PyObject *text) {
 
 static PyObject *reader_walks(PyObject *self, void *closure) {
     ValueReader *r = (ValueReader *)self;
+    if (!r->has_counts) return PyUnicode_FromString("none");
     if (reader_walk_ready(r) < 0) return NULL;
     return PyUnicode_FromString(r->records != NULL ? "records" : r->cache.count ? "cache" : "body");
 }
@@ -1430,12 +1436,22 @@ static PyObject *reader_at(PyObject *self, PyObject *arg) {
 static PyObject *reader_range(PyObject *self, PyObject *args) {
     ValueReader *r = (ValueReader *)self;
     long long start, stop;
-    if (!PyArg_ParseTuple(args, "LL", &start, &stop)) return NULL;
+    int as_bytes = 0;
+    if (!PyArg_ParseTuple(args, "LL|p", &start, &stop, &as_bytes)) return NULL;
     if (reader_closed(r)) return NULL;
     if (!r->has_values) { PyErr_SetString(PyExc_TypeError, "range: a reader of int values only"); return NULL; }
     if (start < 0) start = 0;
     if (stop > r->word_count) stop = r->word_count;
     if (stop < start) stop = start;
+    if (as_bytes) { /* 64-bit values in native order, as an array('q') holds them */
+        PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(8 * (stop - start)));
+        if (out == NULL) return NULL;
+        for (long long n = start; n < stop; n++) {
+            int64_t v = reader_value(r, (uint64_t)n);
+            memcpy(PyBytes_AS_STRING(out) + 8 * (n - start), &v, 8);
+        }
+        return out;
+    }
     PyObject *list = PyList_New((Py_ssize_t)(stop - start));
     if (list == NULL) return NULL;
     for (long long n = start; n < stop; n++) {
@@ -1448,7 +1464,7 @@ static PyObject *reader_range(PyObject *self, PyObject *args) {
 
 static void reader_let_go(ValueReader *r) {
     if (r->held) {
-        PyBuffer_Release(&r->counts_view);
+        if (r->has_counts) PyBuffer_Release(&r->counts_view);
         if (r->has_values) PyBuffer_Release(&r->values_view);
         r->held = 0;
     }
@@ -1740,7 +1756,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     PyObject *lookup, *counts, *values;
     long long word_count;
     int records = 1;
-    static char *names[] = {"lookup", "section", "values", "word_count", "records", NULL};
+    static char *names[] = {"lookup", "section", "values", "word_count", "records", NULL}; /* section: None for values in order only */
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OOL|p", names, &LookupType, &lookup, &counts, &values, &word_count,
                                      &records))
         return NULL;
@@ -1758,15 +1774,20 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     Py_INCREF(counts);
     r->counts = counts;
     r->word_count = word_count;
-    if (PyObject_GetBuffer(counts, &r->counts_view, PyBUF_SIMPLE) < 0) goto fail;
+    if (counts != Py_None) {
+        if (PyObject_GetBuffer(counts, &r->counts_view, PyBUF_SIMPLE) < 0) goto fail;
+        r->has_counts = 1;
+    }
     if (values != Py_None) {
         if (PyObject_GetBuffer(values, &r->values_view, PyBUF_SIMPLE) < 0) {
-            PyBuffer_Release(&r->counts_view);
+            if (r->has_counts) PyBuffer_Release(&r->counts_view);
+            r->has_counts = 0;
             goto fail;
         }
         r->has_values = 1;
     }
     r->held = 1;
+    if (!r->has_counts) goto values; /* values in order only (range, at) */
     if (section_open(&r->section, &r->counts_view, l->size) < 0) goto fail;
     /* The bitmap as 64-bit words (zero past the units) and the rank before each word. */
     uint64_t units = r->section.units, words = (units + 63) / 64;
@@ -1791,6 +1812,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     if (before != r->section.counted) { damaged("its word-number section's bitmap and counts disagree"); goto fail; }
     r->section.words = r->words;
     r->want_records = records;
+values:
     if (r->has_values) {
         const uint8_t *v = (const uint8_t *)r->values_view.buf;
         uint64_t len = (uint64_t)r->values_view.len;
@@ -1819,7 +1841,8 @@ static PyMethodDef reader_methods[] = {
     {"get", reader_get, METH_O, "get(text) -> its int value; KeyError if it is no word; None: ask Python"},
     {"number", reader_number_method, METH_O, "number(text) -> its word number; KeyError if it is no word; None: ask Python"},
     {"at", reader_at, METH_O, "at(number) -> the int value of that word number"},
-    {"range", reader_range, METH_VARARGS, "range(start, stop) -> the int values of those word numbers, a list"},
+    {"range", reader_range, METH_VARARGS,
+     "range(start, stop[, as_bytes]) -> the int values of those word numbers, a list (or their 64-bit bytes)"},
     {"release", reader_release, METH_NOARGS, "release(): let go of the sections"},
     {NULL, NULL, 0, NULL},
 };

@@ -618,12 +618,10 @@ def _read_back_values(dictionary: Any, values: ValueColumn | None, wrong: Callab
     if table.kind != values.kind or table.layout.count != values.count:
         raise wrong(f"{table.layout.count:,} values of kind {table.kind}, {values.count:,} of kind {values.kind} were added")
     if values.kind == "int":
-        from array import array
-
-        # A block at a time: memory stays a block's, whatever the file (2^21 ints as a
-        # list of Python ints would be 70 MB more).
-        for start, chunk in dictionary._value_chunks():
-            if array("q", chunk) != values.ints[start : start + len(chunk)]:
+        # A block at a time, as 64-bit bytes: memory stays a block's, whatever the file
+        # (2^21 ints as a list of Python ints would be 70 MB more).
+        for start, chunk in dictionary._value_chunks(as_bytes=True):
+            if chunk != values.ints[start : start + len(chunk) // 8].tobytes():
                 raise wrong("other values than those added")
     elif table.canonical_digest() != values.digest():
         raise wrong("other values than those added")

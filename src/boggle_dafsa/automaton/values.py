@@ -542,6 +542,22 @@ class Values:
             self._values = reader  # d[word] in C from now on (the compiled base's slot)
         return reader
 
+    def _in_order_reader(self, table: ValueTable) -> Any:
+        # The compiled reader of int values without the word-number section (values read in
+        # order only), or None for the twin.
+        lookup = self._number_kernel()
+        if lookup is None:
+            return None
+        from boggle_dafsa import compiled
+
+        module = compiled.load("census")
+        if module is None or not hasattr(module, "ValueReader"):
+            return None
+        try:
+            return module.ValueReader(lookup, None, table.data, self.header.word_count)
+        except ValueError as error:
+            raise self._walk_error(error) from None
+
     def _release_values(self) -> None:
         # Before the file is unmapped: the reader and the table hold views of it.
         if self._value_reader is not None:
@@ -617,18 +633,23 @@ class Values:
         except (IndexError, ValueError) as error:
             raise self._value_error(error) from None
 
-    def _value_chunks(self, size: int = 1 << 16) -> Iterator[tuple[int, list[Any]]]:
+    def _value_chunks(self, size: int = 1 << 16, as_bytes: bool = False) -> Iterator[tuple[int, Any]]:
         # Every value through the reader's paths, ``size`` at a time with the number of the
-        # first (a writer's read-back compares them with what it wrote).
+        # first (a writer's read-back compares them with what it wrote): the compiled reader
+        # of values in order (no word numbers needed, so none counted), or the table.
         if not self.header.has_values:
             raise self._no_values()
-        reader = self._value_reader if self._values_armed else self._arm_values()
         table = self.value_table()
+        reader = self._value_reader
+        if reader is None and table.layout.kind == KIND_INT:
+            reader = self._in_order_reader(table)
         try:
             for start in range(0, len(self), size):
                 stop = min(start + size, len(self))
                 if reader is not None and table.layout.kind == KIND_INT:
-                    yield start, reader.range(start, stop)
+                    yield start, reader.range(start, stop, as_bytes)
+                elif as_bytes and table.layout.kind == KIND_INT:
+                    yield start, array("q", table.range(start, stop)).tobytes()
                 else:
                     yield start, list(table.range(start, stop))
         except (IndexError, ValueError) as error:

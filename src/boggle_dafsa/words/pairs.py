@@ -139,7 +139,7 @@ class PairStream:
         # plain lines goes from bytes to records at once, the others line by line.
         code = _POLICY_CODES[self.policy]
         ints = self.kind == "int"
-        for line, raw in self._byte_blocks():
+        for line, raw, count in self._byte_blocks():
             records = None if b"\n\n" in raw or raw.startswith(b"\n") else pair(raw, code, ints)
             if records is None:
                 try:
@@ -149,14 +149,13 @@ class PairStream:
                     raise WordListError(f"{self.source}:{number}: cannot decode as utf-8 ({error.reason})") from None
                 records = self._block(text, line)
             else:
-                count = raw.count(b"\n")
                 self.items += count
                 self.kept += count
             if records:
                 yield records
 
-    def _byte_blocks(self) -> Iterator[tuple[int, bytes]]:
-        # (number of its first line, bytes) of blocks of whole lines, each ending in LF.
+    def _byte_blocks(self) -> Iterator[tuple[int, bytes, int]]:
+        # (number of its first line, bytes, lines) of blocks of whole lines, each ending in LF.
         carry = b""
         line = 1
         with opening(self.source, WordListError, "file"), self._open() as stream:
@@ -179,8 +178,9 @@ class PairStream:
                 if data:
                     if not data.endswith(b"\n"):
                         data += b"\n"
-                    yield line, data
-                    line += data.count(b"\n")
+                    count = data.count(b"\n")
+                    yield line, data, count
+                    line += count
                 if end:
                     return
 
