@@ -39,7 +39,9 @@ from boggle_dafsa.words.normalize import Policy
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
 
 
-class NativeDictionary(Values, Lookups, WordNumbers):
+# Values' has_values and value_kind are properties (read from the file's header) where the base
+# has plain class attributes (False and None for a set of words): mypy calls that an override.
+class NativeDictionary(Values, Lookups, WordNumbers):  # type: ignore[override]
     """A dictionary in the native DAFSA format, mapped from its file.
 
     A state is the index of its first cell; see ``docs/format.md``.

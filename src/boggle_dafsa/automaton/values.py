@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import struct
 import zlib
-from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa import compiled
 from boggle_dafsa.errors import NoValuesError
+
+if TYPE_CHECKING:
+    from array import array
 
 #: The section's magic.
 VALUES_MAGIC = b"WVAL"
@@ -158,6 +160,8 @@ class ValueColumn:
         self.kind = kind
         self.code = KINDS[kind]
         self.count = 0
+        from array import array  # here, not at the top: solve never loads the shared library (tests/test_imports.py)
+
         self.ints = array("q")
         self._block: list[bytes] = []
         self._blob = bytearray()
@@ -468,6 +472,8 @@ class Values:
 
         def _walk_error(self, error: ValueError) -> Exception: ...
 
+        def __getitem__(self, word: str) -> Any: ...
+
         def _outside(self) -> Exception: ...
 
         def __len__(self) -> int: ...
@@ -637,6 +643,8 @@ class Values:
         # Every value through the reader's paths, ``size`` at a time with the number of the
         # first (a writer's read-back compares them with what it wrote): the compiled reader
         # of values in order (no word numbers needed, so none counted), or the table.
+        from array import array  # here, not at the top: solve never loads the shared library (tests/test_imports.py)
+
         if not self.header.has_values:
             raise self._no_values()
         table = self.value_table()
