@@ -43,6 +43,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+#: A phone: a 390x844 touch screen (the phone-first tests' size; the header wraps there).
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
 def serious_findings(page: Page) -> list[str]:
     page.add_script_tag(path=str(axe_script()))
     results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
@@ -56,14 +60,22 @@ def serious_findings(page: Page) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("theme", ["normal", "contrast"])
 @pytest.mark.parametrize(
-    "path", ["", "play?dice=fr&seed=42", "play?dice=en&seed=0&end", "rooms", "daily?dice=fr", "words", "arena"]
+    "path",
+    [
+        "",
+        "play?dice=fr&seed=42",
+        "play?dice=en&seed=0&end",
+        "rooms",
+        "daily?dice=fr",
+        "words",
+        "arena",
+        "study?words=RATE,TEAR,TARE&d=en",
+    ],
 )
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme: str, screen: str) -> None:
     errors: list[str] = []
-    # A phone is a 390x844 touch screen (the phone-first tests' size): the header wraps there.
-    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-    page = new_page(browser, errors, **(phone if screen == "phone" else {}))
+    page = new_page(browser, errors, **(PHONE if screen == "phone" else {}))
     open_page(page, server + path)
     if theme == "contrast":
         page.click("#theme")
@@ -93,6 +105,8 @@ def test_axe_finds_no_serious_issue(server: str, browser: Any, path: str, theme:
         page.fill("#word", "zzz")
         page.press("#word", "Enter")
         page.wait_for_selector("#verdicts li")
+    elif path.startswith("study"):  # a game's missed words, listed to study (the quiz: tests/test_web_study.py)
+        page.wait_for_selector("#results td")
     elif path == "words":
         page.select_option("#verb", "fuzzy")
         page.fill("#text", "maison")
@@ -218,9 +232,10 @@ def test_the_api_docs_load_with_no_request_leaving_the_machine(server: str, brow
 
 @pytest.mark.slow
 @pytest.mark.parametrize("theme", ["normal", "contrast"])
-def test_the_api_docs_have_no_serious_issue_and_lead_back_to_the_game(server: str, browser: Any, theme: str) -> None:
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_the_api_docs_have_no_serious_issue_and_lead_back_to_the_game(server: str, browser: Any, theme: str, screen: str) -> None:
     errors: list[str] = []
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, **(PHONE if screen == "phone" else {}))
     page.goto(server + "api/docs")
     page.wait_for_selector(".swagger-ui .opblock")
     if theme == "contrast":
