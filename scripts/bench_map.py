@@ -43,8 +43,9 @@ With ``--values``, maps instead (issue 33), on the list named (ENABLE2K by defau
   the bytes the ints take bit-packed (our section) and as varints with an offset sampled
   every 32 values (measured, not written: the other encoding the issue named); then
   ``d[word]`` in process over ``--sample`` words of the list, every side taking turns
-  ``--repeat`` times (each round begun by another side), the median CPU time per lookup
-  in microseconds (the loop's cost included), and our time over ducer's in each round
+  ``--repeat`` times (each round begun by another side, each timed pass after an untimed
+  one), a plain ``for key in keys: m[key]`` loop a side, the median CPU time per lookup in
+  microseconds (the loop's cost included), and our time over ducer's in each round
   (the median of those ratios): ours on each kernel (the Python twin on a tenth of the
   words), ducer ``m[key]`` (keys encoded beforehand, untimed), marisa ``rt[key]``, dawg2
   ``d[key]``, a Python ``dict``;
@@ -59,6 +60,14 @@ Every answer is checked before it is timed. Needs marisa-trie, dawg2 and ducer (
 install marisa-trie dawg2 ducer``; none is a dependency).
 
     python scripts/bench_map.py --values --repeat 15 --sample 4000
+
+On a machine too loaded for CPU times to mean much, ``--one-side SIDE`` makes the int map
+(ours and ducer's) and looks the sample up twice on one side only (``ours``: ``d[word]``,
+``ducer``: ``m[key]``, ``in``: ``word in d``, ``none``: the same work without the
+lookups), for valgrind to count what the lookups cost whatever the load: instructions,
+first-level data cache misses and mispredicted branches, less ``none``'s, per lookup:
+
+    valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes python scripts/bench_map.py --one-side ours --sample 4000
 """
 
 from __future__ import annotations
@@ -102,7 +111,15 @@ def main() -> None:
     parser.add_argument("--values", action="store_true", help="maps (word -> int, word -> text) instead of anagrams")
     parser.add_argument("--sample", type=int, default=4000, help="--values: words looked up a round")
     parser.add_argument("--builds", type=int, default=5, help="--values: builds of each kind timed")
+    parser.add_argument(
+        "--one-side",
+        choices=("none", "ours", "ducer", "in"),
+        help="--values: only make the int map and look the sample up twice on one side, for valgrind (see the docstring)",
+    )
     args = parser.parse_args()
+    if args.one_side:
+        one_side(args.lists[0], args.one_side, args.sample, args.seed)
+        return
     if args.values:
         bench_values(args.lists[0], args.repeat, args.sample, args.builds, args.seed)
         return
@@ -228,14 +245,17 @@ def main() -> None:
 
 
 def _turns(sides: dict[str, tuple[Callable[[Any], Any], Sequence[Any]]], repeat: int) -> dict[str, list[float]]:
-    """CPU seconds per call of each side, ``repeat`` rounds, each begun by another side."""
+    """CPU seconds per key of each side (``loop(keys)`` looks every key up), ``repeat``
+    rounds, each begun by another side."""
     timings: dict[str, list[float]] = {label: [] for label in sides}
     labels = list(sides)
     for round_ in range(repeat):
         for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
-            run, keys = sides[label]
-            per_rack(run, keys)  # untimed: what the others evicted is read back first
-            timings[label].append(per_rack(run, keys))
+            loop, keys = sides[label]
+            loop(keys)  # untimed: what the others evicted is read back first
+            started = time.process_time()
+            loop(keys)
+            timings[label].append((time.process_time() - started) / len(keys))
     return timings
 
 
@@ -332,10 +352,7 @@ def bench_values(name: str, repeat: int, sample: int, builds: int, seed: int) ->
                 with _kernel(kernel):
                     d = NativeDictionary(os.path.join(folder, "ints.dafsa"))
                     d[keys[0]]
-                sides[f"ours d[word] ({kernel})"] = (
-                    d.__getitem__ if kernel != "c" else _subscript(d),
-                    keys if kernel == "c" else keys[: max(1, len(keys) // 10)],
-                )
+                sides[f"ours d[word] ({kernel})"] = (_subscript(d), keys if kernel == "c" else keys[: max(1, len(keys) // 10)])
             sides["ducer m[key]"] = (_subscript(m), encoded)
             sides["marisa rt[key]"] = (_subscript(record), keys)
             sides["dawg2 d[key]"] = (_subscript(intdawg), keys)
@@ -423,6 +440,40 @@ def bench_values(name: str, repeat: int, sample: int, builds: int, seed: int) ->
     print(f"\nload average after: {load()}")
 
 
+def one_side(name: str, side: str, sample: int, seed: int) -> None:
+    """Make the int map (ours and ducer's) and look ``sample`` random words up twice on ``side``."""
+    import tempfile
+
+    import ducer
+
+    from boggle_dafsa.automaton.reader import NativeDictionary
+    from boggle_dafsa.automaton.stream import NativeWriter
+
+    words = list(open_dictionary(name))
+    rng = random.Random(seed)
+    items = [(word, rng.randrange(1 << 20)) for word in words]
+    keys = rng.sample(words, min(sample, len(words)))
+    encoded = [key.encode("utf-8") for key in keys]
+    with tempfile.TemporaryDirectory() as folder:
+        writer = NativeWriter(values="int")
+        writer.add_items(items)
+        writer.write(os.path.join(folder, "ints.dafsa"))
+        d = NativeDictionary(os.path.join(folder, "ints.dafsa"))
+        m = ducer.Map(ducer.Map.build(":memory:", ((w.encode(), v) for w, v in items)))
+        d[keys[0]], keys[0] in d, m[encoded[0]]  # armed on every side alike
+        for _ in range(2):
+            if side == "ours":
+                for key in keys:
+                    d[key]
+            elif side == "ducer":
+                for raw in encoded:
+                    m[raw]
+            elif side == "in":
+                for key in keys:
+                    key in d  # noqa: B015
+        d.close()
+
+
 def _phrase(rng: random.Random, words: Sequence[str]) -> str:
     # Words of the list in lower case, joined by spaces, to about 40 bytes.
     parts: list[str] = []
@@ -432,8 +483,13 @@ def _phrase(rng: random.Random, words: Sequence[str]) -> str:
 
 
 def _subscript(mapping: Any) -> Callable[[Any], Any]:
-    # `mapping[key]` through its slot, as a user writes it (not a bound __getitem__).
-    return lambda key: mapping[key]
+    # A loop of `mapping[key]` over the keys, through its slot, as a user writes it: no call
+    # of ours between (the loop's own cost is in every side, alike).
+    def loop(keys: Sequence[Any]) -> None:
+        for key in keys:
+            mapping[key]
+
+    return loop
 
 
 @contextmanager
