@@ -15,7 +15,8 @@ import boggle_dafsa
 from boggle_dafsa.cli.common import OPTIONS, user_message
 
 PACKAGE = Path(boggle_dafsa.__file__).resolve().parent
-ROOT = PACKAGE.parent.parent
+#: The checkout (its docs): beside the tests, wherever the package is installed from.
+ROOT = Path(__file__).resolve().parent.parent
 #: A command-line flag at the start of a string or after a space, quote or bracket.
 FLAG = re.compile(r"(?:^|[\s\"'(\[`])--[a-z][a-z-]*")
 #: Where a flag may be written: the command line and the web (the layers themselves), and

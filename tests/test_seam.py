@@ -168,7 +168,7 @@ def test_one_list_of_kernels_names_generic_for_the_solver_only() -> None:
 def test_the_docs_name_the_kernels_and_the_parts_of_the_seam() -> None:
     # CONTRIBUTING.md's kernel names are compiled.PARTS's (c and python for every part, each
     # other kernel with its part), and every list of the parts the docs give is PARTS, in order.
-    root = PACKAGE.parent.parent
+    root = Path(__file__).resolve().parent.parent  # the checkout's docs (the package may be an installed wheel)
     contributing = (root / "CONTRIBUTING.md").read_text(encoding="utf-8")
     sentence = " ".join(contributing.split("- the kernel names are the seam's:", 1)[1].split(";", 1)[0].split())
     others = [(kernel, name) for name, part in compiled.PARTS.items() for kernel in part.others]
@@ -230,7 +230,7 @@ def test_the_tests_take_their_kernels_from_the_twin_fixture() -> None:
         r"""|\*\(\[["']c["']\]\s*if"""  # ["python", *(["c"] if ...)]
         r"""|\bavailable_kernels\(\)|(?<!`)compiled\.available\(|\bkernels\(\)"""  # a part's own list
     )
-    tests = PACKAGE.parent.parent / "tests"
+    tests = Path(__file__).resolve().parent
     found = [
         f"{path.name}:{number}: {line.strip()}"
         for path in sorted(tests.glob("test_*.py"))

@@ -21,6 +21,7 @@ from boggle_dafsa.dictionaries.build import build_dictionary
 from boggle_dafsa.errors import WordListError
 from boggle_dafsa.words.normalize import Policy, normalize
 from boggle_dafsa.words.pairs import parse_int
+from helpers.kernels import BUILDER, builder_kernel
 
 runner = CliRunner()
 
@@ -321,17 +322,15 @@ LINE = st.builds(
 @settings(max_examples=100, deadline=None)
 @given(lines=st.lists(LINE, max_size=8), policy=st.sampled_from([0, 1, 2]), ints=st.booleans())
 def test_the_compiled_pair_kernels_are_their_twins(lines: list[str], policy: int, ints: bool) -> None:
-    from boggle_dafsa.automaton.stream import kernels
-
     block = "".join(line + "\n" for line in lines).encode("utf-8")
-    made = {name: kernel.pair_records(block, policy, ints) for name, kernel in kernels().items()}
+    made = {name: builder_kernel(name).pair_records(block, policy, ints) for name in BUILDER}
     assert len(set(made.values())) == 1, made
     records = made["python"]
     if records is None:
         return
     # The records sorted as the external sort sorts them (bytewise, unique), then split.
     ordered = b"".join(line + b"\n" for line in sorted(set(records.split(b"\n")[:-1])))
-    split = {name: kernel.pair_split(ordered, ints) for name, kernel in kernels().items()}
+    split = {name: builder_kernel(name).pair_split(ordered, ints) for name in BUILDER}
     flat = {
         name: None
         if parts is None
