@@ -10,7 +10,6 @@ import atexit
 import os
 import shutil
 import stat
-import tempfile
 from pathlib import Path
 
 from boggle_dafsa.errors import DictionaryError
@@ -34,6 +33,8 @@ def fallback_cache_dir() -> Path | None:
     user and writable by no one else (the checks ssh-agent and pip make): in a shared
     /tmp another user could create it first, or plant links in it. None otherwise.
     """
+    import tempfile  # here: solve's path must not load it (tests/test_imports.py; typer loads it in some versions, not all)
+
     folder = Path(tempfile.gettempdir()) / f"boggle-dafsa-{os.getuid()}"
     return folder if private_folder(folder) else None
 
@@ -91,6 +92,8 @@ def private_temporary_folder() -> Path:
     when the process exits: where a dictionary is compiled when no cache folder will do.
     The mapped file stays readable after its removal."""
     try:
+        import tempfile  # here, as above
+
         folder = Path(tempfile.mkdtemp(prefix="boggle-dafsa-"))
     except OSError as error:
         raise DictionaryError(f"cannot write to {cache_dir()} or the temporary folder ({error.strerror or error})") from None
