@@ -30,7 +30,11 @@ EXTENSIONS = [
                  "src/boggle_dafsa/solver/_native_hood_run.h", FORMAT_HEADER],
     ),
     # The compiled twin of the streaming builder (src/boggle_dafsa/automaton/stream.py).
-    Extension("boggle_dafsa.automaton._builder", ["src/boggle_dafsa/automaton/_builder.c"], depends=[FORMAT_HEADER]),
+    Extension(
+        "boggle_dafsa.automaton._builder",
+        ["src/boggle_dafsa/automaton/_builder.c"],
+        depends=["src/boggle_dafsa/automaton/_compact.h", FORMAT_HEADER],
+    ),
     # The compiled twin of the native query walk (src/boggle_dafsa/query/walk.py's _walk_native).
     Extension("boggle_dafsa.query._walk", ["src/boggle_dafsa/query/_walk.c"], depends=[FORMAT_HEADER]),
     # The census of a native file's cells (twin: DictionaryBase._check_below in dictionary.py).

@@ -97,7 +97,7 @@ def _build():
         build_dictionary(task["list"], out, **version)
     elif method == "ours_ready":
         from boggle_dafsa.dictionaries.build import compile_words
-        from boggle_dafsa.automaton.fileformat import write_atomically
+        from boggle_dafsa.files.atomic import write_atomically
         words = ready_words()
         started = time.perf_counter()
         write_atomically(out, compile_words(words))

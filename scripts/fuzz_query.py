@@ -131,7 +131,7 @@ def huge_round(rng: random.Random, folder: str, round_number: int) -> tuple[str,
     from fuzz_kernel import census_agrees
 
     from boggle_dafsa.automaton.builder import Automaton
-    from boggle_dafsa.automaton.fileformat import encode
+    from boggle_dafsa.automaton.compact import encode
     from boggle_dafsa.words.normalize import Policy
 
     letters = "".join(sorted(rng.sample("ABCDEFGHIJKLMNOPQRSTUVWXYZÀÂÇÈÉ", rng.randint(1, 31))))
@@ -195,21 +195,21 @@ def load_codec(path: str | None) -> None:
 def compact_round(opened: NativeDictionary, round_number: int, seed: int) -> int:
     """A damaged version 2 file: its cursor walk ends in words or one DictionaryError, and the
     compiled expansion into cells (``_builder.expand``) agrees with its Python twin."""
-    from boggle_dafsa.automaton import fileformat
+    from boggle_dafsa.automaton import compact
 
     try:
         list(opened)
     except DictionaryError:
         pass
     layout = opened.states
-    assert isinstance(layout, fileformat.CompactLayout)
+    assert isinstance(layout, compact.CompactLayout)
     compiled_module = CODEC[0]
 
     def both() -> tuple[Any, Any]:
         results = []
         for run in (
             lambda: compiled_module.expand(layout.body, layout.root >> 1, layout.alphabet_size),
-            lambda: fileformat.expand_compact(layout),
+            lambda: compact.expand_compact(layout),
         ):
             try:
                 cells, root = run()
@@ -240,7 +240,7 @@ def lookup_round(opened: NativeDictionary, rng: random.Random, round_number: int
     random states. With ``heap``, over a copy of the body on the heap (the sanitizer watches
     past its end). Returns 1 (and says so) if they disagree, else 0."""
     from boggle_dafsa import compiled
-    from boggle_dafsa.automaton.fileformat import CompactLayout
+    from boggle_dafsa.automaton.compact import CompactLayout
     from boggle_dafsa.automaton.lookup import POLICY_CODES
 
     module = compiled.built("census")
@@ -293,7 +293,8 @@ def numbers_round(opened: NativeDictionary, twin: Any, lookup: Any, body: Any, r
 
     from boggle_dafsa import compiled
     from boggle_dafsa.automaton import numbering
-    from boggle_dafsa.automaton.fileformat import CompactLayout, WordCounts, encode_word_numbers
+    from boggle_dafsa.automaton.compact import CompactLayout
+    from boggle_dafsa.automaton.fileformat import WordCounts, encode_word_numbers
 
     module = compiled.built("census")
     if module is None or not hasattr(module, "word_numbers"):

@@ -90,7 +90,8 @@ def damaged(rng: random.Random, data: bytes) -> tuple[str, bytearray]:
 
 def fuzz(rounds: int, seed: int) -> int:
     from boggle_dafsa import compiled
-    from boggle_dafsa.automaton.fileformat import CompactLayout, WordCounts, decode_header, layout_of
+    from boggle_dafsa.automaton.compact import CompactLayout
+    from boggle_dafsa.automaton.fileformat import WordCounts, decode_header, layout_of
     from boggle_dafsa.automaton.lookup import POLICY_CODES, pieces
     from boggle_dafsa.automaton.numbering import index_of
     from boggle_dafsa.automaton.values import ValueTable

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
-from boggle_dafsa.automaton.fileformat import encode
+from boggle_dafsa.automaton.compact import encode
 from boggle_dafsa.dictionaries.build import compile_words
 from boggle_dafsa.words.normalize import Policy
 from boggle_dafsa.words.wordlist import read_wordlist

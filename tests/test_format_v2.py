@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import compiled, query
-from boggle_dafsa.automaton import fileformat
+from boggle_dafsa.automaton import compact, fileformat
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid
 from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
@@ -44,8 +44,8 @@ def both(tmp: Path, words: list[str], policy: Policy = Policy.FOLD) -> tuple[Nat
     return NativeDictionary(tmp / "v1.dafsa"), NativeDictionary(tmp / "v2.dafsa")
 
 
-def c_and_python_expansions(layout: fileformat.CompactLayout) -> list[bytes]:
-    found = [bytes(fileformat.expand_compact(layout)[0])]
+def c_and_python_expansions(layout: compact.CompactLayout) -> list[bytes]:
+    found = [bytes(compact.expand_compact(layout)[0])]
     walk = compiled.built("builder")
     if walk is not None:
         found.append(bytes(walk.expand(layout.body, layout.root >> 1, layout.alphabet_size)[0]))
@@ -62,7 +62,7 @@ def test_version_2_holds_what_version_1_holds(tmp_path_factory: pytest.TempPathF
         assert word in v2 and v2.has_prefix(word[:-1])
         assert word + "Z" not in v2 or word + "Z" in set(words)
     # The expansion is the version 1 body, cell for cell, in C and in Python.
-    assert isinstance(v2.states, fileformat.CompactLayout)
+    assert isinstance(v2.states, compact.CompactLayout)
     for cells in c_and_python_expansions(v2.states):
         assert cells == bytes(v1.cells)
 
@@ -74,7 +74,7 @@ def test_any_key_round_trips_in_both_versions(tmp_path_factory: pytest.TempPathF
     expected = sorted(set(keys))
     assert list(v2) == list(v1) == expected
     assert all(key in v2 for key in keys)
-    assert isinstance(v2.states, fileformat.CompactLayout)
+    assert isinstance(v2.states, compact.CompactLayout)
     if len(v2.alphabet) <= fileformat.ONE_CELL_LETTERS:
         for cells in c_and_python_expansions(v2.states):
             assert cells == bytes(v1.cells)
@@ -305,7 +305,7 @@ def test_the_compiled_builder_lays_version_2_out_from_its_states_as_from_the_cel
     assert direct == c.compact_body(cells.getbuffer(), root, len(stats["alphabet"]))
     assert direct == python_compact_body(cells.getvalue(), root, len(stats["alphabet"]))
     # And the body holds the keys: a depth-first walk of its edges lists them in order.
-    layout = fileformat.CompactLayout(direct[0], direct[1], stats["alphabet"], stats["longest"], "test")
+    layout = compact.CompactLayout(direct[0], direct[1], stats["alphabet"], stats["longest"], "test")
     found: list[str] = []
 
     def walk(state: int, prefix: str) -> None:

@@ -273,7 +273,7 @@ def test_set_algebra_over_the_state_cap_is_one_line_and_leaves_the_output(
 @pytest.mark.slow
 @pytest.mark.parametrize("operation", SET_OPERATIONS)
 def test_set_algebra_killed_at_any_step_leaves_the_previous_output(folder: Path, operation: str) -> None:
-    from boggle_dafsa.automaton.fileformat import FAULT_VARIABLE
+    from boggle_dafsa.files.atomic import FAULT_VARIABLE
 
     work = folder / f"killed-{operation}"
     work.mkdir()

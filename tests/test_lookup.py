@@ -22,19 +22,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import compiled, query
-from boggle_dafsa.automaton.fileformat import (
+from boggle_dafsa.automaton.compact import (
     EDGE_FINAL,
     EDGE_KIND_SHIFT,
     EDGE_LAST,
     KIND_RELATIVE,
     LABEL_ESCAPE,
     CompactLayout,
-    Header,
-    NativeLayout,
-    pack_header,
     varint,
     zigzag,
 )
+from boggle_dafsa.automaton.fileformat import Header, NativeLayout, pack_header
 from boggle_dafsa.automaton.lookup import POLICY_CODES, pieces
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.dictionaries.build import compile_words

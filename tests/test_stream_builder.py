@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boggle_dafsa.automaton.builder import UnsortedInputError, build_automaton
-from boggle_dafsa.automaton.fileformat import encode
+from boggle_dafsa.automaton.compact import encode
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import NativeWriter, sort_blocks
 from boggle_dafsa.dictionaries.build import build_dictionary

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from boggle_dafsa import query
 from boggle_dafsa.automaton.builder import Automaton
-from boggle_dafsa.automaton.fileformat import encode
+from boggle_dafsa.automaton.compact import encode
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.formats import open_path, write_dictionary
 from boggle_dafsa.query import automata, walk

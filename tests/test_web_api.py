@@ -37,8 +37,8 @@ def client() -> TestClient:
 
 @pytest.fixture(scope="module")
 def small_dictionary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from boggle_dafsa.automaton.fileformat import write_atomically
     from boggle_dafsa.dictionaries.build import compile_words
+    from boggle_dafsa.files.atomic import write_atomically
     from boggle_dafsa.words.normalize import Policy
 
     path = tmp_path_factory.mktemp("dicts") / "tiny.dafsa"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import compiled
-from boggle_dafsa.automaton import fileformat
+from boggle_dafsa.automaton import compact, fileformat
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.board.grid import Grid, neighbours
 from boggle_dafsa.dictionaries.build import compile_words
@@ -63,14 +63,14 @@ def test_the_compiled_projection_is_its_twins(tmp_path_factory: pytest.TempPathF
     v1, v2 = dictionaries(tmp_path_factory.mktemp("p"), words)
     kept = "".join(letter for letter in v2.alphabet if letter in keep)
     bits = bytes(kept.index(letter) if letter in kept else 0xFF for letter in v2.alphabet)
-    python_cells = [bytes(fileformat.project_cells(d.states, bits)[0]) for d in (v1, v2)]
+    python_cells = [bytes(compact.project_cells(d.states, bits)[0]) for d in (v1, v2)]
     assert python_cells[0] == python_cells[1]
     codec = compiled.built("builder")
     if codec is not None:
         cells, root = codec.expand(v2.states.body, v2.states.root >> 1, v2.states.alphabet_size, bits)
         assert (bytes(cells), root) == (python_cells[1], 0)
     # The part holds exactly the words spelled with the kept letters.
-    layout = fileformat.project(v2.states, kept)
+    layout = compact.project(v2.states, kept)
     spelled = sorted(word for word in set(words) if set(word) <= set(kept))
     found: list[str] = []
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from boggle_dafsa import compiled
-from boggle_dafsa.automaton import fileformat, numbering
+from boggle_dafsa.automaton import compact, fileformat, numbering
 from boggle_dafsa.automaton.fileformat import INDEX_FIXED_SIZE, WordCounts, encode_word_numbers, index_parts
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import NativeWriter
@@ -389,7 +389,7 @@ def test_the_compiled_count_is_its_twin(raw: list[str], version: int, flips: lis
         if body:
             body[where % len(body)] ^= mask
     if version == 2:
-        states: fileformat.NativeLayout | fileformat.CompactLayout = fileformat.CompactLayout(
+        states: fileformat.NativeLayout | compact.CompactLayout = compact.CompactLayout(
             bytes(body), h.root, h.alphabet, h.longest_word, "x"
         )
         args: tuple[object, ...] = (bytes(body), 2, h.root, len(h.alphabet), h.longest_word, h.word_count)

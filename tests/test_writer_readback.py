@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_dafsa import compiled
-from boggle_dafsa.automaton import fileformat, stream
+from boggle_dafsa.automaton import compact, fileformat, stream
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.automaton.stream import NativeWriter, read_back
 from boggle_dafsa.dictionaries.build import build_dictionary, compile_words
@@ -58,18 +58,18 @@ def test_compiled_varints_are_the_reference_at_every_7_bit_boundary() -> None:
     if codec is None:
         pytest.skip("the C extension is not built here")
     for value in boundaries():
-        assert codec.varint_size(value) == fileformat.varint_size(value), value
+        assert codec.varint_size(value) == compact.varint_size(value), value
         for size in range(0, 7):
-            assert codec.varint(value, size) == fileformat.varint(value, size), (value, size)
+            assert codec.varint(value, size) == compact.varint(value, size), (value, size)
         # And the reader reads back what was written, at its own size.
         encoded = codec.varint(value, 0)
         if value <= 0xFFFFFFFF:
-            assert fileformat.read_varint(encoded, 0, len(encoded)) == (value, len(encoded))
+            assert compact.read_varint(encoded, 0, len(encoded)) == (value, len(encoded))
 
 
 def test_reference_varint_sizes_are_seven_bits_a_byte() -> None:
     for value in boundaries():
-        assert fileformat.varint_size(value) == max(1, -(-value.bit_length() // 7))
+        assert compact.varint_size(value) == max(1, -(-value.bit_length() // 7))
 
 
 def v1_cells(words: list[str]) -> tuple[NativeDictionary, Any]:

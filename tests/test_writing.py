@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from boggle_dafsa.automaton import fileformat
-from boggle_dafsa.automaton.fileformat import FAULT_VARIABLE, write_atomically
 from boggle_dafsa.errors import BoggleError, DictionaryError
+from boggle_dafsa.files import atomic
+from boggle_dafsa.files.atomic import FAULT_VARIABLE, write_atomically
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.formats.sidecar import sidecar_path
 
@@ -103,18 +103,18 @@ def test_a_build_interrupted_at_any_step_leaves_the_previous_dictionary(
             if calls == step:
                 raise Interrupted(name)
 
-        monkeypatch.setattr(fileformat, "fault_hook", interrupt)
+        monkeypatch.setattr(atomic, "fault_hook", interrupt)
         try:
             write_dictionary(NEW, path, format)
         except Interrupted:
-            monkeypatch.setattr(fileformat, "fault_hook", None)
+            monkeypatch.setattr(atomic, "fault_hook", None)
             # Put back, or already the new one: never neither, never a temporary file.
             assert _contents(path) in (OLD, NEW), f"after an interruption at step {step}"
             assert _temporaries(tmp_path) == []
             write_dictionary(OLD, path, format)
             continue
         break
-    monkeypatch.setattr(fileformat, "fault_hook", None)
+    monkeypatch.setattr(atomic, "fault_hook", None)
     assert step >= 4 and _contents(path) == NEW
 
 

@@ -9,9 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.automaton.reader import NativeDictionary
 from boggle_dafsa.dictionaries.build import compile_words
+from boggle_dafsa.files.atomic import write_atomically
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from boggle_dafsa.words.normalize import Policy, normalize
 

@@ -86,7 +86,7 @@ static inline uint64_t format_child_slot(uint32_t state, uint32_t head, uint32_t
 #define KIND_RELATIVE 2u
 #define KIND_ABSOLUTE 3u
 #define VARINT_MAX_BYTES 5
-/* The most-referenced states come first, within this many bytes (fileformat.HOT_BYTES). */
+/* The most-referenced states come first, within this many bytes (compact.HOT_BYTES). */
 #define HOT_BYTES (1u << 14)
 
 /* One decoded edge. */

@@ -1,24 +1,26 @@
-"""The native file format: a fixed header, the alphabet, then one flat array of uint32 cells.
+"""The native file format: the header, the body of version 1, and the sections after the body.
 
-``docs/format.md`` describes it byte by byte. In short, each state is a header of
-``header_cells`` cells (a bitset: letter ``i`` of the alphabet at bit ``i``, the
-final flag at the top bit of the last header cell), followed by the cell index of
-each child, in letter order. Stepping by letter ``i`` is a bit test and a popcount.
+``docs/format.md`` describes it byte by byte. A fixed header (magic, version, policy,
+counts, CRC-32s, the list's SHA-256: :class:`Header`) and the alphabet, then the body:
+in version 1 one flat array of uint32 cells, each state a header of ``header_cells``
+cells (a bitset: letter ``i`` of the alphabet at bit ``i``, the final flag at the top bit
+of the last header cell) followed by the cell index of each child, in letter order
+(:class:`NativeLayout`: stepping by letter ``i`` is a bit test and a popcount). Version
+2's body, compact edges, is :mod:`.compact`'s (above this module: it reads the header
+and writes version 1 cells). After the body come the optional word-number section
+(:class:`WordCounts`) and value section (:mod:`.values`). Writing a file whole or not at
+all is :mod:`boggle_dafsa.files.atomic`'s.
 """
 
 from __future__ import annotations
 
 import mmap
-import os
-import stat
 import struct
 import sys
 import zlib
 from collections import deque
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from boggle_dafsa import compiled
 from boggle_dafsa.errors import BoggleError, DictionaryError
@@ -46,7 +48,8 @@ FIXED_SIZE = _FIXED.size  # 96
 _HEADER_CRC_OFFSET = FIXED_SIZE - 4
 _POLICY_CODES = {Policy.FOLD: 0, Policy.EXACT: 1, Policy.RAW: 2}
 _POLICY_BY_CODE = {code: policy for policy, code in _POLICY_CODES.items()}
-_CELL_MAX = 0xFFFFFFFF
+#: The largest cell value, cell count and version 2 body offset a file holds (32 bits).
+CELL_MAX = 0xFFFFFFFF
 #: The final flag of a one-cell state header (alphabets of up to 31 letters): its top bit.
 #: The C twin of this and of everything in :class:`NativeLayout` is ``_format.h``.
 FINAL_FLAG = 1 << 31
@@ -184,14 +187,46 @@ class Header:
         return self.header_size + self.body_size + self.index_bytes
 
 
-class _Layout:
-    """What both layouts do alike over their own :meth:`child`: follow a word's letters."""
+class StateLayout:
+    """What both layouts of a body offer, version 1's :class:`NativeLayout` and version 2's
+    :class:`~boggle_dafsa.automaton.compact.CompactLayout`: the walks and the word-number
+    section take either. :meth:`step` follows a word's letters over a layout's :meth:`child`."""
 
     __slots__ = ()
     #: The index of each letter of the alphabet (its bit in a version 1 state header).
     letter_bits: Mapping[str, int]
+    #: The letters, in index order.
+    alphabet: str
+    #: The root state.
+    root: int
+    #: Letters in the longest word: bounds the depth of any walk.
+    longest_word: int
+    #: Where the body comes from, for error messages.
+    source: str
 
     def child(self, state: int, bit: int) -> int | None:
+        """The child of ``state`` by letter index ``bit``, None if there is none."""
+        raise NotImplementedError
+
+    def children(self, state: int) -> Iterator[tuple[int, int]]:
+        """The (letter index, child) pairs of ``state``, in letter order."""
+        raise NotImplementedError
+
+    def is_final(self, state: int) -> bool:
+        """True if the prefix that leads to ``state`` is a word."""
+        raise NotImplementedError
+
+    def has_edges(self, state: int) -> bool:
+        """True if some letter follows ``state``."""
+        raise NotImplementedError
+
+    @property
+    def units(self) -> int:
+        """How many units address a state (the word-number section's bitmap has a bit each)."""
+        raise NotImplementedError
+
+    def unit(self, state: int) -> int:
+        """Where ``state`` starts, in :attr:`units`."""
         raise NotImplementedError
 
     def step(self, state: int, letters: str) -> int | None:
@@ -208,7 +243,7 @@ class _Layout:
         return state
 
 
-class NativeLayout(_Layout):
+class NativeLayout(StateLayout):
     """The one Python definition of how a native file's states are read: every reader goes through it.
 
     A state ``s`` is a cell index. Its header is ``header_cells`` cells, a bitset of its
@@ -332,152 +367,6 @@ def layout_of(header: Header, cells: memoryview | array[int], source: str) -> Na
     return NativeLayout.of(cells, header.root, header.alphabet, header.longest_word, source)
 
 
-# -- version 2: compact edges, walked in place --------------------------------------------
-
-#: The bits of an edge's first byte (version 2, docs/format.md); ``_format.h`` has the same.
-EDGE_LABEL = 0x0F
-EDGE_KIND_SHIFT = 4
-EDGE_FINAL = 0x40
-EDGE_LAST = 0x80
-#: A label code that says "the letter index minus 15 follows, as a varint".
-LABEL_ESCAPE = 15
-#: Edge kinds: the target has no edge (the leaf); the target's edges follow this edge (a
-#: state's last edge only); a varint reference, relative to the state (zigzag) or absolute.
-KIND_LEAF, KIND_NEXT, KIND_RELATIVE, KIND_ABSOLUTE = range(4)
-#: Most bytes of a varint (32 bits of value).
-VARINT_MAX_BYTES = 5
-#: The most-referenced states are laid out first, within this many bytes, so that the
-#: absolute references to them are short (two-byte varints reach 16,383).
-HOT_BYTES = 1 << 14
-
-
-def zigzag(delta: int) -> int:
-    """A signed distance as an unsigned number: 0, -1, 1, -2... become 0, 1, 2, 3..."""
-    return delta * 2 if delta >= 0 else -delta * 2 - 1
-
-
-def unzigzag(value: int) -> int:
-    """The signed distance of :func:`zigzag`."""
-    return value >> 1 if not value & 1 else -(value >> 1) - 1
-
-
-def varint_size(value: int) -> int:
-    """Bytes of ``value`` as a varint (LEB128: seven bits a byte, low first, high bit = more)."""
-    return max(1, (value.bit_length() + 6) // 7)
-
-
-def varint(value: int, size: int = 0) -> bytes:
-    """``value`` as a varint of at least ``size`` bytes (padded with continuation bytes of zero bits)."""
-    size = max(size, varint_size(value))
-    return bytes((value >> (7 * i) & 0x7F) | (0x80 if i < size - 1 else 0) for i in range(size))
-
-
-def read_varint(body: memoryview | bytes, pos: int, end: int) -> tuple[int, int]:
-    """(value, position after it) of the varint at ``pos``; ValueError past ``end`` or over 5 bytes."""
-    value = shift = 0
-    for i in range(VARINT_MAX_BYTES):
-        if pos + i >= end:
-            raise ValueError("damaged: an edge runs past the end of the body")
-        byte = body[pos + i]
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            if value > _CELL_MAX:
-                raise ValueError("damaged: a number over 32 bits")
-            return value, pos + i + 1
-    raise ValueError("damaged: a number over five bytes")
-
-
-class CompactLayout(_Layout):
-    """The one Python definition of a version 2 body (docs/format.md), walked in place.
-
-    A *state handle* is ``offset << 1 | final``: ``offset`` the byte where the state's
-    edges start (``len(body)`` for the leaf, which has none), ``final`` whether the prefix
-    that leads there is a word. Edges carry their target's final flag, so a handle knows
-    it without a read. Every byte read is checked: :class:`ValueError` ("damaged: ...")
-    for anything a writer never writes; an index outside the body never escapes.
-    """
-
-    __slots__ = ("body", "size", "root", "alphabet", "alphabet_size", "letter_bits", "longest_word", "source")
-
-    def __init__(self, body: memoryview | bytes, root: int, alphabet: str, longest_word: int, source: str) -> None:
-        #: The body's bytes (a memoryview of the mapped file).
-        self.body = body
-        self.size = len(body)
-        #: The root's handle (never final: empty words are never stored).
-        self.root = root << 1
-        self.alphabet = alphabet
-        #: The index of each letter (its label).
-        self.letter_bits = {letter: index for index, letter in enumerate(alphabet)}
-        self.alphabet_size = len(alphabet)
-        self.longest_word = longest_word
-        self.source = source
-
-    def is_final(self, state: int) -> bool:
-        """True if the prefix that leads to ``state`` (a handle) is a word."""
-        return bool(state & 1)
-
-    @property
-    def units(self) -> int:
-        """How many units address a state: the body's bytes (the word-number section's bitmap has a bit each)."""
-        return self.size
-
-    def unit(self, state: int) -> int:
-        """Where ``state`` (a handle) starts: its byte offset (:attr:`size` for the leaf)."""
-        return state >> 1
-
-    def has_edges(self, state: int) -> bool:
-        """True if some letter follows ``state`` (every state but the leaf)."""
-        return state >> 1 < self.size
-
-    def edges(self, state: int) -> Iterator[tuple[int, int]]:
-        """The (letter index, child handle) of each edge of ``state``, in letter order."""
-        body, size = self.body, self.size
-        start = pos = state >> 1
-        if start >= size:
-            return  # the leaf
-        previous = -1
-        while True:
-            if pos >= size:
-                raise ValueError("damaged: an edge runs past the end of the body")
-            flags = body[pos]
-            pos += 1
-            label = flags & EDGE_LABEL
-            if label == LABEL_ESCAPE:
-                extra, pos = read_varint(body, pos, size)
-                label += extra
-            if label >= self.alphabet_size or label <= previous:
-                raise ValueError("damaged: a letter outside the alphabet or out of order")
-            previous = label
-            kind = flags >> EDGE_KIND_SHIFT & 3
-            last = flags & EDGE_LAST
-            if kind == KIND_LEAF:
-                target = size
-            elif kind == KIND_NEXT:
-                if not last:
-                    raise ValueError("damaged: a next-state edge that is not its state's last")
-                target = pos
-            else:
-                value, pos = read_varint(body, pos, size)
-                target = start + unzigzag(value) if kind == KIND_RELATIVE else value
-                if not 0 <= target <= size:
-                    raise ValueError("damaged: a transition points outside the file")
-            yield label, target << 1 | (1 if flags & EDGE_FINAL else 0)
-            if last:
-                return
-
-    def children(self, state: int) -> Iterator[tuple[int, int]]:
-        """The (letter index, child handle) pairs of ``state``, in letter order (as :class:`NativeLayout`)."""
-        return self.edges(state)
-
-    def child(self, state: int, bit: int) -> int | None:
-        """The child of ``state`` by letter index ``bit``, None if there is none."""
-        for label, target in self.edges(state):
-            if label >= bit:
-                return target if label == bit else None
-        return None
-
-
 def words_blocks(
     cells: Any,
     root: int,
@@ -550,248 +439,6 @@ def words_blocks(
     return words
 
 
-def compact_body(cells: memoryview | array[int], root: int, alphabet_size: int) -> tuple[bytes, int]:
-    """The version 2 body of the version 1 body ``cells`` (root cell ``root``): (bytes, root offset).
-
-    The Python twin of ``_builder.compact_body``; both give the same bytes (tested).
-    First come the states most referenced (by in-degree, then first seen), while they fit
-    in :data:`HOT_BYTES`, each alone. Then chains from the root: after a state comes its
-    last child when no earlier state took it (that edge is then ``KIND_NEXT``, with no
-    reference); the other children wait on a stack (a depth-first walk). References are
-    sized in rounds: all start at one byte, each grows to the shorter of its relative and
-    absolute forms whenever it no longer fits, until none grows (sizes only grow: it ends).
-    """
-    layout = NativeLayout.of(cells, root, "\0" * alphabet_size, 0, "")
-    children: dict[int, list[tuple[int, int]]] = {}
-    indegree: dict[int, int] = {}
-    seen = [root]
-    children[root] = list(layout.children(root))
-    for state in seen:  # breadth-first: every state once, in the order of the version 1 body
-        for _, child in children[state]:
-            indegree[child] = indegree.get(child, 0) + 1
-            if child not in children:
-                children[child] = list(layout.children(child))
-                seen.append(child)
-    rank = {state: number for number, state in enumerate(seen)}
-    order: list[int] = []
-    placed: set[int] = set()
-    hot_bytes = 0
-    for state in sorted((s for s in seen if children[s] and indegree.get(s, 0) > 1), key=lambda s: (-indegree[s], rank[s])):
-        size = sum(2 + varint_size(max(label - LABEL_ESCAPE, 0)) for label, _ in children[state])
-        if hot_bytes + size > HOT_BYTES:
-            break
-        hot_bytes += size
-        order.append(state)
-        placed.add(state)
-    # The children of the hot states wait below the root (the walk from the root reaches
-    # most of them first; a state reached only from hot states is laid out then).
-    stack = [child for hot in reversed(order) for _, child in reversed(children[hot])]
-    stack.append(root)
-    while stack:
-        chain = stack.pop()
-        while chain not in placed and children[chain]:
-            placed.add(chain)
-            order.append(chain)
-            edges = children[chain]
-            for _, child in reversed(edges[:-1]):
-                if child not in placed and children[child]:
-                    stack.append(child)
-            chain = edges[-1][1]
-    # Each edge's kind: to the leaf, to the state laid out right after its own (a last
-    # edge only), or a reference.
-    following = {state: order[i + 1] for i, state in enumerate(order[:-1])}
-    kinds: list[list[int]] = []
-    for state in order:
-        edges = children[state]
-        kinds.append(
-            [
-                KIND_LEAF
-                if not children[child]
-                else KIND_NEXT
-                if index == len(edges) - 1 and following.get(state) == child
-                else KIND_RELATIVE
-                for index, (_, child) in enumerate(edges)
-            ]
-        )
-    label_bytes = [
-        sum(1 + (varint_size(label - LABEL_ESCAPE) if label >= LABEL_ESCAPE else 0) for label, _ in children[s]) for s in order
-    ]
-    widths: dict[tuple[int, int], int] = {}  # (state's place, edge) -> reference bytes, if over one
-    while True:
-        position: dict[int, int] = {}
-        cursor = 0
-        for place, state in enumerate(order):
-            position[state] = cursor
-            cursor += label_bytes[place]
-            for index, kind in enumerate(kinds[place]):
-                if kind == KIND_RELATIVE:
-                    cursor += widths.get((place, index), 1)
-        grown = False
-        for place, state in enumerate(order):
-            for index, (_, child) in enumerate(children[state]):
-                if kinds[place][index] == KIND_RELATIVE:
-                    needed = min(varint_size(zigzag(position[child] - position[state])), varint_size(position[child]))
-                    if needed > widths.get((place, index), 1):
-                        widths[(place, index)] = needed
-                        grown = True
-        if not grown:
-            break
-    if cursor > _CELL_MAX:
-        raise DictionaryError("automaton too large for the native format (a body over 4 GiB)")
-    out = bytearray()
-    for place, state in enumerate(order):
-        edges = children[state]
-        for index, (label, child) in enumerate(edges):
-            kind = kinds[place][index]
-            flags = (EDGE_FINAL if layout.is_final(child) else 0) | (EDGE_LAST if index == len(edges) - 1 else 0)
-            extra = b""
-            if kind == KIND_RELATIVE:
-                width = widths.get((place, index), 1)
-                distance = zigzag(position[child] - position[state])
-                if varint_size(distance) > width:
-                    kind, distance = KIND_ABSOLUTE, position[child]
-                extra = varint(distance, width)
-            out.append(flags | kind << EDGE_KIND_SHIFT | min(label, LABEL_ESCAPE))
-            if label >= LABEL_ESCAPE:
-                out += varint(label - LABEL_ESCAPE)
-            out += extra
-    if len(out) != cursor:
-        raise AssertionError("version 2 layout and bytes disagree")
-    # A root without edges (an empty list) is the leaf: the end of an empty body.
-    return bytes(out), position.get(root, len(out))
-
-
-def expand(layout: CompactLayout) -> tuple[Any, int]:
-    """The version 1 cells of a version 2 body and the root's cell: the compiled
-    ``_builder.expand`` when built (and ``BOGGLE_DAFSA_PURE`` unset), else :func:`expand_compact`."""
-    codec = compiled.load("builder")
-    if codec is None:
-        return expand_compact(layout)
-    cells, root = codec.expand(layout.body, layout.root >> 1, layout.alphabet_size)
-    return memoryview(cells).cast("I"), root
-
-
-def expand_compact(layout: CompactLayout) -> tuple[array[int], int]:
-    """The version 1 cells (native byte order) of a version 2 body, and the root's cell.
-
-    The Python twin of ``_builder.expand``: the cells the solver reads when the alphabet
-    fits one-cell headers. States are numbered breadth-first from the root, children in
-    letter order: the cells are those a version 1 build of the same list writes. Raises
-    ValueError ("damaged: ...") on a damaged body, or when a state is reached both as
-    final and not (each offset is one state).
-    """
-    from array import array
-
-    width = header_cells_for(layout.alphabet_size)
-    final_bit = 32 * width - 1
-    position: dict[int, int] = {}  # offset -> first cell
-    finality: dict[int, int] = {}
-    order: list[int] = []
-    cursor = 0
-    root = layout.root
-    finality[root >> 1] = root & 1
-    queue = deque([root])
-    while queue:
-        handle = queue.popleft()
-        offset = handle >> 1
-        position[offset] = cursor
-        order.append(handle)
-        count = 0
-        for _, child in layout.edges(handle):
-            count += 1
-            known = finality.get(child >> 1)
-            if known is None:
-                finality[child >> 1] = child & 1
-                queue.append(child)
-            elif known != child & 1:
-                raise ValueError("damaged: a state both final and not")
-        cursor += width + count
-        if cursor > _CELL_MAX:
-            raise ValueError("damaged: too many cells")
-    cells = array("I")
-    for handle in order:
-        edges = list(layout.edges(handle))
-        head = (handle & 1) << final_bit
-        for label, _ in edges:
-            head |= 1 << label
-        for i in range(width):
-            cells.append((head >> (32 * i)) & _CELL_MAX)
-        cells.extend(position[child >> 1] for _, child in edges)
-    return cells, 0
-
-
-def project(states: NativeLayout | CompactLayout, letters: str) -> NativeLayout:
-    """The cells of the part of an automaton spelled with ``letters`` only (at most 31 of
-    its alphabet), for the solver on a wide alphabet: the compiled ``_builder.expand`` with
-    its ``keep`` map for a version 2 body when built (and ``BOGGLE_DAFSA_PURE`` unset), else
-    :func:`project_cells`. Its alphabet is those letters, in the automaton's order."""
-    wanted = set(letters)
-    kept = "".join(letter for letter in states.alphabet if letter in wanted)
-    if len(kept) > ONE_CELL_LETTERS:
-        raise ValueError(f"{len(kept)} letters to keep: at most {ONE_CELL_LETTERS}")
-    bits = {letter: bit for bit, letter in enumerate(kept)}
-    keep = bytes(bits.get(letter, 0xFF) for letter in states.alphabet)
-    codec = compiled.load("builder") if isinstance(states, CompactLayout) else None
-    if codec is not None and isinstance(states, CompactLayout):
-        raw, root = codec.expand(states.body, states.root >> 1, states.alphabet_size, keep)
-        cells: Any = memoryview(raw).cast("I")
-    else:
-        cells, root = project_cells(states, keep)
-    return NativeLayout.of(cells, root, kept, states.longest_word, states.source)
-
-
-def project_cells(states: NativeLayout | CompactLayout, keep: bytes) -> tuple[array[int], int]:
-    """Version 1 cells (one-cell headers, native byte order) of the states reached from the
-    root through the letters ``keep`` keeps (``keep[i]``: letter ``i``'s bit, or 0xFF to
-    leave its edges out), and the root's cell: the twin of ``_builder.expand(..., keep)``.
-
-    States are numbered breadth-first from the root, kept children in letter order, as
-    :func:`expand_compact` numbers them; a state whose letters are all left out has none.
-    """
-    from array import array
-
-    compact = isinstance(states, CompactLayout)
-    position: dict[int, int] = {}
-    finality: dict[int, int] = {}
-    order: list[int] = []
-    edges_of: dict[int, list[tuple[int, int]]] = {}
-    cursor = 0
-    root = states.root
-
-    def identity(handle: int) -> int:
-        # A version 2 handle carries its final flag: one state per offset (else "damaged").
-        return handle >> 1 if compact else handle
-
-    finality[identity(root)] = int(states.is_final(root))
-    queue = deque([root])
-    while queue:
-        handle = queue.popleft()
-        position[identity(handle)] = cursor
-        order.append(handle)
-        kept = [(keep[label], child) for label, child in states.children(handle) if keep[label] != 0xFF]
-        edges_of[identity(handle)] = kept
-        for _, child in kept:
-            final = int(states.is_final(child))
-            known = finality.get(identity(child))
-            if known is None:
-                finality[identity(child)] = final
-                queue.append(child)
-            elif known != final:
-                raise ValueError("damaged: a state both final and not")
-        cursor += 1 + len(kept)
-        if cursor > _CELL_MAX:
-            raise ValueError("damaged: too many cells")
-    cells = array("I")
-    for handle in order:
-        head = FINAL_FLAG if finality[identity(handle)] else 0
-        kept = edges_of[identity(handle)]
-        for bit, _ in kept:
-            head |= 1 << bit
-        cells.append(head)
-        cells.extend(position[identity(child)] for _, child in kept)
-    return cells, 0
-
-
 # -- the word-number section (optional, after the body; docs/format.md) -------------------
 
 #: Bit 0 of the header's flags byte (offset 17): a word-number section follows the body.
@@ -857,7 +504,7 @@ def values_section_bytes(data: Buffer, header: Header, source: str, file_size: i
     return int(layout.size)
 
 
-def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[int, int], list[int]]:
+def word_counts(states: StateLayout, most: int) -> tuple[dict[int, int], list[int]]:
     """The words at or below each state (by :meth:`unit`), and the units whose count the
     word-number section stores, in increasing order: every state with edges that is the
     target of an edge other than its state's last (a walk never needs the count of a
@@ -915,7 +562,7 @@ def word_counts(states: NativeLayout | CompactLayout, most: int) -> tuple[dict[i
     return counts, sorted(stored)
 
 
-def encode_word_numbers(states: NativeLayout | CompactLayout, word_count: int) -> bytes:
+def encode_word_numbers(states: StateLayout, word_count: int) -> bytes:
     """The word-number section of the body ``states`` (docs/format.md): the bitmap of the
     states whose count is stored, its rank directory, a byte per count (255: escaped), the
     escape table. Same body, same bytes."""
@@ -949,17 +596,17 @@ def index_crc_holds(data: Buffer) -> bool:
     return zlib.crc32(data[_INDEX_CRC_FROM:]) == crc
 
 
-def word_numbers(states: NativeLayout | CompactLayout, word_count: int) -> bytes:
+def word_numbers(states: StateLayout, word_count: int) -> bytes:
     """The word-number section of ``states``: the compiled ``word_numbers`` of the census
     part (``automaton/_census.c``) when built (and ``BOGGLE_DAFSA_PURE`` unset), else its
     twin :func:`encode_word_numbers`; the same bytes."""
     module = compiled.load("census")
     if module is None:
         return encode_word_numbers(states, word_count)
-    if isinstance(states, CompactLayout):
-        made = module.word_numbers(states.body, 2, states.root >> 1, states.alphabet_size, states.longest_word, word_count)
-    else:
+    if isinstance(states, NativeLayout):
         made = module.word_numbers(states.cells, 1, states.root, len(states.alphabet), states.longest_word, word_count)
+    else:  # version 2 (compact.CompactLayout)
+        made = module.word_numbers(states.body, 2, states.root >> 1, states.alphabet_size, states.longest_word, word_count)  # type: ignore[attr-defined]
     if made is None:  # version 1 headers wider than a cell: the twin
         return encode_word_numbers(states, word_count)
     out = bytearray(made)
@@ -1036,47 +683,6 @@ class WordCounts:
         return self.escapes[ordinal] if count == COUNT_ESCAPE else count
 
 
-def encode(
-    automaton: Automaton, policy: Policy, source_digest: str, version: int = DEFAULT_VERSION, index: bool = False
-) -> bytes:
-    """The complete file (format ``version``) for ``automaton``: header then body, then with
-    ``index`` its word-number section (:func:`encode_word_numbers`: what ``build`` writes by
-    default; off here, where tests craft automata whose headers lie). Same input, same bytes."""
-    check_writable(automaton.alphabet, version)
-    cells, root = body_cells(automaton)
-    section = b""
-    if version == 2:
-        body, root = compact_body(cells, root, len(automaton.alphabet))
-        count = len(body)
-        if index:
-            states: NativeLayout | CompactLayout = CompactLayout(body, root, automaton.alphabet, automaton.longest_word, "")
-            section = encode_word_numbers(states, automaton.word_count)
-    else:
-        if index:
-            states = NativeLayout.of(cells, root, automaton.alphabet, automaton.longest_word, "")
-            section = encode_word_numbers(states, automaton.word_count)
-        if not _LITTLE_ENDIAN:
-            cells.byteswap()
-        body, count = cells.tobytes(), len(cells)
-    header = Header(
-        policy,
-        automaton.alphabet,
-        automaton.word_count,
-        automaton.state_count,
-        automaton.transition_count,
-        sum(automaton.finals),
-        automaton.longest_word,
-        root,
-        count,
-        zlib.crc32(body),
-        source_digest,
-        version,
-        flags=FLAG_WORD_NUMBERS if index else 0,
-        index_bytes=len(section),
-    )
-    return pack_header(header) + body + section
-
-
 def body_cells(automaton: Automaton) -> tuple[array, int]:
     """The file's cells (native byte order) and the root's cell index."""
     alphabet = automaton.alphabet
@@ -1100,7 +706,7 @@ def body_cells(automaton: Automaton) -> tuple[array, int]:
     for state in order:
         position[state] = cursor
         cursor += width + len(automaton.labels[state]) // 2
-    if cursor > _CELL_MAX:
+    if cursor > CELL_MAX:
         raise DictionaryError("automaton too large for the native format (more than 2**32 cells)")
 
     from array import array  # only writers need it (array is a shared library: start-up time)
@@ -1114,7 +720,7 @@ def body_cells(automaton: Automaton) -> tuple[array, int]:
         if automaton.finals[state]:
             bits |= 1 << final_bit
         for i in range(width):
-            cells.append((bits >> (32 * i)) & _CELL_MAX)
+            cells.append((bits >> (32 * i)) & CELL_MAX)
         cells.extend(position[child] for child in flat[1::2])
     if cells.itemsize != 4:
         raise AssertionError("array('I') must hold 4-byte cells")
@@ -1280,153 +886,6 @@ def _header_crc(data: Buffer, header_size: int) -> int:
     header = bytearray(data[:header_size])
     struct.pack_into("<I", header, _HEADER_CRC_OFFSET, 0)
     return zlib.crc32(header)
-
-
-def write_atomically(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that the file appears whole or not at all (see :func:`atomic_file`)."""
-    with atomic_file(path) as stream:
-        stream.write(data)
-        fault_point("written")
-
-
-@contextmanager
-def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
-    """A binary file to write, which replaces ``path`` whole when the block ends without error.
-
-    The file is a temporary one in the same folder (it may be seeked and rewritten); it
-    is flushed to disk and renamed over ``path`` at the end, or removed on any failure
-    (an interruption included), leaving an existing ``path`` untouched.
-    A symbolic link at ``path`` is replaced by the file, never written through (as
-    ``sed -i`` does); a folder, device or pipe there is refused. A new file gets the
-    mode the umask gives, a replaced regular file keeps its mode. A writer killed even
-    with SIGKILL leaves no temporary file: its reaper (:mod:`boggle_dafsa.files.reaper`)
-    removes it; without a reaper, the next write to the same path does.
-    """
-    from boggle_dafsa.files import reaper  # only writers need it (it imports subprocess)
-
-    target = Path(os.path.abspath(path))
-    try:
-        existing = os.lstat(target)
-    except FileNotFoundError:
-        existing = None
-    except OSError as error:
-        raise DictionaryError(f"{path}: cannot write ({error.strerror or error})") from None
-    mode = None
-    if existing is not None:
-        if stat.S_ISREG(existing.st_mode):
-            mode = stat.S_IMODE(existing.st_mode)
-        elif not stat.S_ISLNK(existing.st_mode):
-            raise DictionaryError(f"{path}: exists and is not a regular file (a folder, a device, a pipe): not replacing it")
-    folder = target.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temporaries(folder, target.name)
-        temporary, descriptor = _create_temporary(folder, target.name)
-    except OSError as error:
-        raise DictionaryError(f"{path}: cannot write ({error.strerror or error})") from None
-    try:
-        fault_point("created")
-        with os.fdopen(descriptor, "w+b") as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        fault_point("synced")
-        os.replace(temporary, target)
-        reaper.done(temporary)
-        fault_point("renamed")
-    except BaseException as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        reaper.done(temporary)
-        if isinstance(error, OSError):
-            raise DictionaryError(f"{path}: cannot write ({error.strerror or error})") from None
-        raise
-
-
-#: Temporary files are named ``.NAME.PID.RANDOM.tmp``, NAME cut to this length so that
-#: a name near the filesystem's limit still has room for the rest.
-_TEMPORARY_NAME_LENGTH = 64
-
-
-def _create_temporary(folder: Path, name: str) -> tuple[Path, int]:
-    # os.open with 0o666, not mkstemp (0o600): the umask then gives the new file its mode.
-    # Read and write: a writer reads its file back before the rename (stream.read_back).
-    import secrets  # only writers need it
-
-    from boggle_dafsa.files import reaper
-
-    while True:
-        temporary = folder / f".{name[:_TEMPORARY_NAME_LENGTH]}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-        # Listed before it exists: whenever this process dies from now on, the reaper
-        # removes it (see files/reaper.py).
-        reaper.listed(temporary)
-        try:
-            flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-            return temporary, os.open(temporary, flags, 0o666)
-        except FileExistsError:
-            reaper.done(temporary)  # someone else's name
-        except BaseException:
-            reaper.done(temporary)
-            raise
-
-
-def _remove_stale_temporaries(folder: Path, name: str) -> None:
-    # A writer killed with SIGKILL cannot clean up: its temporary file is removed here,
-    # once its process is gone (a live one may still be writing it).
-    prefix = f".{name[:_TEMPORARY_NAME_LENGTH]}."
-    try:
-        candidates = [entry for entry in os.listdir(folder) if entry.startswith(prefix) and entry.endswith(".tmp")]
-    except OSError:
-        return
-    for entry in candidates:
-        pid_text = entry[len(prefix) :].split(".")[0]
-        if not pid_text.isdigit() or _process_alive(int(pid_text)):
-            continue
-        try:
-            os.unlink(folder / entry)
-        except OSError:
-            pass
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True  # another user's process: not ours to judge
-    return True
-
-
-#: Environment variable of the fault-injection hook (tests only): ``N`` kills the process
-#: with SIGKILL at the Nth step of the writes it does (see :func:`fault_point`).
-FAULT_VARIABLE = "BOGGLE_DAFSA_TEST_KILL_AT_STEP"
-_steps_taken = 0
-#: In-process hook (tests only): called with each step's name; it may raise to interrupt.
-fault_hook: Callable[[str], None] | None = None
-
-
-def fault_point(step: str) -> None:
-    """A step of a write where the tests may kill the process (``$BOGGLE_DAFSA_TEST_KILL_AT_STEP``).
-
-    The tests kill a build at each step in turn and check that the previous dictionary
-    is still usable and that no temporary file is left.
-    """
-    global _steps_taken
-    if fault_hook is not None:
-        fault_hook(step)
-    wanted = os.environ.get(FAULT_VARIABLE)
-    if not wanted:
-        return
-    _steps_taken += 1
-    if str(_steps_taken) == wanted:
-        import signal
-
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 _LITTLE_ENDIAN = sys.byteorder == "little"

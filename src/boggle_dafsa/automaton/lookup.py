@@ -18,7 +18,7 @@ text is normalized here first. Where the part is built, ``word in d`` is the ``s
 slot of the compiled base ``Contains``: Python's ``in`` reaches C with no Python frame
 between, and asks :meth:`Lookups._contains` (the twin) only for what C does not answer.
 The twin is the layouts' ``step`` (:class:`~.fileformat.NativeLayout`,
-:class:`~.fileformat.CompactLayout`), used where the part is not built or
+:class:`~.compact.CompactLayout`), used where the part is not built or
 ``BOGGLE_DAFSA_PURE=1`` (read at a dictionary's first lookup, even after import).
 """
 
@@ -28,7 +28,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa import compiled
-from boggle_dafsa.automaton.fileformat import CompactLayout, Header, NativeLayout
+from boggle_dafsa.automaton.compact import CompactLayout
+from boggle_dafsa.automaton.fileformat import Header, NativeLayout
 from boggle_dafsa.dictionary import DictionaryBase
 from boggle_dafsa.words.normalize import Policy, normalize
 

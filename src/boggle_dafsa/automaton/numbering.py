@@ -31,13 +31,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from boggle_dafsa.automaton.fileformat import (
-    CompactLayout,
-    Header,
-    NativeLayout,
-    WordCounts,
-    word_numbers,
-)
+from boggle_dafsa.automaton.compact import CompactLayout
+from boggle_dafsa.automaton.fileformat import Header, NativeLayout, WordCounts, word_numbers
 
 _ADD_UP = "damaged: its word counts do not add up"
 

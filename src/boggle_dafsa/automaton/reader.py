@@ -16,24 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa import compiled
+from boggle_dafsa.automaton.compact import CompactLayout, expand, project
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     FINAL_FLAG,
     FIXED_SIZE,
     ONE_CELL_LETTERS,
-    CompactLayout,
     Header,
     NativeLayout,
     decode_header,
     index_crc_holds,
     layout_of,
-    project,
-    write_atomically,
 )
 from boggle_dafsa.automaton.lookup import Lookups
 from boggle_dafsa.automaton.numbering import WordNumbers
 from boggle_dafsa.automaton.values import Values
 from boggle_dafsa.errors import DictionaryError, opening
+from boggle_dafsa.files.atomic import write_atomically
 from boggle_dafsa.words.normalize import Policy
 
 __all__ = ["FINAL_FLAG", "NativeDictionary"]
@@ -136,7 +135,7 @@ class NativeDictionary(Values, Lookups, WordNumbers):  # type: ignore[override]
 
         Up to 31 letters, :meth:`layout`. Over 31 (a wide alphabet, which one-cell headers
         cannot hold), the part of the automaton spelled with the alphabet's letters among
-        ``letters`` only, remapped to at most 31 bits (:func:`fileformat.project`): every
+        ``letters`` only, remapped to at most 31 bits (:func:`compact.project`): every
         word a grid of those faces can hold is there. None when they are more than 31 (or
         none). Kept: a grid whose letters it covers reuses it, and a grid that brings new
         ones widens it while the union fits 31 letters (random boards of one dice set
@@ -168,8 +167,6 @@ class NativeDictionary(Values, Lookups, WordNumbers):  # type: ignore[override]
         if isinstance(self.states, NativeLayout):
             return self.states
         if self._expanded is None:
-            from boggle_dafsa.automaton.fileformat import expand
-
             try:
                 cells, root = expand(self.states)
             except ValueError as error:

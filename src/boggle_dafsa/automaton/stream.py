@@ -36,19 +36,17 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from boggle_dafsa import compiled
 from boggle_dafsa.automaton.builder import IncrementalBuilder, StateLimitError, UnsortedInputError
+from boggle_dafsa.automaton.compact import CompactLayout, compact_body
 from boggle_dafsa.automaton.fileformat import (
     _LITTLE_ENDIAN,
     DEFAULT_VERSION,
     FLAG_VALUES,
     FLAG_WORD_NUMBERS,
     VERSIONS,
-    CompactLayout,
     Header,
     NativeLayout,
-    atomic_file,
     body_cells,
     check_writable,
-    compact_body,
     header_size_for,
     pack_header,
     word_numbers,
@@ -57,6 +55,7 @@ from boggle_dafsa.automaton.fileformat import (
 from boggle_dafsa.automaton.values import int_range, pack_ints
 from boggle_dafsa.errors import DictionaryError
 from boggle_dafsa.files import limits, reaper
+from boggle_dafsa.files.atomic import atomic_file
 from boggle_dafsa.words.normalize import Policy
 
 if TYPE_CHECKING:

@@ -194,7 +194,7 @@ def play(
     report = game.report(ended, seconds=seconds)
     study_hint = None
     if missed_file is not None:
-        from boggle_dafsa.automaton.fileformat import write_atomically
+        from boggle_dafsa.files.atomic import write_atomically
         from boggle_dafsa.game.review import review
 
         write_atomically(missed_file, "".join(f"{word}\n" for word in review(report).study).encode())

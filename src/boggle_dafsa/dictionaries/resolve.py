@@ -14,9 +14,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.dictionary import Dictionary
 from boggle_dafsa.errors import DictionaryError, WordListError
+from boggle_dafsa.files.atomic import write_atomically
 from boggle_dafsa.files.folders import cache_dir, fallback_cache_dir, private_temporary_folder
 from boggle_dafsa.formats import open_path as open_any_format
 from boggle_dafsa.formats.detect import detect_format

@@ -8,7 +8,7 @@ it ends; the reaper then removes whatever is still listed, and exits. A writer t
 normally has listed nothing by then, so the reaper simply exits.
 
 If the reaper cannot be started (no fork allowed, a process limit), writes go on without
-it, and ``fileformat.atomic_file`` still removes the temporary files of dead writers at
+it, and ``atomic.atomic_file`` still removes the temporary files of dead writers at
 the next write to the same path.
 """
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import marisa_trie
 
-from boggle_dafsa.automaton.fileformat import write_atomically
 from boggle_dafsa.errors import DictionaryError, opening
+from boggle_dafsa.files.atomic import write_atomically
 from boggle_dafsa.files.folders import private_cache_dir
 from boggle_dafsa.formats.foreign import ForeignDictionary
 from boggle_dafsa.formats.registry import MARISA_MAGIC

@@ -22,8 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from boggle_dafsa.automaton.fileformat import Buffer, write_atomically
+from boggle_dafsa.automaton.fileformat import Buffer
 from boggle_dafsa.errors import DictionaryError
+from boggle_dafsa.files.atomic import write_atomically
 from boggle_dafsa.words.normalize import Policy
 
 SUFFIX = ".meta.json"
