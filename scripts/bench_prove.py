@@ -34,9 +34,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -49,21 +49,23 @@ INNER = "AEIJOU BCDFGMPQVWXZ HKLNRSTY"
 CORNERS = "AEIOSUY BCDFGHJKLMNPQRTVWXZ"
 
 
-def children_usage() -> tuple[float, int]:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
-
-
 def timed(command: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> tuple[str, float, float, int]:
-    """(stdout, CPU seconds, wall seconds, peak RSS in kB of the largest child so far)."""
-    before, _ = children_usage()
+    """(stdout, CPU seconds, wall seconds, peak RSS in kB) of the command's own process and its workers.
+
+    The child's own usage (``wait4``): its CPU and the largest resident set of it and the
+    processes it waited for (its workers), not that of every child so far."""
     started = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd)
-    wall = time.perf_counter() - started
-    after, peak = children_usage()
-    if result.returncode != 0:
-        sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr[-2000:]}")
-    return result.stdout, after - before, wall, peak
+    with tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, env={**os.environ, **(env or {})}, cwd=cwd)
+        assert child.stdout is not None
+        output = child.stdout.read().decode()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+        wall = time.perf_counter() - started
+        if child.returncode != 0:
+            errors.seek(0)
+            sys.exit(f"{command[0]} failed ({child.returncode}): {errors.read()[-2000:].decode(errors='replace')}")
+    return output, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
 
 
 def main() -> None:
@@ -93,6 +95,9 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=0, help="prove only this many classes, drawn at random (both tools)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the sample")
     parser.add_argument("--memory", type=int, default=None, help="our --memory (MB a class)")
+    parser.add_argument(
+        "--peer-switchover", type=int, default=None, help="break_all's --switchover_score (its 4x4 run: 8000; default 1.7 N)"
+    )
     args = parser.parse_args()
     shape = tuple(int(size) for size in args.shape.split("x"))
     canonical = Canonical(shape, False)
@@ -146,6 +151,7 @@ def main() -> None:
         data = json.loads(out)
         if chosen:
             results["ours"] = cpu * len(our_classes) / data["sampled"]
+            peaks["ours"] = peak
             print(
                 f"boggle-dafsa prove --estimate: {data['sampled']} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall; "
                 f"{data['sample_cpu_seconds']:.1f} in the classes), projected {cpu * len(our_classes) / data['sampled'] / 3600:.2f} "
@@ -159,6 +165,7 @@ def main() -> None:
             f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB"
         )
         results["ours"] = cpu
+        peaks["ours"] = peak
         return boards
 
     def peer() -> set[str]:
@@ -182,12 +189,15 @@ def main() -> None:
             "--output_base",
             "/tmp/bench-prove-peer",
         ]
+        if args.peer_switchover:
+            command += ["--switchover_score", str(args.peer_switchover)]
         if chosen:
             command += ["--board_ids", ",".join(str(peer_id(classes[index])) for index in chosen)]
         env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
         out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
         if chosen:
             results["peer"] = cpu * len(classes) / len(chosen)
+            peaks["peer"] = peak
             print(
                 f"hybrid-boggle break_all --board_ids: {len(chosen)} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall), "
                 f"projected {cpu * len(classes) / len(chosen) / 3600:.2f} CPU-hours, peak RSS {peak / 1024:.0f} MB"
@@ -200,6 +210,7 @@ def main() -> None:
             f"{cpu:.1f} CPU-s ({wall:.1f} s wall), peak RSS {peak / 1024:.0f} MB"
         )
         results["peer"] = cpu
+        peaks["peer"] = peak
         return boards
 
     def peer_id(numbers: tuple[int, ...]) -> int:
@@ -214,6 +225,7 @@ def main() -> None:
         return number
 
     results: dict[str, float] = {}
+    peaks: dict[str, int] = {}
     order = [peer, ours] if args.peer_first else [ours, peer]
     if args.ours_only:
         order = [ours]
@@ -223,6 +235,8 @@ def main() -> None:
             results["ours"] = args.ours_cpu
     found = {function.__name__: function() for function in order}
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+    if "ours" in peaks and "peer" in peaks:
+        print(f"peak RSS ratio ours / peer: {peaks['ours'] / peaks['peer']:.2f}")
     if chosen and "peer" in results and "ours" in results:
         what = "projected CPU of the whole proof" if own else f"CPU on the same {len(chosen)} classes"
         if args.peer_only:
