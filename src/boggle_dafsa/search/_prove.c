@@ -22,6 +22,25 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#ifdef PROVE_STATS
+/* Profiling only (built with -DPROVE_STATS): each class's phases on standard error. */
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+static double stats_cpu(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+static long stats_faults(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_minflt;
+}
+#endif
 
 /* Not the file format (this kernel reads a trie of its own): the shared bit helpers,
  * popcount32 and lowest_bit32. */
@@ -51,15 +70,18 @@ typedef struct {
 } Lexicon;
 
 /* A tree node: a sum node (label: the face that led to it) or a choice node (label: the
- * rank of its cell). Children form a list. bound: a sum node's points until its choice
- * nodes are done, then its bound; a choice node's bound (the most of its children's). One
- * record of 16 bytes, its bound beside its links: a merge or a bound reads one cache line a
- * node, not two. The bounds fit in 32 bits: no stored bound is above the root's, and the
- * root's is at most the points of all the word instances, held below 2**31 (add_word). */
+ * rank of its cell). Its children lie side by side, nodes first .. first + count - 1, in
+ * ascending label (a sum node's choice nodes by rank, a choice node's sum nodes by face):
+ * a merge or a bound reads a node's children in a cache line or two (a list of siblings
+ * was a cache miss a child), and a merged node shares a child of one side by copying its
+ * 12 bytes into its own children. bound: a sum node's bound (its points plus its choice
+ * nodes' bounds); a choice node's (the most of its children's). The bounds fit in 32 bits:
+ * no stored bound is above the root's, and the root's is at most the points of all the
+ * word instances, held below 2**31 (add_word). */
 typedef struct {
-    int32_t child;
-    int32_t sibling;
+    int32_t first;
     int32_t bound;
+    uint8_t count;
     uint8_t label;
 } Node;
 
@@ -107,6 +129,9 @@ typedef struct {
     size_t node_hint, record_hint;
     /* this thread's state while the GIL is let go (NULL while it is held) */
     PyThreadState *released;
+#ifdef PROVE_STATS
+    size_t peak_count, made_nodes, merges, bounds_tried, branch_calls, frontier_choices;
+#endif
 } Work;
 
 static void lexicon_free(PyObject *capsule) {
@@ -170,13 +195,16 @@ done:
  * into its Work before letting the GIL go). */
 static size_t node_hint = 4096, record_hint = 4096;
 
-static int32_t new_node(Work *work, uint8_t label) {
-    if (work->merge_limit && work->count >= work->merge_limit) {
+/* `n` nodes side by side at the end of the tree: the index of the first (their fields left
+ * to the caller), or -1 when out of memory (failed set) or past merge_limit (over_limit set). */
+static int32_t alloc_nodes(Work *work, size_t n) {
+    if (work->merge_limit && work->count + n > work->merge_limit) {
         work->over_limit = 1;
         return -1;
     }
-    if (work->count == work->capacity) {
-        size_t capacity = work->capacity ? work->capacity * 2 : work->node_hint;
+    if (work->count + n > work->capacity) {
+        size_t capacity = work->capacity ? work->capacity : work->node_hint;
+        while (capacity < work->count + n) capacity *= 2;
         Node *grown = (Node *)realloc(work->nodes, capacity * sizeof(Node));
         if (grown == NULL) {
             work->failed = 1;
@@ -185,21 +213,13 @@ static int32_t new_node(Work *work, uint8_t label) {
         work->nodes = grown;
         work->capacity = capacity;
     }
-    Node *node = &work->nodes[work->count];
-    node->child = -1;
-    node->sibling = -1;
-    node->label = label;
-    node->bound = 0;
-    return (int32_t)work->count++;
-}
-
-/* A new child of `parent` labelled `label` (-1 when out of memory). */
-static int32_t attach(Work *work, int32_t parent, uint8_t label) {
-    int32_t child = new_node(work, label);
-    if (child < 0) return -1;
-    work->nodes[child].sibling = work->nodes[parent].child;
-    work->nodes[parent].child = child;
-    return child;
+#ifdef PROVE_STATS
+    if (work->count + n > work->peak_count) work->peak_count = work->count + n;
+    if (work->merge_limit) work->made_nodes += n;
+#endif
+    int32_t first = (int32_t)work->count;
+    work->count += n;
+    return first;
 }
 
 /* The walk's word instances are not inserted one by one (a look-up down the tree each,
@@ -323,18 +343,95 @@ static int sort_records(Work *work) {
 }
 
 /* The tree from the sorted records: see add_word. Records equal in cells and word are one
- * word found by two paths on the same cells: counted once. The bounds are made on the way
- * (no second pass over the tree): a node is done when a record leaves its path, and its
- * bound goes to its parent then (a sum node's into its choice node's maximum, a choice
- * node's into its sum node's total, which starts as the points of its words). */
+ * word found by two paths on the same cells: counted once. A node is done when a record
+ * leaves its path; until then it is open, its children done so far held aside (Build), and
+ * when it is done they are written side by side at the end of the tree and the node itself
+ * goes to its parent's children. Its bound is made then (no second pass over the tree). The
+ * records are read once, in order: the pages of those read are given back on the way, so
+ * that the tree grows into the memory the records leave. */
+typedef struct {
+    /* open sum node at level d (0: the root; d: under the open choice node d - 1):
+     * its choice nodes done (descending rank, as the sorted records bring them), points, face */
+    Node sum_children[MAX_CELLS + 1][MAX_CELLS];
+    int sum_count[MAX_CELLS + 1];
+    int64_t sum_points[MAX_CELLS + 1];
+    uint8_t sum_label[MAX_CELLS + 1];
+    /* open choice node at level d: its sum nodes done (ascending face), its rank */
+    Node choice_children[MAX_CELLS][MAX_FACES];
+    int choice_count[MAX_CELLS];
+    uint8_t choice_rank[MAX_CELLS];
+} Build;
+
+/* Open sum node `level` done: its choice nodes written (ascending rank), itself into its choice node's children. */
+static int close_sum(Work *work, Build *build, int level, Node *into) {
+    int count = build->sum_count[level];
+    int64_t bound = build->sum_points[level];
+    int32_t first = 0;
+    if (count) {
+        first = alloc_nodes(work, (size_t)count);
+        if (first < 0) return -1;
+        for (int i = 0; i < count; i++) {
+            Node child = build->sum_children[level][count - 1 - i];
+            work->nodes[first + i] = child;
+            bound += child.bound;
+        }
+    }
+    into->first = first;
+    into->count = (uint8_t)count;
+    into->bound = (int32_t)bound;
+    into->label = build->sum_label[level];
+    return 0;
+}
+
+/* Open choice node `level` done: its sum nodes written (ascending face), itself into its sum node's children. */
+static int close_choice(Work *work, Build *build, int level) {
+    int count = build->choice_count[level];
+    int32_t first = alloc_nodes(work, (size_t)count);
+    if (first < 0) return -1;
+    int32_t best = 0;
+    for (int i = 0; i < count; i++) {
+        Node child = build->choice_children[level][i];
+        work->nodes[first + i] = child;
+        if (child.bound > best) best = child.bound;
+    }
+    if (build->sum_count[level] >= MAX_CELLS) return -1; /* never: one choice node a rank */
+    Node *node = &build->sum_children[level][build->sum_count[level]++];
+    node->first = first;
+    node->count = (uint8_t)count;
+    node->bound = best;
+    node->label = build->choice_rank[level];
+    return 0;
+}
+
+/* Give back the pages of the records before `end` (read and done with). */
+static void release_records(Work *work, size_t end, size_t *released) {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+    const uintptr_t page = 4096, chunk = (uintptr_t)1 << 23;
+    uintptr_t from = ((uintptr_t)work->records + *released + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)work->records + end) & ~(page - 1);
+    if (to < from + chunk) return;
+    (void)madvise((void *)from, to - from, MADV_DONTNEED);
+    *released = to - (uintptr_t)work->records;
+#else
+    (void)work;
+    (void)end;
+    (void)released;
+#endif
+}
+
 static int build_tree(Work *work) {
     int cells = work->cells;
     size_t stride = work->stride;
-    /* the path of the previous record: its cells' ranks, choice and sum nodes */
+    Build *build = (Build *)malloc(sizeof(Build));
+    if (build == NULL) return -1;
+    int status = -1;
+    /* the path of the previous record: the ranks of its open choice nodes */
     int path_rank[MAX_CELLS];
-    int32_t path_choice[MAX_CELLS], path_sum[MAX_CELLS];
     int depth = 0;
-    Node *nodes = work->nodes; /* again after each attach (which may move them) */
+    size_t released = 0;
+    build->sum_count[0] = 0;
+    build->sum_points[0] = 0;
+    build->sum_label[0] = 0;
     const uint8_t *previous = NULL;
     for (size_t i = 0; i <= work->record_count; i++) {
         const uint8_t *record = i < work->record_count ? work->records + i * stride : NULL;
@@ -345,7 +442,7 @@ static int build_tree(Work *work) {
                 if (memcmp(record + cells, previous + cells, 4) != 0) {
                     const uint8_t *tail = record + cells;
                     uint32_t word = ((uint32_t)tail[0] << 24) | ((uint32_t)tail[1] << 16) | ((uint32_t)tail[2] << 8) | tail[3];
-                    work->nodes[depth ? path_sum[depth - 1] : 0].bound += work->lexicon->nodes[word].value;
+                    build->sum_points[depth] += work->lexicon->nodes[word].value;
                 }
                 previous = record;
                 continue;
@@ -356,39 +453,51 @@ static int build_tree(Work *work) {
         int keep = 0; /* whether this record goes on in the choice node at `differ` */
         while (depth > 0 && path_rank[depth - 1] >= differ) {
             depth--;
-            int32_t sum = path_sum[depth], choice = path_choice[depth];
-            nodes = work->nodes;
-            if (nodes[sum].bound > nodes[choice].bound) nodes[choice].bound = nodes[sum].bound;
+            if (build->choice_count[depth] >= MAX_FACES) goto done; /* never: one sum node a face */
+            if (close_sum(work, build, depth + 1, &build->choice_children[depth][build->choice_count[depth]]) < 0) goto done;
+            build->choice_count[depth]++;
             if (record != NULL && path_rank[depth] == differ) {
                 keep = 1;
                 break;
             }
-            nodes[depth ? path_sum[depth - 1] : 0].bound += nodes[choice].bound;
+            if (close_choice(work, build, depth) < 0) goto done;
         }
         if (record == NULL) break;
         const uint8_t *tail = record + cells;
         uint32_t word = ((uint32_t)tail[0] << 24) | ((uint32_t)tail[1] << 16) | ((uint32_t)tail[2] << 8) | tail[3];
         for (int r = differ; r < cells; r++) {
             if (!record[r]) continue;
-            int32_t parent = depth ? path_sum[depth - 1] : 0;
-            int32_t choice = keep ? path_choice[depth] : attach(work, parent, (uint8_t)r);
+            if (!keep) {
+                build->choice_count[depth] = 0;
+                build->choice_rank[depth] = (uint8_t)r;
+            }
             keep = 0;
-            if (choice < 0) return -1;
-            int32_t sum = attach(work, choice, (uint8_t)(record[r] - 1));
-            if (sum < 0) return -1;
+            build->sum_count[depth + 1] = 0;
+            build->sum_points[depth + 1] = 0;
+            build->sum_label[depth + 1] = (uint8_t)(record[r] - 1);
             path_rank[depth] = r;
-            path_choice[depth] = choice;
-            path_sum[depth] = sum;
             depth++;
         }
-        work->nodes[depth ? path_sum[depth - 1] : 0].bound += work->lexicon->nodes[word].value;
+        build->sum_points[depth] += work->lexicon->nodes[word].value;
         previous = record;
         if ((Py_ssize_t)work->count > work->node_budget) {
             work->over_budget = 1;
-            return 0;
+            status = 0;
+            goto done;
         }
+        if (i > 0) release_records(work, (i - 1) * stride, &released);
     }
-    return 0;
+    /* the root: node 0 */
+    {
+        Node root;
+        if (close_sum(work, build, 0, &root) < 0) goto done;
+        work->nodes[0] = root;
+    }
+    if ((Py_ssize_t)work->count > work->node_budget) work->over_budget = 1;
+    status = 0;
+done:
+    free(build);
+    return status;
 }
 
 static int stopped(Work *work) {
@@ -415,14 +524,36 @@ static void explore(Work *work, int32_t tree, int position);
 static void prove_work(Work *work, int64_t *bound, size_t *tree_nodes) {
     *bound = 0;
     *tree_nodes = 0;
-    if (new_node(work, 0) < 0) return;
+#ifdef PROVE_STATS
+    double t0 = stats_cpu(), t1 = t0, t2 = t0, t3 = t0, t4 = t0;
+    long f0 = stats_faults(), f1 = f0, f2 = f0, f3 = f0;
+    size_t records = 0;
+#define STATS_AT(t, f) (t = stats_cpu(), f = stats_faults())
+#else
+#define STATS_AT(t, f) ((void)0)
+#endif
+    if (alloc_nodes(work, 1) < 0) goto report;
+    work->nodes[0].first = 0;
+    work->nodes[0].count = 0;
+    work->nodes[0].bound = 0;
+    work->nodes[0].label = 0;
     for (int start = 0; start < work->cells && !work->over_budget && !work->failed; start++) visit(work, start, 0);
-    if (work->failed || work->over_budget) return;
-    if (sort_records(work) < 0 || build_tree(work) < 0) {
+    STATS_AT(t1, f1);
+#ifdef PROVE_STATS
+    records = work->record_count;
+#endif
+    if (work->failed || work->over_budget) goto report;
+    if (sort_records(work) < 0) {
         work->failed = 1;
-        return;
+        goto report;
     }
-    if (work->over_budget) return;
+    STATS_AT(t2, f2);
+    if (build_tree(work) < 0) {
+        work->failed = 1;
+        goto report;
+    }
+    STATS_AT(t3, f3);
+    if (work->over_budget) goto report;
     *bound = work->nodes[0].bound;
     /* the records are done with: their memory goes to the merged trees */
     if (work->record_capacity >= 4096) work->record_hint = work->record_capacity;
@@ -433,6 +564,19 @@ static void prove_work(Work *work, int64_t *bound, size_t *tree_nodes) {
     /* as prove.py's MERGED_NODES: the tree and its merged nodes, 9/5 of the budget in all */
     work->merge_limit = (size_t)work->node_budget * 9 / 5;
     if (*bound >= work->minimum) explore(work, 0, 0);
+report:
+#ifdef PROVE_STATS
+    t4 = stats_cpu();
+    fprintf(stderr,
+            "prove_stats records=%zu nodes=%zu peak_nodes=%zu branches=%lld candidates=%zu over=%d walk=%.3f sort=%.3f "
+            "build=%.3f explore=%.3f faults_walk=%ld faults_sort=%ld faults_build=%ld faults_explore=%ld made=%zu merges=%zu "
+            "bounds=%zu branch_calls=%zu frontier=%zu\n",
+            records, *tree_nodes, work->peak_count, work->branches, work->candidate_count, work->over_budget, t1 - t0,
+            t2 - t1, t3 - t2, t4 - t3, f1 - f0, f2 - f1, f3 - f2, stats_faults() - f3, work->made_nodes, work->merges,
+            work->bounds_tried, work->branch_calls, work->frontier_choices);
+#endif
+    return;
+#undef STATS_AT
 }
 
 /* popcount32 in a few instructions inline: without -mpopcnt (the build targets any x86-64),
@@ -504,16 +648,19 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
     }
     if (stopped(work)) return;
     Stack *here = &work->frontier[position];
+#ifdef PROVE_STATS
+    work->branch_calls++;
+    work->frontier_choices += here->size;
+#endif
     int64_t base = bound;
     int64_t delta[MAX_FACES];
     memset(delta, 0, sizeof(delta));
     const Node *nodes = work->nodes;
     for (size_t i = 0; i < here->size; i++) {
-        int32_t choice = here->items[i];
-        base -= nodes[choice].bound;
-        for (int32_t child = nodes[choice].child; child >= 0; child = nodes[child].sibling) {
-            delta[nodes[child].label] += nodes[child].bound;
-        }
+        const Node *choice = &nodes[here->items[i]];
+        base -= choice->bound;
+        const Node *child = &nodes[choice->first];
+        for (int k = 0; k < choice->count; k++) delta[child[k].label] += child[k].bound;
     }
     int cell = work->order[position];
     size_t sizes[MAX_CELLS];
@@ -525,15 +672,16 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
         work->board[cell] = (uint8_t)face;
         for (int later = position + 1; later < work->cells; later++) sizes[later] = work->frontier[later].size;
         for (size_t i = 0; i < here->size; i++) {
-            for (int32_t child = nodes[here->items[i]].child; child >= 0; child = nodes[child].sibling) {
-                if (nodes[child].label != face) continue;
-                for (int32_t choice = nodes[child].child; choice >= 0; choice = nodes[choice].sibling) {
-                    if (push(&work->frontier[nodes[choice].label], choice) < 0) {
-                        work->failed = 1;
-                        return;
-                    }
+            const Node *choice = &nodes[here->items[i]];
+            const Node *child = &nodes[choice->first];
+            int k = 0;
+            while (k < choice->count && child[k].label < face) k++;
+            if (k == choice->count || child[k].label != face) continue;
+            for (int32_t later = child[k].first, end = later + child[k].count; later < end; later++) {
+                if (push(&work->frontier[nodes[later].label], later) < 0) {
+                    work->failed = 1;
+                    return;
                 }
-                break;
             }
         }
         branch(work, position + 1, value, position + 1 < work->cells ? work->sets[work->order[position + 1]] : 0);
@@ -557,87 +705,127 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
  * 9/5 of the node budget, with the tree). Choice nodes are listed by rank, ascending; the children of
  * a choice node by face, descending (as build_tree makes them). */
 
-static int32_t copy_node(Work *work, int32_t from) {
-    int32_t copy = new_node(work, work->nodes[from].label);
-    if (copy < 0) return -1;
-    work->nodes[copy].child = work->nodes[from].child;
-    work->nodes[copy].bound = work->nodes[from].bound;
-    return copy;
+static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Node *out);
+
+/* The children of `node` asked of the memory ahead of their use: a merge finds the pairs it
+ * will merge first, then merges them one by one, so the blocks of the later pairs arrive
+ * while the first are merged (the merges wait on memory, not on arithmetic). */
+static inline void prefetch_children(const Work *work, const Node *node) {
+#if defined(__GNUC__)
+    const char *start = (const char *)&work->nodes[node->first];
+    __builtin_prefetch(start);
+    if (node->count > 5) __builtin_prefetch(start + 64);
+#else
+    (void)work;
+    (void)node;
+#endif
 }
 
-static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t label);
-
-/* Two choice nodes of the same rank, merged. */
-static int32_t merge_choice(Work *work, int32_t a, int32_t b) {
-    int32_t choice = new_node(work, work->nodes[a].label);
-    if (choice < 0) return -1;
-    int32_t last = -1;
-    int64_t best = 0;
-    int32_t x = work->nodes[a].child, y = work->nodes[b].child;
-    while (x >= 0 || y >= 0) {
-        int32_t made;
-        if (y < 0 || (x >= 0 && work->nodes[x].label > work->nodes[y].label)) {
-            made = copy_node(work, x);
-            x = work->nodes[x].sibling;
-        } else if (x < 0 || work->nodes[y].label > work->nodes[x].label) {
-            made = copy_node(work, y);
-            y = work->nodes[y].sibling;
-        } else {
-            made = merge_sum(work, x, -1, y, work->nodes[x].label);
-            x = work->nodes[x].sibling;
-            y = work->nodes[y].sibling;
+/* Two choice nodes of the same rank, merged into *out (its label left to the caller): 0, or
+ * -1 (failed or over_limit set). */
+static int merge_choice(Work *work, int32_t a, int32_t b, Node *out) {
+    const Node x = work->nodes[a], y = work->nodes[b]; /* copies: the tree may move as it grows */
+    int i = 0, j = 0, count = 0;
+    {
+        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
+        while (i < x.count || j < y.count) {
+            if (j == y.count || (i < x.count && u[i].label < v[j].label))
+                i++;
+            else if (i == x.count || v[j].label < u[i].label)
+                j++;
+            else {
+                prefetch_children(work, &u[i]);
+                prefetch_children(work, &v[j]);
+                i++, j++;
+            }
+            count++;
         }
-        if (made < 0) return -1;
-        if (last < 0)
-            work->nodes[choice].child = made;
-        else
-            work->nodes[last].sibling = made;
-        last = made;
-        if (work->nodes[made].bound > best) best = work->nodes[made].bound;
     }
-    work->nodes[choice].bound = (int32_t)best;
-    return choice;
+    int32_t first = alloc_nodes(work, (size_t)count);
+    if (first < 0) return -1;
+    int32_t best = 0;
+    i = j = 0;
+    for (int k = 0; k < count; k++) {
+        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
+        Node made;
+        if (j == y.count || (i < x.count && u[i].label < v[j].label)) {
+            made = u[i++];
+        } else if (i == x.count || v[j].label < u[i].label) {
+            made = v[j++];
+        } else {
+            uint8_t label = u[i].label;
+            if (merge_sum(work, x.first + i, -1, y.first + j, &made) < 0) return -1;
+            made.label = label;
+            i++, j++;
+        }
+        work->nodes[first + k] = made;
+        if (made.bound > best) best = made.bound;
+    }
+    out->first = first;
+    out->count = (uint8_t)count;
+    out->bound = best;
+    out->label = x.label;
+    return 0;
 }
 
-/* Sum node `a` (less its choice node of rank `skip`, if any) merged with sum node `b` (-1: none). */
-static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t label) {
+/* Sum node `a` (less its choice node of rank `skip`, if any) merged with sum node `b` (-1:
+ * none) into *out (its label left to the caller): 0, or -1 (failed or over_limit set). */
+static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Node *out) {
+    const Node empty = {0, 0, 0, 0};
+    const Node x = work->nodes[a], y = b >= 0 ? work->nodes[b] : empty;
     /* the points of a and b: their bounds less their choice nodes' (taken off on the way) */
-    int64_t total = (int64_t)work->nodes[a].bound + (b >= 0 ? work->nodes[b].bound : 0);
-    int32_t sum = new_node(work, label);
-    if (sum < 0) return -1;
-    int32_t last = -1;
-    int32_t x = work->nodes[a].child, y = b >= 0 ? work->nodes[b].child : -1;
-    while (x >= 0 || y >= 0) {
-        if (x >= 0 && work->nodes[x].label == skip) {
-            total -= work->nodes[x].bound;
-            x = work->nodes[x].sibling;
+    int64_t total = (int64_t)x.bound + y.bound;
+    int i = 0, j = 0, count = 0;
+    {
+        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
+        while (i < x.count || j < y.count) {
+            if (i < x.count && u[i].label == skip) {
+                i++;
+                continue;
+            }
+            if (j == y.count || (i < x.count && u[i].label < v[j].label))
+                i++;
+            else if (i == x.count || v[j].label < u[i].label)
+                j++;
+            else {
+                prefetch_children(work, &u[i]);
+                prefetch_children(work, &v[j]);
+                i++, j++;
+            }
+            count++;
+        }
+    }
+    int32_t first = alloc_nodes(work, (size_t)count);
+    if (first < 0) return -1;
+    i = j = 0;
+    for (int k = 0; k < count;) {
+        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
+        if (i < x.count && u[i].label == skip) {
+            total -= u[i++].bound;
             continue;
         }
-        int32_t made;
-        if (y < 0 || (x >= 0 && work->nodes[x].label < work->nodes[y].label)) {
-            total -= work->nodes[x].bound;
-            made = copy_node(work, x);
-            x = work->nodes[x].sibling;
-        } else if (x < 0 || work->nodes[y].label < work->nodes[x].label) {
-            total -= work->nodes[y].bound;
-            made = copy_node(work, y);
-            y = work->nodes[y].sibling;
+        Node made;
+        if (j == y.count || (i < x.count && u[i].label < v[j].label)) {
+            made = u[i++]; /* its bound, taken off and added back */
+        } else if (i == x.count || v[j].label < u[i].label) {
+            made = v[j++];
         } else {
-            total -= (int64_t)work->nodes[x].bound + work->nodes[y].bound;
-            made = merge_choice(work, x, y);
-            x = work->nodes[x].sibling;
-            y = work->nodes[y].sibling;
+            total -= (int64_t)u[i].bound + v[j].bound;
+            if (merge_choice(work, x.first + i, y.first + j, &made) < 0) return -1;
+            total += made.bound;
+            i++, j++;
         }
-        if (made < 0) return -1;
-        if (last < 0)
-            work->nodes[sum].child = made;
-        else
-            work->nodes[last].sibling = made;
-        last = made;
-        total += work->nodes[made].bound;
+        work->nodes[first + k++] = made;
     }
-    work->nodes[sum].bound = (int32_t)total;
-    return sum;
+    /* a skipped choice node after the last one kept */
+    while (i < x.count) {
+        if (work->nodes[x.first + i].label == skip) total -= work->nodes[x.first + i].bound;
+        i++;
+    }
+    out->first = first;
+    out->count = (uint8_t)count;
+    out->bound = (int32_t)total;
+    return 0;
 }
 
 /* A bound of merge_sum(work, a, skip, b)'s tree without making it: its choice nodes of the
@@ -646,41 +834,38 @@ static int32_t merge_sum(Work *work, int32_t a, int skip, int32_t b, uint8_t lab
  * is not made. */
 static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
     const Node *nodes = work->nodes;
+    const Node *x = &nodes[a], *y = &nodes[b];
+    const Node *u = &nodes[x->first], *v = &nodes[y->first];
     /* the points of a and b (their bounds less their choice nodes'), then the choices' bounds */
-    int64_t total = (int64_t)nodes[a].bound + nodes[b].bound;
-    int32_t x = nodes[a].child, y = nodes[b].child;
-    while (x >= 0 || y >= 0) {
-        if (x >= 0 && nodes[x].label == skip) {
-            total -= nodes[x].bound;
-            x = nodes[x].sibling;
+    int64_t total = (int64_t)x->bound + y->bound;
+    int i = 0, j = 0;
+    while (i < x->count || j < y->count) {
+        if (i < x->count && u[i].label == skip) {
+            total -= u[i++].bound;
             continue;
         }
-        if (y < 0 || (x >= 0 && nodes[x].label < nodes[y].label)) {
-            x = nodes[x].sibling; /* its bound, taken off and added back */
-        } else if (x < 0 || nodes[y].label < nodes[x].label) {
-            y = nodes[y].sibling;
+        if (j == y->count || (i < x->count && u[i].label < v[j].label)) {
+            i++; /* its bound, taken off and added back */
+        } else if (i == x->count || v[j].label < u[i].label) {
+            j++;
         } else {
-            total -= (int64_t)nodes[x].bound + nodes[y].bound;
+            total -= (int64_t)u[i].bound + v[j].bound;
             int64_t best = 0;
-            int32_t u = nodes[x].child, v = nodes[y].child;
-            while (u >= 0 || v >= 0) {
+            const Node *p = &nodes[u[i].first], *q = &nodes[v[j].first];
+            int m = 0, n = 0;
+            while (m < u[i].count || n < v[j].count) {
                 int64_t value;
-                if (v < 0 || (u >= 0 && nodes[u].label > nodes[v].label)) {
-                    value = nodes[u].bound;
-                    u = nodes[u].sibling;
-                } else if (u < 0 || nodes[v].label > nodes[u].label) {
-                    value = nodes[v].bound;
-                    v = nodes[v].sibling;
+                if (n == v[j].count || (m < u[i].count && p[m].label < q[n].label)) {
+                    value = p[m++].bound;
+                } else if (m == u[i].count || q[n].label < p[m].label) {
+                    value = q[n++].bound;
                 } else {
-                    value = (int64_t)nodes[u].bound + nodes[v].bound;
-                    u = nodes[u].sibling;
-                    v = nodes[v].sibling;
+                    value = (int64_t)p[m++].bound + q[n++].bound;
                 }
                 if (value > best) best = value;
             }
             total += best;
-            x = nodes[x].sibling;
-            y = nodes[y].sibling;
+            i++, j++;
         }
     }
     return total;
@@ -688,7 +873,8 @@ static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
 
 /* branch() from the tree under sum node `tree` at `position`, for the faces of `faces`. */
 static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) {
-    for (int32_t choice = work->nodes[tree].child; choice >= 0; choice = work->nodes[choice].sibling) {
+    const Node *node = &work->nodes[tree];
+    for (int32_t choice = node->first, end = choice + node->count; choice < end; choice++) {
         if (push(&work->frontier[work->nodes[choice].label], choice) < 0) {
             work->failed = 1;
             return;
@@ -709,23 +895,41 @@ static void explore(Work *work, int32_t tree, int position) {
     work->branches++;
     if (stopped(work)) return;
     int64_t bound = work->nodes[tree].bound;
-    int32_t choice = work->nodes[tree].child;
-    while (choice >= 0 && work->nodes[choice].label != position) choice = work->nodes[choice].sibling;
+    int32_t choice = -1;
+    for (int k = 0; k < work->nodes[tree].count; k++)
+        if (work->nodes[work->nodes[tree].first + k].label == position) choice = work->nodes[tree].first + k;
     uint32_t faces = work->sets[cell];
     while (faces) {
         int face = (int)lowest_bit32(faces);
         int32_t child = -1;
-        if (choice >= 0)
-            for (child = work->nodes[choice].child; child >= 0 && work->nodes[child].label != face; child = work->nodes[child].sibling) {
-            }
+        if (choice >= 0) {
+            const Node *node = &work->nodes[choice];
+            for (int k = 0; k < node->count; k++)
+                if (work->nodes[node->first + k].label == face) child = node->first + k;
+        }
         int64_t loose = choice < 0 ? bound : bound - work->nodes[choice].bound + (child >= 0 ? work->nodes[child].bound : 0);
+#ifdef PROVE_STATS
+        if (loose >= work->minimum && child >= 0) work->bounds_tried++;
+#endif
         if (loose < work->minimum || (child >= 0 && merged_bound(work, tree, position, child) < work->minimum)) {
             faces &= faces - 1;
             continue;
         }
         work->board[cell] = (uint8_t)face;
         size_t saved = work->count;
-        int32_t merged = choice < 0 ? tree : merge_sum(work, tree, position, child, 0);
+#ifdef PROVE_STATS
+        if (choice >= 0) work->merges++;
+#endif
+        int32_t merged = tree;
+        if (choice >= 0) {
+            Node made;
+            merged = alloc_nodes(work, 1);
+            if (merged >= 0 && merge_sum(work, tree, position, child, &made) < 0) merged = -1;
+            if (merged >= 0) {
+                made.label = 0;
+                work->nodes[merged] = made;
+            }
+        }
         if (merged < 0) {
             work->count = saved;
             if (!work->over_limit) return; /* out of memory: failed is set */
