@@ -109,7 +109,9 @@ typedef struct {
     size_t record_count, record_capacity, stride;
     int64_t points; /* of every record: past 2**31 - 1, over budget (the bounds are 32-bit) */
     /* the path being walked */
-    int path_cells[MAX_CELLS], path_faces[MAX_CELLS], depth;
+    /* the record of the path being walked: each cell's face (plus one) at its rank, 0 elsewhere
+     * and in the word's bytes (kept as the walk goes: a word instance copies it) */
+    uint64_t path[(MAX_CELLS + 4 + 7) / 8];
     uint32_t used;
     int over_budget, failed;
     unsigned ticks;
@@ -239,12 +241,11 @@ static void add_word(Work *work, int32_t word) {
         work->record_capacity = capacity;
     }
     uint8_t *record = work->records + work->record_count * work->stride;
-    memset(record, 0, work->stride);
-    for (int i = 0; i < work->depth; i++) record[work->rank[work->path_cells[i]]] = (uint8_t)(work->path_faces[i] + 1);
+    memcpy(record, work->path, work->stride);
     uint32_t number = (uint32_t)word;
     for (int i = 0; i < 4; i++) record[work->cells + i] = (uint8_t)(number >> (8 * (3 - i)));
     work->record_count++;
-    /* the records held to 12 bytes a unit of the budget (beside the tree's 16 a node while
+    /* the records held to 12 bytes a unit of the budget (beside the tree's 12 a node while
      * it is made, within prove.py's NODE_BYTES) and to RECORDS_PER_NODE of the budget: a
      * tree has more nodes than that a record, so a class past it would fail in the build,
      * after the sort; it fails now, before them (prove.py's RECORDS_PER_NODE) */
@@ -435,6 +436,14 @@ static int build_tree(Work *work) {
     const uint8_t *previous = NULL;
     for (size_t i = 0; i <= work->record_count; i++) {
         const uint8_t *record = i < work->record_count ? work->records + i * stride : NULL;
+#if defined(__GNUC__)
+        /* the points of a record's word are read in the trie, all over it: asked ahead */
+        if (i + 16 < work->record_count) {
+            const uint8_t *ahead = work->records + (i + 16) * stride + cells;
+            uint32_t word = ((uint32_t)ahead[0] << 24) | ((uint32_t)ahead[1] << 16) | ((uint32_t)ahead[2] << 8) | ahead[3];
+            if (word < (uint32_t)work->lexicon->count) __builtin_prefetch(&work->lexicon->nodes[word].value);
+        }
+#endif
         int differ = 0;
         if (record != NULL && previous != NULL) {
             while (differ < cells && record[differ] == previous[differ]) differ++;
@@ -591,14 +600,13 @@ static void visit(Work *work, int cell, int32_t trie) {
     const Lexicon *lexicon = work->lexicon;
     uint32_t mask = lexicon->nodes[trie].mask;
     uint32_t faces = work->sets[cell] & mask;
+    uint8_t *slot = (uint8_t *)work->path + work->rank[cell];
     work->used |= 1u << cell;
-    work->path_cells[work->depth] = cell;
     while (faces) {
         int face = (int)lowest_bit32(faces);
         faces &= faces - 1;
         int32_t child = lexicon->nodes[trie].first + (int32_t)count_bits(mask & ((1u << face) - 1u));
-        work->path_faces[work->depth] = face;
-        work->depth++;
+        *slot = (uint8_t)(face + 1);
         if (lexicon->nodes[child].value) add_word(work, child);
         if (lexicon->nodes[child].mask && !stopped(work)) {
             for (int i = 0; i < work->degree[cell]; i++) {
@@ -607,9 +615,9 @@ static void visit(Work *work, int cell, int32_t trie) {
                 if (work->over_budget || work->failed) break;
             }
         }
-        work->depth--;
         if (work->over_budget || work->failed) break;
     }
+    *slot = 0;
     work->used &= ~(1u << cell);
 }
 
