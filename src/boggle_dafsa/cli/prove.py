@@ -90,7 +90,7 @@ def prove(
     seed: SeedOption = None,
     memory: Annotated[
         int, typer.Option("--memory", help="Most MB of tree per class: a class that needs more is split in two.")
-    ] = 700,  # search.prove.DEFAULT_MEMORY_MB (the module is imported late: start-up time)
+    ] = 480,  # search.prove.DEFAULT_MEMORY_MB (the module is imported late: start-up time)
     shard: Annotated[
         Optional[str],
         typer.Option(

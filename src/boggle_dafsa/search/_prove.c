@@ -55,6 +55,8 @@ static long stats_faults(void) {
 /* most word instances a unit of the node budget: 41/100 (prove.py's RECORDS_PER_NODE) */
 #define RECORDS_PER_NODE_NUM 41
 #define RECORDS_PER_NODE_DEN 100
+/* most bytes of records a unit of the node budget (prove.py's RECORD_BYTES) */
+#define RECORD_BYTES 10
 
 /* A trie node's fields side by side: the walk reads them together (one cache line, not three). */
 typedef struct {
@@ -70,20 +72,42 @@ typedef struct {
 } Lexicon;
 
 /* A tree node: a sum node (label: the face that led to it) or a choice node (label: the
- * rank of its cell). Its children lie side by side, nodes first .. first + count - 1, in
- * ascending label (a sum node's choice nodes by rank, a choice node's sum nodes by face):
- * a merge or a bound reads a node's children in a cache line or two (a list of siblings
- * was a cache miss a child), and a merged node shares a child of one side by copying its
- * 12 bytes into its own children. bound: a sum node's bound (its points plus its choice
- * nodes' bounds); a choice node's (the most of its children's). The bounds fit in 32 bits:
- * no stored bound is above the root's, and the root's is at most the points of all the
- * word instances, held below 2**31 (add_word). */
+ * rank of its cell), in 8 bytes. Its children lie side by side from node `first` (0: none;
+ * node 0 is the root, never a child), the last flagged, in ascending label (a sum node's
+ * choice nodes by rank, a choice node's sum nodes by face): a merge or a bound reads a
+ * node's children in a cache line or two (a list of siblings was a cache miss a child),
+ * and a merged node shares a child of one side by copying its 8 bytes into its own
+ * children. bound: a sum node's bound (its points plus its choice nodes' bounds); a choice
+ * node's (the most of its children's). link: first (31 bits), then the flag of the last
+ * child; value: the bound (27 bits), then the label (5: a face or a rank, below 32). No
+ * stored bound is above the root's, and the root's is at most the points of all the word
+ * instances, held to MAX_BOUND (add_word; a class with more is split as one over the
+ * budget). */
 typedef struct {
-    int32_t first;
-    int32_t bound;
-    uint8_t count;
-    uint8_t label;
+    uint32_t link;
+    uint32_t value;
 } Node;
+
+#define LAST_CHILD 0x80000000u
+#define BOUND_BITS 27
+#define MAX_BOUND ((1 << BOUND_BITS) - 1)
+
+static inline int32_t first_of(const Node *node) { return (int32_t)(node->link & ~LAST_CHILD); }
+static inline int32_t bound_of(const Node *node) { return (int32_t)(node->value & (uint32_t)MAX_BOUND); }
+static inline unsigned label_of(const Node *node) { return node->value >> BOUND_BITS; }
+/* the child after `child` in its parent's children, or 0 after the last */
+static inline int32_t next_of(const Node *nodes, int32_t child) { return nodes[child].link & LAST_CHILD ? 0 : child + 1; }
+static inline Node make_node(int32_t first, int64_t bound, unsigned label, int last) {
+    Node node;
+    node.link = (uint32_t)first | (last ? LAST_CHILD : 0u);
+    node.value = (uint32_t)bound | ((uint32_t)label << BOUND_BITS);
+    return node;
+}
+/* `node` as child number k of count: its last flag set or cleared */
+static inline Node placed(Node node, int k, int count) {
+    node.link = (node.link & ~LAST_CHILD) | (k == count - 1 ? LAST_CHILD : 0u);
+    return node;
+}
 
 typedef struct {
     int32_t *items;
@@ -107,7 +131,7 @@ typedef struct {
     /* the word instances of the walk, as records (see add_word) */
     uint8_t *records;
     size_t record_count, record_capacity, stride;
-    int64_t points; /* of every record: past 2**31 - 1, over budget (the bounds are 32-bit) */
+    int64_t points; /* of every record: past MAX_BOUND, over budget (the bounds are 27-bit) */
     /* the path being walked */
     /* the record of the path being walked: each cell's face (plus one) at its rank, 0 elsewhere
      * and in the word's bytes (kept as the walk goes: a word instance copies it) */
@@ -245,14 +269,14 @@ static void add_word(Work *work, int32_t word) {
     uint32_t number = (uint32_t)word;
     for (int i = 0; i < 4; i++) record[work->cells + i] = (uint8_t)(number >> (8 * (3 - i)));
     work->record_count++;
-    /* the records held to 12 bytes a unit of the budget (beside the tree's 12 a node while
-     * it is made, within prove.py's NODE_BYTES) and to RECORDS_PER_NODE of the budget: a
+    /* the records held to RECORD_BYTES a unit of the budget (beside the tree's 8 a node
+     * while it is made, within prove.py's NODE_BYTES) and to RECORDS_PER_NODE of the budget: a
      * tree has more nodes than that a record, so a class past it would fail in the build,
      * after the sort; it fails now, before them (prove.py's RECORDS_PER_NODE) */
     work->points += work->lexicon->nodes[word].value;
-    if (work->record_count * work->stride > (size_t)work->node_budget * 12 ||
+    if (work->record_count * work->stride > (size_t)work->node_budget * RECORD_BYTES ||
         work->record_count * RECORDS_PER_NODE_DEN > (size_t)work->node_budget * RECORDS_PER_NODE_NUM ||
-        work->points > INT32_MAX)
+        work->points > MAX_BOUND)
         work->over_budget = 1;
 }
 
@@ -350,21 +374,28 @@ static int sort_records(Work *work) {
  * goes to its parent's children. Its bound is made then (no second pass over the tree). The
  * records are read once, in order: the pages of those read are given back on the way, so
  * that the tree grows into the memory the records leave. */
+/* A node of the tree being made, its fields apart (Build holds them until their parent is done). */
+typedef struct {
+    int32_t first;
+    int32_t bound;
+    uint8_t label;
+} Open;
+
 typedef struct {
     /* open sum node at level d (0: the root; d: under the open choice node d - 1):
      * its choice nodes done (descending rank, as the sorted records bring them), points, face */
-    Node sum_children[MAX_CELLS + 1][MAX_CELLS];
+    Open sum_children[MAX_CELLS + 1][MAX_CELLS];
     int sum_count[MAX_CELLS + 1];
     int64_t sum_points[MAX_CELLS + 1];
     uint8_t sum_label[MAX_CELLS + 1];
     /* open choice node at level d: its sum nodes done (ascending face), its rank */
-    Node choice_children[MAX_CELLS][MAX_FACES];
+    Open choice_children[MAX_CELLS][MAX_FACES];
     int choice_count[MAX_CELLS];
     uint8_t choice_rank[MAX_CELLS];
 } Build;
 
-/* Open sum node `level` done: its choice nodes written (ascending rank), itself into its choice node's children. */
-static int close_sum(Work *work, Build *build, int level, Node *into) {
+/* Open sum node `level` done: its choice nodes written (ascending rank), itself into *into. */
+static int close_sum(Work *work, Build *build, int level, Open *into) {
     int count = build->sum_count[level];
     int64_t bound = build->sum_points[level];
     int32_t first = 0;
@@ -372,13 +403,12 @@ static int close_sum(Work *work, Build *build, int level, Node *into) {
         first = alloc_nodes(work, (size_t)count);
         if (first < 0) return -1;
         for (int i = 0; i < count; i++) {
-            Node child = build->sum_children[level][count - 1 - i];
-            work->nodes[first + i] = child;
+            Open child = build->sum_children[level][count - 1 - i];
+            work->nodes[first + i] = make_node(child.first, child.bound, child.label, i == count - 1);
             bound += child.bound;
         }
     }
     into->first = first;
-    into->count = (uint8_t)count;
     into->bound = (int32_t)bound;
     into->label = build->sum_label[level];
     return 0;
@@ -391,14 +421,13 @@ static int close_choice(Work *work, Build *build, int level) {
     if (first < 0) return -1;
     int32_t best = 0;
     for (int i = 0; i < count; i++) {
-        Node child = build->choice_children[level][i];
-        work->nodes[first + i] = child;
+        Open child = build->choice_children[level][i];
+        work->nodes[first + i] = make_node(child.first, child.bound, child.label, i == count - 1);
         if (child.bound > best) best = child.bound;
     }
     if (build->sum_count[level] >= MAX_CELLS) return -1; /* never: one choice node a rank */
-    Node *node = &build->sum_children[level][build->sum_count[level]++];
+    Open *node = &build->sum_children[level][build->sum_count[level]++];
     node->first = first;
-    node->count = (uint8_t)count;
     node->bound = best;
     node->label = build->choice_rank[level];
     return 0;
@@ -498,9 +527,9 @@ static int build_tree(Work *work) {
     }
     /* the root: node 0 */
     {
-        Node root;
+        Open root;
         if (close_sum(work, build, 0, &root) < 0) goto done;
-        work->nodes[0] = root;
+        work->nodes[0] = make_node(root.first, root.bound, 0, 1);
     }
     if ((Py_ssize_t)work->count > work->node_budget) work->over_budget = 1;
     status = 0;
@@ -542,10 +571,7 @@ static void prove_work(Work *work, int64_t *bound, size_t *tree_nodes) {
 #define STATS_AT(t, f) ((void)0)
 #endif
     if (alloc_nodes(work, 1) < 0) goto report;
-    work->nodes[0].first = 0;
-    work->nodes[0].count = 0;
-    work->nodes[0].bound = 0;
-    work->nodes[0].label = 0;
+    work->nodes[0] = make_node(0, 0, 0, 1);
     for (int start = 0; start < work->cells && !work->over_budget && !work->failed; start++) visit(work, start, 0);
     STATS_AT(t1, f1);
 #ifdef PROVE_STATS
@@ -563,7 +589,7 @@ static void prove_work(Work *work, int64_t *bound, size_t *tree_nodes) {
     }
     STATS_AT(t3, f3);
     if (work->over_budget) goto report;
-    *bound = work->nodes[0].bound;
+    *bound = bound_of(&work->nodes[0]);
     /* the records are done with: their memory goes to the merged trees */
     if (work->record_capacity >= 4096) work->record_hint = work->record_capacity;
     free(work->records);
@@ -666,9 +692,8 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
     const Node *nodes = work->nodes;
     for (size_t i = 0; i < here->size; i++) {
         const Node *choice = &nodes[here->items[i]];
-        base -= choice->bound;
-        const Node *child = &nodes[choice->first];
-        for (int k = 0; k < choice->count; k++) delta[child[k].label] += child[k].bound;
+        base -= bound_of(choice);
+        for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
     }
     int cell = work->order[position];
     size_t sizes[MAX_CELLS];
@@ -680,13 +705,11 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
         work->board[cell] = (uint8_t)face;
         for (int later = position + 1; later < work->cells; later++) sizes[later] = work->frontier[later].size;
         for (size_t i = 0; i < here->size; i++) {
-            const Node *choice = &nodes[here->items[i]];
-            const Node *child = &nodes[choice->first];
-            int k = 0;
-            while (k < choice->count && child[k].label < face) k++;
-            if (k == choice->count || child[k].label != face) continue;
-            for (int32_t later = child[k].first, end = later + child[k].count; later < end; later++) {
-                if (push(&work->frontier[nodes[later].label], later) < 0) {
+            int32_t child = first_of(&nodes[here->items[i]]);
+            while (child && label_of(&nodes[child]) < (unsigned)face) child = next_of(nodes, child);
+            if (!child || label_of(&nodes[child]) != (unsigned)face) continue;
+            for (int32_t later = first_of(&nodes[child]); later; later = next_of(nodes, later)) {
+                if (push(&work->frontier[label_of(&nodes[later])], later) < 0) {
                     work->failed = 1;
                     return;
                 }
@@ -713,125 +736,136 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
  * 9/5 of the node budget, with the tree). Choice nodes are listed by rank, ascending; the children of
  * a choice node by face, descending (as build_tree makes them). */
 
-static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Node *out);
+static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Open *out);
 
 /* The children of `node` asked of the memory ahead of their use: a merge finds the pairs it
  * will merge first, then merges them one by one, so the blocks of the later pairs arrive
  * while the first are merged (the merges wait on memory, not on arithmetic). */
-static inline void prefetch_children(const Work *work, const Node *node) {
+static inline void prefetch_children(const Work *work, int32_t node) {
 #if defined(__GNUC__)
-    const char *start = (const char *)&work->nodes[node->first];
-    __builtin_prefetch(start);
-    if (node->count > 5) __builtin_prefetch(start + 64);
+    int32_t first = first_of(&work->nodes[node]);
+    if (first) __builtin_prefetch(&work->nodes[first]);
 #else
     (void)work;
     (void)node;
 #endif
 }
 
-/* Two choice nodes of the same rank, merged into *out (its label left to the caller): 0, or
- * -1 (failed or over_limit set). */
-static int merge_choice(Work *work, int32_t a, int32_t b, Node *out) {
-    const Node x = work->nodes[a], y = work->nodes[b]; /* copies: the tree may move as it grows */
-    int i = 0, j = 0, count = 0;
-    {
-        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
-        while (i < x.count || j < y.count) {
-            if (j == y.count || (i < x.count && u[i].label < v[j].label))
-                i++;
-            else if (i == x.count || v[j].label < u[i].label)
-                j++;
-            else {
-                prefetch_children(work, &u[i]);
-                prefetch_children(work, &v[j]);
-                i++, j++;
-            }
-            count++;
+/* Two choice nodes of the same rank, merged into *out: 0, or -1 (failed or over_limit set). */
+static int merge_choice(Work *work, int32_t a, int32_t b, Open *out) {
+    const Node *nodes = work->nodes; /* again after each merge_sum (the tree may move as it grows) */
+    const int32_t x = first_of(&nodes[a]), y = first_of(&nodes[b]);
+    const unsigned label = label_of(&nodes[a]);
+    int32_t i = x, j = y;
+    int count = 0;
+    while (i || j) {
+        unsigned u = i ? label_of(&nodes[i]) : 64, v = j ? label_of(&nodes[j]) : 64;
+        if (u < v)
+            i = next_of(nodes, i);
+        else if (v < u)
+            j = next_of(nodes, j);
+        else {
+            prefetch_children(work, i);
+            prefetch_children(work, j);
+            i = next_of(nodes, i);
+            j = next_of(nodes, j);
         }
+        count++;
     }
     int32_t first = alloc_nodes(work, (size_t)count);
     if (first < 0) return -1;
     int32_t best = 0;
-    i = j = 0;
+    i = x, j = y;
     for (int k = 0; k < count; k++) {
-        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
+        nodes = work->nodes;
+        unsigned u = i ? label_of(&nodes[i]) : 64, v = j ? label_of(&nodes[j]) : 64;
         Node made;
-        if (j == y.count || (i < x.count && u[i].label < v[j].label)) {
-            made = u[i++];
-        } else if (i == x.count || v[j].label < u[i].label) {
-            made = v[j++];
+        if (u < v) {
+            made = nodes[i];
+            i = next_of(nodes, i);
+        } else if (v < u) {
+            made = nodes[j];
+            j = next_of(nodes, j);
         } else {
-            uint8_t label = u[i].label;
-            if (merge_sum(work, x.first + i, -1, y.first + j, &made) < 0) return -1;
-            made.label = label;
-            i++, j++;
+            Open merged;
+            int32_t after_i = next_of(nodes, i), after_j = next_of(nodes, j);
+            if (merge_sum(work, i, -1, j, &merged) < 0) return -1;
+            made = make_node(merged.first, merged.bound, u, 0);
+            i = after_i;
+            j = after_j;
         }
-        work->nodes[first + k] = made;
-        if (made.bound > best) best = made.bound;
+        work->nodes[first + k] = placed(made, k, count);
+        if (bound_of(&made) > best) best = bound_of(&made);
     }
     out->first = first;
-    out->count = (uint8_t)count;
     out->bound = best;
-    out->label = x.label;
+    out->label = (uint8_t)label;
     return 0;
 }
 
 /* Sum node `a` (less its choice node of rank `skip`, if any) merged with sum node `b` (-1:
  * none) into *out (its label left to the caller): 0, or -1 (failed or over_limit set). */
-static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Node *out) {
-    const Node empty = {0, 0, 0, 0};
-    const Node x = work->nodes[a], y = b >= 0 ? work->nodes[b] : empty;
+static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Open *out) {
+    const Node *nodes = work->nodes; /* again after each merge_choice */
+    const int32_t x = first_of(&nodes[a]), y = b >= 0 ? first_of(&nodes[b]) : 0;
     /* the points of a and b: their bounds less their choice nodes' (taken off on the way) */
-    int64_t total = (int64_t)x.bound + y.bound;
-    int i = 0, j = 0, count = 0;
-    {
-        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
-        while (i < x.count || j < y.count) {
-            if (i < x.count && u[i].label == skip) {
-                i++;
-                continue;
-            }
-            if (j == y.count || (i < x.count && u[i].label < v[j].label))
-                i++;
-            else if (i == x.count || v[j].label < u[i].label)
-                j++;
-            else {
-                prefetch_children(work, &u[i]);
-                prefetch_children(work, &v[j]);
-                i++, j++;
-            }
-            count++;
+    int64_t total = (int64_t)bound_of(&nodes[a]) + (b >= 0 ? bound_of(&nodes[b]) : 0);
+    int32_t i = x, j = y;
+    int count = 0;
+    while (i || j) {
+        unsigned u = i ? label_of(&nodes[i]) : 64, v = j ? label_of(&nodes[j]) : 64;
+        if (u == (unsigned)skip) {
+            total -= bound_of(&nodes[i]);
+            i = next_of(nodes, i);
+            continue;
         }
+        if (u < v)
+            i = next_of(nodes, i);
+        else if (v < u)
+            j = next_of(nodes, j);
+        else {
+            prefetch_children(work, i);
+            prefetch_children(work, j);
+            i = next_of(nodes, i);
+            j = next_of(nodes, j);
+        }
+        count++;
     }
     int32_t first = alloc_nodes(work, (size_t)count);
     if (first < 0) return -1;
-    i = j = 0;
+    i = x, j = y;
     for (int k = 0; k < count;) {
-        const Node *u = &work->nodes[x.first], *v = &work->nodes[y.first];
-        if (i < x.count && u[i].label == skip) {
-            total -= u[i++].bound;
+        nodes = work->nodes;
+        unsigned u = i ? label_of(&nodes[i]) : 64, v = j ? label_of(&nodes[j]) : 64;
+        if (u == (unsigned)skip) {
+            i = next_of(nodes, i); /* its bound taken off above */
             continue;
         }
         Node made;
-        if (j == y.count || (i < x.count && u[i].label < v[j].label)) {
-            made = u[i++]; /* its bound, taken off and added back */
-        } else if (i == x.count || v[j].label < u[i].label) {
-            made = v[j++];
+        if (u < v) {
+            made = nodes[i]; /* its bound, taken off and added back */
+            i = next_of(nodes, i);
+        } else if (v < u) {
+            made = nodes[j];
+            j = next_of(nodes, j);
         } else {
-            total -= (int64_t)u[i].bound + v[j].bound;
-            if (merge_choice(work, x.first + i, y.first + j, &made) < 0) return -1;
-            total += made.bound;
-            i++, j++;
+            Open merged;
+            int32_t after_i = next_of(nodes, i), after_j = next_of(nodes, j);
+            total -= (int64_t)bound_of(&nodes[i]) + bound_of(&nodes[j]);
+            if (merge_choice(work, i, j, &merged) < 0) return -1;
+            total += merged.bound;
+            made = make_node(merged.first, merged.bound, merged.label, 0);
+            i = after_i;
+            j = after_j;
         }
-        work->nodes[first + k++] = made;
+        work->nodes[first + k] = placed(made, k, count);
+        k++;
     }
-    /* a skipped choice node after the last one kept */
-    while (i < x.count) {
-        if (work->nodes[x.first + i].label == skip) total -= work->nodes[x.first + i].bound;
-        i++;
+    if (total < 0 || total > MAX_BOUND) { /* never: a merged bound is at most the tree's */
+        work->failed = 1;
+        return -1;
     }
-    out->first = first;
-    out->count = (uint8_t)count;
+    out->first = count ? first : 0; /* no choice nodes: no children (0), not the next node made */
     out->bound = (int32_t)total;
     return 0;
 }
@@ -842,38 +876,43 @@ static int merge_sum(Work *work, int32_t a, int skip, int32_t b, Node *out) {
  * is not made. */
 static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
     const Node *nodes = work->nodes;
-    const Node *x = &nodes[a], *y = &nodes[b];
-    const Node *u = &nodes[x->first], *v = &nodes[y->first];
     /* the points of a and b (their bounds less their choice nodes'), then the choices' bounds */
-    int64_t total = (int64_t)x->bound + y->bound;
-    int i = 0, j = 0;
-    while (i < x->count || j < y->count) {
-        if (i < x->count && u[i].label == skip) {
-            total -= u[i++].bound;
+    int64_t total = (int64_t)bound_of(&nodes[a]) + bound_of(&nodes[b]);
+    int32_t i = first_of(&nodes[a]), j = first_of(&nodes[b]);
+    while (i || j) {
+        unsigned u = i ? label_of(&nodes[i]) : 64, v = j ? label_of(&nodes[j]) : 64;
+        if (u == (unsigned)skip) {
+            total -= bound_of(&nodes[i]);
+            i = next_of(nodes, i);
             continue;
         }
-        if (j == y->count || (i < x->count && u[i].label < v[j].label)) {
-            i++; /* its bound, taken off and added back */
-        } else if (i == x->count || v[j].label < u[i].label) {
-            j++;
+        if (u < v) {
+            i = next_of(nodes, i); /* its bound, taken off and added back */
+        } else if (v < u) {
+            j = next_of(nodes, j);
         } else {
-            total -= (int64_t)u[i].bound + v[j].bound;
+            total -= (int64_t)bound_of(&nodes[i]) + bound_of(&nodes[j]);
             int64_t best = 0;
-            const Node *p = &nodes[u[i].first], *q = &nodes[v[j].first];
-            int m = 0, n = 0;
-            while (m < u[i].count || n < v[j].count) {
+            int32_t m = first_of(&nodes[i]), n = first_of(&nodes[j]);
+            while (m || n) {
+                unsigned p = m ? label_of(&nodes[m]) : 64, q = n ? label_of(&nodes[n]) : 64;
                 int64_t value;
-                if (n == v[j].count || (m < u[i].count && p[m].label < q[n].label)) {
-                    value = p[m++].bound;
-                } else if (m == u[i].count || q[n].label < p[m].label) {
-                    value = q[n++].bound;
+                if (p < q) {
+                    value = bound_of(&nodes[m]);
+                    m = next_of(nodes, m);
+                } else if (q < p) {
+                    value = bound_of(&nodes[n]);
+                    n = next_of(nodes, n);
                 } else {
-                    value = (int64_t)p[m++].bound + q[n++].bound;
+                    value = (int64_t)bound_of(&nodes[m]) + bound_of(&nodes[n]);
+                    m = next_of(nodes, m);
+                    n = next_of(nodes, n);
                 }
                 if (value > best) best = value;
             }
             total += best;
-            i++, j++;
+            i = next_of(nodes, i);
+            j = next_of(nodes, j);
         }
     }
     return total;
@@ -881,14 +920,13 @@ static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
 
 /* branch() from the tree under sum node `tree` at `position`, for the faces of `faces`. */
 static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) {
-    const Node *node = &work->nodes[tree];
-    for (int32_t choice = node->first, end = choice + node->count; choice < end; choice++) {
-        if (push(&work->frontier[work->nodes[choice].label], choice) < 0) {
+    for (int32_t choice = first_of(&work->nodes[tree]); choice; choice = next_of(work->nodes, choice)) {
+        if (push(&work->frontier[label_of(&work->nodes[choice])], choice) < 0) {
             work->failed = 1;
             return;
         }
     }
-    branch(work, position, work->nodes[tree].bound, faces);
+    branch(work, position, bound_of(&work->nodes[tree]), faces);
     for (int later = position; later < work->cells; later++) work->frontier[later].size = 0;
 }
 
@@ -896,47 +934,39 @@ static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) 
  * forcing while the bound is above the switch, then branch(). */
 static void explore(Work *work, int32_t tree, int position) {
     int cell = position < work->cells ? work->order[position] : 0;
-    if (position >= work->cells || position >= work->force_depth || work->nodes[tree].bound <= work->switch_score) {
+    if (position >= work->cells || position >= work->force_depth || bound_of(&work->nodes[tree]) <= work->switch_score) {
         branch_from(work, tree, position, position < work->cells ? work->sets[cell] : 0);
         return;
     }
     work->branches++;
     if (stopped(work)) return;
-    int64_t bound = work->nodes[tree].bound;
-    int32_t choice = -1;
-    for (int k = 0; k < work->nodes[tree].count; k++)
-        if (work->nodes[work->nodes[tree].first + k].label == position) choice = work->nodes[tree].first + k;
+    int64_t bound = bound_of(&work->nodes[tree]);
+    int32_t choice = first_of(&work->nodes[tree]);
+    while (choice && label_of(&work->nodes[choice]) != (unsigned)position) choice = next_of(work->nodes, choice);
     uint32_t faces = work->sets[cell];
     while (faces) {
         int face = (int)lowest_bit32(faces);
-        int32_t child = -1;
-        if (choice >= 0) {
-            const Node *node = &work->nodes[choice];
-            for (int k = 0; k < node->count; k++)
-                if (work->nodes[node->first + k].label == face) child = node->first + k;
-        }
-        int64_t loose = choice < 0 ? bound : bound - work->nodes[choice].bound + (child >= 0 ? work->nodes[child].bound : 0);
+        int32_t child = choice ? first_of(&work->nodes[choice]) : 0;
+        while (child && label_of(&work->nodes[child]) != (unsigned)face) child = next_of(work->nodes, child);
+        int64_t loose = !choice ? bound : bound - bound_of(&work->nodes[choice]) + (child ? bound_of(&work->nodes[child]) : 0);
 #ifdef PROVE_STATS
-        if (loose >= work->minimum && child >= 0) work->bounds_tried++;
+        if (loose >= work->minimum && child) work->bounds_tried++;
 #endif
-        if (loose < work->minimum || (child >= 0 && merged_bound(work, tree, position, child) < work->minimum)) {
+        if (loose < work->minimum || (child && merged_bound(work, tree, position, child) < work->minimum)) {
             faces &= faces - 1;
             continue;
         }
         work->board[cell] = (uint8_t)face;
         size_t saved = work->count;
 #ifdef PROVE_STATS
-        if (choice >= 0) work->merges++;
+        if (choice) work->merges++;
 #endif
         int32_t merged = tree;
-        if (choice >= 0) {
-            Node made;
+        if (choice) {
+            Open made;
             merged = alloc_nodes(work, 1);
-            if (merged >= 0 && merge_sum(work, tree, position, child, &made) < 0) merged = -1;
-            if (merged >= 0) {
-                made.label = 0;
-                work->nodes[merged] = made;
-            }
+            if (merged >= 0 && merge_sum(work, tree, position, child ? child : -1, &made) < 0) merged = -1;
+            if (merged >= 0) work->nodes[merged] = make_node(made.first, made.bound, 0, 1);
         }
         if (merged < 0) {
             work->count = saved;
@@ -946,7 +976,7 @@ static void explore(Work *work, int32_t tree, int position) {
             branch_from(work, tree, position, faces);
             return;
         }
-        if (work->nodes[merged].bound >= work->minimum) explore(work, merged, position + 1);
+        if (bound_of(&work->nodes[merged]) >= work->minimum) explore(work, merged, position + 1);
         work->count = saved;
         if (work->failed || work->too_many) return;
         faces &= faces - 1;

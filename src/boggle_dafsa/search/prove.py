@@ -76,17 +76,21 @@ if TYPE_CHECKING:
 MAX_CELLS = 32
 #: Most faces (letters) the compiled kernel takes; the twin takes any number.
 MAX_KERNEL_FACES = 32
-#: Bytes per unit of the node budget in the compiled kernel, at its peak: the word
-#: instances' records (the cells and 4 bytes, to a multiple of 8: 16 for 12 cells, sorted
-#: in place; held to 12 bytes a unit, see :func:`record_bytes`) beside the tree's nodes (16
-#: bytes) while the tree is made, then the tree and the nodes its forcing merges (16 bytes
-#: each, at most 9/5 of the budget in all: 28.8). Records are about a third as many as
-#: nodes on ENABLE2K 3x4 classes.
-NODE_BYTES = 29
-#: Default MB of one class's tree (``--memory``): with a process's base (the trie, the
-#: solver: 120-190 MB), a worker stays under 1 GB; measured, the largest ENABLE2K 3x4
-#: class of a 100-class sample (14.4M nodes) peaked at 444 MB.
-DEFAULT_MEMORY_MB = 700
+#: Most bytes of word instances' records a unit of the node budget (the compiled kernel
+#: keeps every instance a while: the cells and 4 bytes, to a multiple of 8, see
+#: :func:`record_bytes`; held to RECORDS_PER_NODE of the budget too, which binds first up
+#: to 4x4: 6.6 bytes a unit on 3x4, 9.8 on 4x4).
+RECORD_BYTES = 10
+#: Bytes per unit of the node budget in the compiled kernel, at its peak: the records
+#: (RECORD_BYTES at most, given back as the tree is made from them) beside the tree's
+#: nodes (8 bytes each) while the tree is made, then the tree and the nodes its forcing
+#: merges (8 bytes each, at most 9/5 of the budget in all: 14.4).
+NODE_BYTES = 18
+#: Default MB of one class (``--memory``, a bound: its tree's nodes, 8 bytes each, and what
+#: it merges take about half of it). 28 million nodes, a little more than the 25 million
+#: of before: a worker no larger than hybrid-boggle's (ENABLE2K 3x4, 40 sampled classes:
+#: the largest tree 27.2 million nodes, the process's peak 317 MB, the peer's 333 MB).
+DEFAULT_MEMORY_MB = 480
 #: Default most tree nodes (and word instances) of one class at a time, DEFAULT_MEMORY_MB
 #: at NODE_BYTES: a class whose tree would be larger is split in two and each half proven apart.
 DEFAULT_NODE_BUDGET = DEFAULT_MEMORY_MB * (1 << 20) // NODE_BYTES
@@ -102,6 +106,10 @@ MERGED_NODES = (9, 5)
 #: anyway: it is split as soon as its walk passes them, not after sorting them and building
 #: most of its tree (a failed French 3x4 attempt cost 2.6 CPU-s that way, now about 0.5).
 RECORDS_PER_NODE = (41, 100)
+#: Bits of a bound in the compiled kernel's nodes (8 bytes: a child link and its flag, a
+#: bound and a label): a class whose word instances add up to 2**27 points or more is split
+#: as one over the budget (ENABLE2K 4x4 classes at --min 3500: a few million points).
+MAX_BOUND_BITS = 27
 #: Forcing (merging the fixed cell into the tree) goes on while a branch's bound is above
 #: this many times N; below it, the frontier's depth-first bound takes over (measured:
 #: see docs/proofs.md).
@@ -648,12 +656,12 @@ def prove_class_python(
         nonlocal nodes, instances, points
         instances += 1
         points += values[word]
-        # as the compiled kernel, which keeps every instance a while (12 bytes a unit of the
-        # budget, RECORDS_PER_NODE of the budget) and holds its bounds in 32 bits
+        # as the compiled kernel, which keeps every instance a while (RECORD_BYTES a unit of
+        # the budget, RECORDS_PER_NODE of the budget) and holds its bounds in MAX_BOUND_BITS bits
         if (
-            instances * stride > node_budget * 12
+            instances * stride > node_budget * RECORD_BYTES
             or instances * RECORDS_PER_NODE[1] > node_budget * RECORDS_PER_NODE[0]
-            or points > 2**31 - 1
+            or points >= 1 << MAX_BOUND_BITS
         ):
             raise Budget
         node = root
