@@ -108,7 +108,8 @@ MERGED_NODES = (9, 5)
 RECORDS_PER_NODE = (41, 100)
 #: Bits of a bound in the compiled kernel's nodes (8 bytes: a child link and its flag, a
 #: bound and a label): a class whose word instances add up to 2**27 points or more is split
-#: as one over the budget (ENABLE2K 4x4 classes at --min 3500: a few million points).
+#: as one over the budget (2**27 is 134 million points; at the default memory budget a
+#: class reaches RECORDS_PER_NODE's limit first, as no word scores 12 points or more).
 MAX_BOUND_BITS = 27
 #: Forcing (merging the fixed cell into the tree) goes on while a branch's bound is above
 #: this many times N; below it, the frontier's depth-first bound takes over (measured:
