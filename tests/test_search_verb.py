@@ -205,6 +205,30 @@ def test_every_condition_alone_and_combined_is_a_scan_of_the_list(
 
 CONDITIONS = sorted(condition_strategies(LETTERS, []))
 
+#: Keyword-only parameters of `search_words` that are not conditions: they name dictionaries
+#: (`in_`, `not_in`, which the command and the route open first) or say how to count and order.
+NOT_CONDITIONS = {"in_", "not_in", "tiles", "probability_blanks", "sort", "expected"}
+
+
+def test_the_one_list_of_conditions_is_the_signature_of_search() -> None:
+    # SEARCH_CONDITIONS is what the command and /api/search read: a keyword that search_words
+    # takes and the list lacks (or the reverse) fails here, not in one of its two users.
+    import inspect
+
+    from boggle_dafsa.cli.study import search as command
+
+    assert inspect.signature(query.search).parameters["conditions"].kind is inspect.Parameter.VAR_KEYWORD
+    keywords = [
+        name
+        for name, parameter in inspect.signature(conditions.search_words).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    assert [name for name in keywords if name not in NOT_CONDITIONS] == list(conditions.SEARCH_CONDITIONS)
+    assert query.SEARCH_CONDITIONS is conditions.SEARCH_CONDITIONS
+    flags = [name for name in inspect.signature(command).parameters if name in conditions.SEARCH_CONDITIONS]
+    assert flags == list(conditions.SEARCH_CONDITIONS)  # every one a flag, in the list's order
+    assert set(conditions.SEARCH_CONDITIONS) < set(CONDITIONS)  # and every one against the oracle
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CONDITIONS)

@@ -55,32 +55,13 @@ TilesOpt = Annotated[
 ]
 BlanksOpt = Annotated[int, typer.Option("--probability-blanks", min=0, max=2, help="Blanks the probability counts (0, 1 or 2).")]
 
-#: The conditions' keywords of `query.search`, in the order of the flags.
-CONDITIONS = (
-    "pattern",
-    "regex",
-    "anagram",
-    "subanagram",
-    "length",
-    "includes",
-    "excludes",
-    "vowels",
-    "distinct",
-    "points",
-    "takes_prefix",
-    "takes_suffix",
-    "not_takes_prefix",
-    "not_takes_suffix",
-    "hooks",
-    "anagrams",
-    "probability",
-)
-
 
 def search_conditions(values: dict[str, Any]) -> dict[str, Any]:
     """The conditions given among a command's parameters (``locals()``), with ``--in`` and
     ``--not-in`` opened: the keywords of :func:`boggle_dafsa.query.conditions.search_words`."""
-    conditions = {name: values[name] for name in CONDITIONS if values.get(name) is not None}
+    from boggle_dafsa.query.conditions import SEARCH_CONDITIONS
+
+    conditions = {name: values[name] for name in SEARCH_CONDITIONS if values.get(name) is not None}
     if values.get("in_") is not None:
         conditions["in_"] = load_dictionary(values["in_"], announce=False)
     if values.get("not_in") is not None:
@@ -249,13 +230,14 @@ def quiz(
     is kept at once; Ctrl-C ends the session (exit 130), the end of input too.
     """
     from boggle_dafsa.output import study as texts
+    from boggle_dafsa.query.conditions import SEARCH_CONDITIONS
     from boggle_dafsa.study.expected import table_of
     from boggle_dafsa.study.history import History
     from boggle_dafsa.study.session import ORDERS, alphagrams, answers_of, keeper, ordered, run_quiz, scheduler
 
     values = dict(locals())
     day = _day(today)
-    conditions_given = [name for name in (*CONDITIONS, "in_", "not_in") if values.get(name) is not None]
+    conditions_given = [name for name in (*SEARCH_CONDITIONS, "in_", "not_in") if values.get(name) is not None]
     if stats:
         if conditions_given or word_list is not None or questions is not None:
             raise BoggleError("--stats shows the cardbox: not with conditions, --list or --questions")

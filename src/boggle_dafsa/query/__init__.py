@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from boggle_dafsa.errors import QueryError
 from boggle_dafsa.query.automata import Anagram, Automaton, Intersection, LazyDFA, Length, Levenshtein, Pattern, Range
-from boggle_dafsa.query.conditions import anagram_count, exact_anagrams, exact_answer, search_words
+from boggle_dafsa.query.conditions import SEARCH_CONDITIONS, anagram_count, exact_anagrams, exact_answer, search_words
 from boggle_dafsa.query.parse import Regex, parse_pattern
 from boggle_dafsa.query.walk import fuzzy_native, native_layout, search_states
 from boggle_dafsa.query.walk import search as _walk_search
@@ -312,6 +312,7 @@ __all__ = [
     "LazyDFA",
     "Pattern",
     "Regex",
+    "SEARCH_CONDITIONS",
     "anagram",
     "anagram_count",
     "anagram_words",

@@ -691,6 +691,32 @@ def inner_hooks(dictionary: Any, word: str) -> tuple[bool, bool]:
     return (len(word) > 1 and word[1:] in dictionary, len(word) > 1 and word[:-1] in dictionary)
 
 
+#: The conditions of :func:`search_words` (and so of ``query.search``): its keyword-only
+#: parameters that select words, in the order of the ``search`` command's flags. ``in_`` and
+#: ``not_in`` (they name dictionaries), ``tiles``, ``probability_blanks``, ``sort`` and
+#: ``expected`` (they say how, not which) are apart. The command's flags and ``/api/search``'s
+#: parameters are these names; ``tests/test_search_verb.py`` checks them against the signature.
+SEARCH_CONDITIONS = (
+    "pattern",
+    "regex",
+    "anagram",
+    "subanagram",
+    "length",
+    "includes",
+    "excludes",
+    "vowels",
+    "distinct",
+    "points",
+    "takes_prefix",
+    "takes_suffix",
+    "not_takes_prefix",
+    "not_takes_suffix",
+    "hooks",
+    "anagrams",
+    "probability",
+)
+
+
 def search_words(
     dictionary: Any,
     automaton: Automaton[Any] | None = None,

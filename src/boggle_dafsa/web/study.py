@@ -44,7 +44,7 @@ from boggle_dafsa.errors import BoggleError
 from boggle_dafsa.output.columns import WordColumns, parse_columns
 from boggle_dafsa.output.jsonable import quiz_answer_json, quiz_card_json, quiz_stats_json
 from boggle_dafsa.query import anagram_words
-from boggle_dafsa.query.conditions import search_words
+from boggle_dafsa.query.conditions import SEARCH_CONDITIONS, search_words
 from boggle_dafsa.query.tiles import BAGS
 from boggle_dafsa.study.expected import expected_table
 from boggle_dafsa.study.history import History
@@ -400,26 +400,3 @@ def add_study_routes(app: FastAPI) -> None:
         with quiz.held() as history:
             figures = history.stats(lexicon_of(token, name), day)
         return JSONResponse({"dictionary": name, **quiz_stats_json(figures, day)})
-
-
-#: The search conditions /api/search takes: the library's keywords (and the command's flags
-#: with - for _), ``in_`` and ``not_in`` apart (they name dictionaries).
-SEARCH_CONDITIONS = (
-    "pattern",
-    "regex",
-    "anagram",
-    "subanagram",
-    "length",
-    "includes",
-    "excludes",
-    "vowels",
-    "distinct",
-    "points",
-    "takes_prefix",
-    "takes_suffix",
-    "not_takes_prefix",
-    "not_takes_suffix",
-    "hooks",
-    "anagrams",
-    "probability",
-)
