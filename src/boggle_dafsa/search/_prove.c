@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
-#include <sys/mman.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h> /* madvise: the records' pages given back as the build reads them */
+#endif
 #endif
 #ifdef PROVE_STATS
 /* Profiling only (built with -DPROVE_STATS): each class's phases on standard error. */
@@ -88,7 +90,7 @@ typedef struct {
     uint32_t value;
 } Node;
 
-#define LAST_CHILD 0x80000000u
+#define LAST_CHILD ((uint32_t)1 << 31)
 #define BOUND_BITS 27
 #define MAX_BOUND ((1 << BOUND_BITS) - 1)
 
