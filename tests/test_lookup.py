@@ -377,7 +377,7 @@ def test_the_pieces_make_the_key_of_every_pair(policy: Policy) -> None:
     asked=st.lists(st.text("ABCDEFGH", max_size=7), min_size=1, max_size=30),
     version=st.sampled_from([1, 2]),
 )
-def test_the_memo_of_the_first_letters_changes_no_answer(words: list[str], asked: list[str], version: int) -> None:
+def test_the_memo_and_the_table_change_no_answer(words: list[str], asked: list[str], version: int) -> None:
     module = compiled.built("census")
     assert module is not None
     stored = sorted(set(words))
@@ -385,12 +385,86 @@ def test_the_memo_of_the_first_letters_changes_no_answer(words: list[str], asked
     states, h = d.states, d.header
     body, width = (states.body, 0) if isinstance(states, CompactLayout) else (states.cells, states.header_cells)
     lookups = [
-        module.Lookup(body, version, states.root, h.alphabet, width, h.longest_word, POLICY_CODES[Policy.EXACT], memo=memo)
+        module.Lookup(
+            body, version, states.root, h.alphabet, width, h.longest_word, POLICY_CODES[Policy.EXACT], memo=memo, table=table
+        )
         for memo in range(4)
+        for table in (False, True)
     ]
+    # The decoded table of `in`: built for every version 2 body a writer writes, never for version 1.
+    assert [lookup.table_bytes > 0 for lookup in lookups] == [table and version == 2 for _ in range(4) for table in (False, True)]
     for key in [*asked, *asked, *stored]:
         walked = states.step(states.root, key) if len(key) <= h.longest_word else None
         for lookup in lookups:
             assert lookup.step(states.root, key) == walked, key
             assert lookup.word(key) is (key in stored if key else False), key
             assert lookup.has_key(key) is (key in stored), key
+
+
+# -- the table of `in`: a version 2 body decoded once (automaton/_census.c, "the table") -------------
+
+
+@needs_c
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=7), min_size=1, max_size=40),
+    damage=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=3),
+    asked=st.lists(st.text("ABCDEFGHOPQRSTUVWXYZ", max_size=8), max_size=20),
+    policy=st.sampled_from([Policy.EXACT, Policy.RAW]),
+)
+def test_the_table_answers_as_the_walk_of_the_body_or_is_not_built(
+    words: list[str], damage: list[tuple[int, int]], asked: list[str], policy: Policy
+) -> None:
+    """On any body (a writer's, or one with bytes changed, with no census to protect it):
+    when the table is built, the walk of the body raises for no key and answers as the
+    table does, for `in` and has_prefix; when the walk raises or a target lands inside a
+    state, no table is built."""
+    module = compiled.built("census")
+    assert module is not None
+    stored = sorted(set(words))
+    d = NativeDictionary.of_buffer(compile_words(stored, policy, version=2), "table")
+    states, h = d.states, d.header
+    assert isinstance(states, CompactLayout)
+    body = bytearray(states.body)
+    for at, value in damage:
+        body[at % len(body)] = value
+    made = [
+        module.Lookup(bytes(body), 2, states.root, h.alphabet, 0, h.longest_word, POLICY_CODES[policy], table=table)
+        for table in (False, True)
+    ]
+    walked, tabled = made
+    assert walked.table_bytes == 0
+    if not damage:
+        assert tabled.table_bytes > 0
+    for key in [*asked, *stored, *(word[:-1] for word in stored)]:
+        for ask in ("word", "prefix"):
+            try:
+                expected: Any = getattr(walked, ask)(key)
+            except ValueError:
+                assert tabled.table_bytes == 0, key  # a body the walk finds damaged has no table
+                expected = ValueError
+            if expected is ValueError:
+                with pytest.raises(ValueError):
+                    getattr(tabled, ask)(key)
+            else:
+                assert getattr(tabled, ask)(key) is expected, (key, ask)
+
+
+@needs_c
+def test_the_table_is_bounded_and_only_for_small_alphabets() -> None:
+    module = compiled.built("census")
+    assert module is not None
+    wide = "".join(chr(0x41 + i) for i in range(33))  # 33 letters: a mask of 32 bits does not hold them
+    for alphabet, built in ((wide[:32], True), (wide, False)):
+        stored = sorted({alphabet[i] + alphabet[-1 - i] for i in range(len(alphabet))})
+        d = NativeDictionary.of_buffer(compile_words(stored, Policy.RAW, version=2), "wide")
+        states, h = d.states, d.header
+        lookup = module.Lookup(states.body, 2, states.root, h.alphabet, 0, h.longest_word, POLICY_CODES[Policy.RAW])
+        assert (lookup.table_bytes > 0) is built
+        assert all(lookup.word(word) for word in stored)
+        assert not lookup.word(alphabet[0] * 2)
+        if built:  # 4 bytes a state and an edge, and the leaf's row
+            edges = sum(1 for _ in states.edges(states.root)) + len(stored)
+            assert lookup.table_bytes == 4 * (1 + len(alphabet) + edges + 1)
+        lookup.release()
+        assert lookup.table_bytes == 0
