@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The format's constants and bit helpers (FINAL_FLAG, format_child_slot...). */
 #include "_format.h"
@@ -447,13 +448,13 @@ static int ascii_space(Py_UCS4 c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1
  * order; the leaf is a row of mask 0 at the end. A step is then a mask test, a rank and
  * one read. Built only for alphabets of at most 32 letters whose body reads whole as
  * states one after the other (as every writer lays them out) with every edge sound and
- * every target a state's start or the leaf, and at most TABLE_MAX_ENTRIES entries;
+ * every target a state's start or the leaf, and a body under TABLE_MAX_ENTRIES bytes;
  * otherwise there is none and `in` walks the body as before. On such a body the edge walk
  * never raises, and the table gives its answers: the same states, in the same order.
  * Memory: 4 bytes per state and per edge (ENABLE2K: 54,334 states and 123,451 edges,
- * 711 KB; its body is 307 KB), plus 8 bytes per state while it is built. The table
- * serves `in` and has_prefix (lookup_answer); step, has_key and the numbers keep the
- * body's handles. */
+ * 711 KB; its body is 307 KB), and while it is built 4 bytes a byte of the body more.
+ * The table serves `in` and has_prefix (lookup_answer); step, has_key and the numbers
+ * keep the body's handles. */
 #define TABLE_MAX_ENTRIES (UINT64_C(1) << 24)
 
 /* The set bits of `x` (no call, no branch: builds without -mpopcnt call a library routine). */
@@ -463,97 +464,68 @@ static inline uint32_t table_rank(uint32_t x) {
     return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
-/* The edges of the state at *pos (moved past them): how many, or -1 for a bad edge. At most
- * `letters` edges (labels strictly increase below it). */
-static int64_t table_state(const Lookup *l, uint64_t *pos, uint32_t *mask, uint64_t *targets, uint8_t *finals) {
-    const uint8_t *body = (const uint8_t *)l->view.buf;
-    const uint64_t start = *pos;
-    int64_t previous = -1, count = 0;
-    for (;;) {
-        Edge2 e;
-        if (format2_edge(body, l->size, start, previous, l->letters, pos, &e) < 0) return -1;
-        if (mask != NULL) {
-            *mask |= 1u << e.label;
-            targets[count] = e.target;
-            finals[count] = (uint8_t)(e.final != 0);
-        }
-        count++;
-        previous = (int64_t)e.label;
-        if (e.last) return count;
-    }
-}
-
-/* The index of `offset` in the sorted `starts` (states of them), or -1. */
-static int64_t table_find(const uint32_t *starts, uint64_t states, uint64_t offset) {
-    uint64_t lo = 0, hi = states;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (starts[mid] < offset) lo = mid + 1; else hi = mid;
-    }
-    return lo < states && starts[lo] == offset ? (int64_t)lo : -1;
-}
-
-/* The row handle of body offset `target` (the leaf: the body's size), or -1 if no state starts there. */
-static int64_t table_handle_of(const Lookup *l, const uint32_t *starts, const uint32_t *rows, uint64_t states,
-                               uint64_t leaf_row, uint64_t target) {
-    if (target == l->size) return (int64_t)leaf_row;
-    int64_t k = table_find(starts, states, target);
-    return k < 0 ? -1 : (int64_t)rows[k];
-}
-
-/* Decode the body into l->table, or leave it NULL (nothing raised but MemoryError: -1). */
+/* Decode the body into l->table, or leave it NULL (nothing raised but MemoryError: -1).
+ * One pass decodes each state in body order into its row, each child entry holding the
+ * target's offset << 1 | final and row_of[offset] the row of each state's start; a second
+ * pass over the rows turns offsets into rows. Bounded: each state takes a byte or more,
+ * each edge a byte or more, so at most `size` of each; memory while it is built, 4 bytes a
+ * byte of the body more (row_of). */
 static int table_build(Lookup *l) {
     l->table = NULL;
     l->table_len = 0;
-    if (l->version < 2 || l->letters == 0 || l->letters > 32 || l->size == 0 || l->size >= TABLE_MAX_ENTRIES) return 0;
-    uint64_t pos = 0, states = 0, edges = 0;
-    while (pos < l->size) { /* each state takes a byte or more: at most size rounds */
-        int64_t count = table_state(l, &pos, NULL, NULL, NULL);
-        if (count < 0) return 0;
-        states++;
-        edges += (uint64_t)count;
-    }
-    const uint64_t entries = states + edges + 1;
-    if (entries > TABLE_MAX_ENTRIES) return 0;
-    uint32_t *starts = PyMem_Malloc((size_t)states * sizeof(uint32_t));
-    uint32_t *rows = PyMem_Malloc((size_t)states * sizeof(uint32_t));
-    uint32_t *table = PyMem_Malloc((size_t)entries * sizeof(uint32_t));
+    const uint64_t size = l->size;
+    if (l->version < 2 || l->letters == 0 || l->letters > 32 || size == 0 || size >= TABLE_MAX_ENTRIES) return 0;
+    const uint8_t *body = (const uint8_t *)l->view.buf;
+    const uint32_t none = UINT32_MAX;
+    /* Entries: a state's row is 1 + its edges, each edge a byte or more, so at most 2 * size, and the leaf's. */
+    uint64_t capacity = 2 * size + 1;
+    if (capacity > TABLE_MAX_ENTRIES) capacity = TABLE_MAX_ENTRIES;
+    uint32_t *row_of = PyMem_Malloc((size_t)(size + 1) * sizeof(uint32_t));
+    uint32_t *table = PyMem_Malloc((size_t)capacity * sizeof(uint32_t));
     int result = 0;
-    if (starts == NULL || rows == NULL || table == NULL) { PyErr_NoMemory(); result = -1; goto done; }
-    uint64_t row = 0, k = 0;
-    for (pos = 0; pos < l->size && k < states; k++) {
-        starts[k] = (uint32_t)pos;
-        rows[k] = (uint32_t)row;
-        int64_t count = table_state(l, &pos, NULL, NULL, NULL);
-        if (count < 0) goto done; /* a body that changed under us: no table */
-        row += 1 + (uint64_t)count;
-    }
-    if (k != states || pos != l->size || row + 1 != entries) goto done;
-    const uint64_t leaf_row = row;
-    table[leaf_row] = 0;
-    uint64_t targets[32];
-    uint8_t finals[32];
-    for (pos = 0, k = 0; k < states; k++) {
+    if (row_of == NULL || table == NULL) { PyErr_NoMemory(); result = -1; goto done; }
+    memset(row_of, 0xFF, (size_t)(size + 1) * sizeof(uint32_t));
+    uint64_t row = 0, pos = 0;
+    while (pos < size) { /* each round moves pos on by a byte or more */
+        const uint64_t start = pos;
+        row_of[start] = (uint32_t)row;
         uint32_t mask = 0;
-        const uint64_t at = rows[k];
-        int64_t count = table_state(l, &pos, &mask, targets, finals);
-        if (count < 0 || at + 1 + (uint64_t)count > leaf_row) goto done;
-        table[at] = mask;
-        for (int64_t i = 0; i < count; i++) {
-            int64_t child = table_handle_of(l, starts, rows, states, leaf_row, targets[i]);
-            if (child < 0) goto done; /* a target inside a state, as no writer writes */
-            table[at + 1 + (uint64_t)i] = (uint32_t)child << 1 | finals[i];
+        uint64_t at = row + 1;
+        int64_t previous = -1;
+        for (;;) { /* at most `letters` edges: labels strictly increase below it */
+            Edge2 e;
+            if (format2_edge(body, size, start, previous, l->letters, &pos, &e) < 0) goto done;
+            if (at + 1 >= capacity) goto done; /* room for this entry and the leaf's row */
+            mask |= 1u << e.label;
+            table[at++] = (uint32_t)(e.target << 1) | (uint32_t)(e.final != 0); /* target <= size < 2^24 */
+            previous = (int64_t)e.label;
+            if (e.last) break;
         }
+        table[row] = mask;
+        row = at;
     }
-    int64_t root = table_handle_of(l, starts, rows, states, leaf_row, l->root >> 1);
-    if (root < 0) goto done;
-    l->table_root = (uint32_t)root << 1 | (uint32_t)(l->root & 1u);
+    const uint64_t leaf_row = row, entries = row + 1;
+    table[leaf_row] = 0;
+    row_of[size] = (uint32_t)leaf_row;
+    for (row = 0; row < leaf_row;) { /* the rows again, each child's offset made its row */
+        const uint64_t count = table_rank(table[row]);
+        if (row + 1 + count > leaf_row) goto done;
+        for (uint64_t i = row + 1; i <= row + count; i++) {
+            const uint32_t child = row_of[table[i] >> 1];
+            if (child == none) goto done; /* a target inside a state, as no writer writes */
+            table[i] = child << 1 | (table[i] & 1u);
+        }
+        row += 1 + count;
+    }
+    if ((l->root >> 1) > size || row_of[l->root >> 1] == none) goto done;
+    l->table_root = row_of[l->root >> 1] << 1 | (uint32_t)(l->root & 1u);
+    uint32_t *fitted = PyMem_Realloc(table, (size_t)entries * sizeof(uint32_t));
+    if (fitted != NULL) table = fitted;
     l->table = table;
     l->table_len = entries;
     table = NULL;
 done:
-    PyMem_Free(starts);
-    PyMem_Free(rows);
+    PyMem_Free(row_of);
     PyMem_Free(table);
     return result;
 }
