@@ -133,6 +133,7 @@ def test_any_word_list_proves_as_brute_force(
         assert proven(spec, kernel) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(
     words=st.lists(st.text(alphabet="ABC", min_size=2, max_size=4), min_size=1, max_size=20),

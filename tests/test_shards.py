@@ -114,6 +114,7 @@ def test_bad_shards_are_refused_in_one_line(text: str) -> None:
 # -- the merge is the single run ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=15)
 @given(
     words=st.lists(st.text(alphabet="ABCE", min_size=2, max_size=4), min_size=1, max_size=25),
@@ -135,6 +136,7 @@ def test_the_merge_of_any_shards_is_the_single_run(
     assert merged.classes == single.classes == len(spec.classes()) and merged.complete
 
 
+@pytest.mark.slow
 def test_the_merge_of_the_shards_prints_what_the_single_run_prints(small_dict: str, tmp_path: Path) -> None:
     logs = []
     for index in range(4):
@@ -278,11 +280,21 @@ def test_missing_classes_are_counted_and_named(small_dict: str, shard_logs: list
     ],
 )
 def test_bad_shard_and_merge_options_are_one_line_and_exit_2(
-    small_dict: str, extra: list[str], says: str, tmp_path: Path
+    small_dict: str, extra: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = run_cli("prove", "-d", small_dict, *SMALL, *extra, cwd=tmp_path)
+    # In this process (typer's runner gives the script's exit codes and lines); the installed
+    # script is run once, below, for the whole way from the shell.
+    monkeypatch.chdir(tmp_path)
+    status, _, error = cli("prove", "-d", small_dict, *SMALL, *extra)
+    assert status == 2 and "Traceback" not in error
+    assert error.count("\n") == 1 and says in error, error
+    assert not (tmp_path / "x.ndjson").exists()
+
+
+def test_a_bad_shard_from_the_installed_script_is_one_line_and_exit_2(small_dict: str, tmp_path: Path) -> None:
+    result = run_cli("prove", "-d", small_dict, *SMALL, "--shard", "3/3", "--log", "x.ndjson", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.count("\n") == 1 and says in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and "numbered 0 to 2" in result.stderr, result.stderr
     assert not (tmp_path / "x.ndjson").exists()
 
 
@@ -408,6 +420,7 @@ def memory_store() -> Iterator[Any]:
     clear()
 
 
+@pytest.mark.slow
 def test_shards_log_to_a_url_and_merge_from_it(small_dict: str, memory_store: Any) -> None:
     # memory:// stands for s3:// or gs://: the same fsspec calls (no append: the log is put
     # whole after each class).
