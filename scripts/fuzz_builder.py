@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fuzz_kernel import run_under_asan  # noqa: E402
 
+from boggle_dafsa.automaton import compact as codec  # noqa: E402
 from boggle_dafsa.automaton import fileformat, stream  # noqa: E402
 from boggle_dafsa.formats import dawgdic  # noqa: E402
 
@@ -168,14 +169,14 @@ def fuzz(rounds: int, seed: int, module_path: str | None) -> int:
                     v2[rng.randrange(len(v2))] ^= 1 << rng.randrange(8)
                 kept = [letter for letter in alphabet if rng.random() < 0.6][:31]
                 keep = bytes(kept.index(letter) if letter in kept else 0xFF for letter in alphabet)
-                layout = compact.CompactLayout(bytes(v2), root, alphabet, 64, "fuzz")
+                layout = codec.CompactLayout(bytes(v2), root, alphabet, 64, "fuzz")
                 got = outcome(
                     lambda: tuple(
                         bytes(part) if not isinstance(part, int) else part
                         for part in c.expand(bytes(v2), root, len(alphabet), keep)
                     )
                 )
-                want = outcome(lambda: (compact.project_cells(layout, keep)[0].tobytes(), 0))
+                want = outcome(lambda: (codec.project_cells(layout, keep)[0].tobytes(), 0))
                 if got != want:
                     print(f"round {number}: the projection differs (damaged: {damaged})")
                     return 1
