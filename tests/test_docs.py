@@ -115,3 +115,13 @@ def test_the_web_pages_are_those_docs_web_lists() -> None:
     for word in re.findall(r"\b(\w+) pages\b", text, re.IGNORECASE):
         if word.lower() in NUMBERS:
             assert NUMBERS[word.lower()] == len(pages), f"docs/web.md says {word} pages; there are {len(pages)}"
+
+
+def test_queries_md_describes_every_query_verb() -> None:
+    # A verb of the library's table (its command made from it) has its bullet in docs/queries.md,
+    # and docs/commands.md its row (tests/test_readme.py checks the row against the app).
+    from boggle_dafsa.query import VERBS
+
+    described = set(re.findall(r"^- \*\*`([a-z]+)\b|\*\*`([a-z]+)\b", (ROOT / "docs" / "queries.md").read_text("utf-8"), re.M))
+    names = {name for pair in described for name in pair if name}
+    assert [verb.name for verb in VERBS if verb.name not in names] == []

@@ -247,6 +247,7 @@ def test_prefixes_and_hooks(words: list[str], target: str) -> None:
     known = set(words)
     prefixes = same_on_every_format(words, lambda d: query.prefixes(d, target))
     assert prefixes == [target[:i] for i in range(1, len(target) + 1) if target[:i] in known]
+    assert same_on_every_format(words, lambda d: query.prefixes(d, target, limit=1)) == prefixes[:1]
     hooks = same_on_every_format(words, lambda d: query.hooks(d, target))
     assert hooks.front == "".join(c for c in LETTERS if c + target in known)
     assert hooks.back == "".join(c for c in LETTERS if target + c in known)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer
 from conftest import run_cli
+from typer.testing import CliRunner
 
+from boggle_dafsa import query
 from boggle_dafsa.formats import FORMATS, open_path, write_dictionary
 from helpers.dictionaries import normalized_words
 
@@ -114,3 +120,78 @@ def test_set_algebra_commands(files: dict[str, Path], tmp_path: Path) -> None:
     assert list(open_path(out)) == ["CHAT", "ZOO"]
     run_cli("diff", str(other), str(files["marisa"]), "-o", str(out))
     assert list(open_path(out)) == ["ZEBRE"]
+
+
+# -- the commands made from the library's table of verbs (query.VERBS) ----------------------
+
+
+def test_every_command_has_one_home_and_every_query_verb_is_a_command() -> None:
+    # A command is in cli.VERBS (its module) or in query.VERBS (made by cli/query.py), not both;
+    # the table's verbs are listed by --help together, in the table's order.
+    from boggle_dafsa.cli import VERBS as MODULES
+    from boggle_dafsa.cli import command_names, load_commands
+
+    load_commands()
+    names = command_names()
+    table = [verb.name for verb in query.VERBS]
+    assert len(set(names)) == len(names) and not set(MODULES) & set(table)
+    assert sorted(names) == sorted([*MODULES, *table])
+    start = names.index(table[0])
+    assert names[start : start + len(table)] == table
+
+
+def test_a_query_verb_run_imports_only_the_query_commands() -> None:
+    # `match` is in no line of cli.VERBS: it is found in the query module, the others stay unloaded.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom boggle_dafsa.cli import load_commands\nload_commands('match')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('boggle_dafsa.cli.')))"
+    )
+    modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "'boggle_dafsa.cli.query'" in modules and "'boggle_dafsa.cli.solve'" not in modules and "study" not in modules
+
+
+def test_each_record_gives_the_help_of_every_input_of_its_function() -> None:
+    for verb in query.VERBS:
+        inputs = list(inspect.signature(verb.function).parameters)[1:]  # after the dictionary
+        assert sorted(verb.parameters) == sorted(name for name in inputs if name != "limit"), verb.name
+        for text in (verb.help, *verb.parameters.values()):
+            assert set(re.findall(r"`(\w+)`", text)) <= set(inputs), text
+            assert "--" not in text  # the library names parameters; the command line writes the options
+
+
+def _repeated(dictionary: object, word: str, times: int = 1, whole: bool = False, limit: int | None = None) -> Iterator[str]:
+    # A throwaway verb: the words that start with WORD said TIMES times (WHOLE: that word alone).
+    start = word * times
+    found = query.complete(dictionary, start, limit)
+    return (found_word for found_word in found if not whole or found_word == dictionary.normalize(start))
+
+
+def test_a_new_record_of_the_table_is_a_command(files: dict[str, Path]) -> None:
+    # A new verb needs no command written: its inputs are the command's argument and options
+    # (typed, defaulted and checked as its signature says), its help is the record's.
+    from boggle_dafsa.cli.query import _command
+
+    verb = query.Verb(
+        "repeated",
+        _repeated,
+        "Print the words that start with WORD `times` times.",
+        {"word": "W.", "times": "How many.", "whole": "Alone."},
+    )
+    app = typer.Typer()
+    app.command(name="repeated")(_command(verb))
+    app.command(name="other")(lambda: None)  # two commands: a group, run as the app runs them
+    runner = CliRunner()
+    d = str(files["native"])
+    help_text = runner.invoke(app, ["repeated", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}).output
+    assert "with WORD --times times" in help_text and "--whole" in help_text and "--limit" in help_text
+    assert "--columns" not in help_text and "[default: 1]" in help_text
+    assert runner.invoke(app, ["repeated", "ch", "-d", d]).output == "CHAT\nCHATS\nCHIEN\n"
+    assert runner.invoke(app, ["repeated", "t", "-d", d, "--times", "0", "--count"]).output == "11\n"
+    assert json.loads(runner.invoke(app, ["repeated", "ch", "-d", d, "-n", "1", "--json"]).output) == ["CHAT"]
+    assert runner.invoke(app, ["repeated", "chat", "-d", d, "--whole"]).output == "CHAT\n"
+    nothing = runner.invoke(app, ["repeated", "q", "-d", d])
+    assert (nothing.exit_code, nothing.output) == (1, "")
+    assert runner.invoke(app, ["repeated", "ch", "-d", d, "--times", "-1"]).exit_code == 2  # counts are 0 or more

@@ -9,7 +9,9 @@ A verb's module imports the library inside its commands, not at its top: ``--hel
 shell completion) import every verb's module, and pay only for what the commands' options need.
 
 Adding a verb: write it in a module here (``from .base import app`` then
-``@app.command()``), and add one line ``"verb": "module"`` to :data:`VERBS`.
+``@app.command()``), and add one line ``"verb": "module"`` to :data:`VERBS`. A query verb
+is a record of ``boggle_dafsa.query.VERBS`` instead, whose command :mod:`.query` makes: a
+verb that :data:`VERBS` does not name is looked for there first.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from boggle_dafsa.cli.common import PROGRAM
 from boggle_dafsa.cli.compat import NoArgsIsHelpError, UsageError
 from boggle_dafsa.compiled import KernelSettingError, pure, version_parts
 
-#: Verb → the module of this package that defines it, in the order ``--help`` lists them.
+#: Verb → the module of this package that defines it, in the order ``--help`` lists them;
+#: the query verbs (``boggle_dafsa.query.VERBS``, whose commands :mod:`.query` makes from the
+#: records) are not here: a run of another verb never imports the query library to learn them.
 VERBS: dict[str, str] = {
     "best": "best",
     "build": "dictionary",
@@ -42,18 +46,11 @@ VERBS: dict[str, str] = {
     "generate": "game",
     "play": "game",
     "score": "game",
-    "match": "query",
-    "anagram": "query",
-    "fuzzy": "query",
-    "grep": "query",
-    "range": "query",
-    "prefixes": "query",
-    "hooks": "query",
-    "search": "study",
-    "quiz": "study",
     "union": "query",
     "intersect": "query",
     "diff": "query",
+    "search": "study",
+    "quiz": "study",
     "serve": "serve",
     "solve": "solve",
     "find": "find",
@@ -61,12 +58,28 @@ VERBS: dict[str, str] = {
 }
 
 
+#: The module that makes a command of each query verb (``boggle_dafsa.query.VERBS``).
+QUERY_MODULE = "query"
+
+
 def load_commands(verb: str | None = None) -> typer.Typer:
-    """The app with the module of ``verb`` registered (every module for None or an unknown verb)."""
-    modules = [VERBS[verb]] if verb in VERBS else list(dict.fromkeys(VERBS.values()))
-    for module in modules:
+    """The app with the module of ``verb`` registered: the one :data:`VERBS` names, else the
+    query module if ``verb`` is a query verb, else every module (for None or an unknown verb)."""
+    if verb in VERBS:
+        import_module(f"{__name__}.{VERBS[verb]}")
+        return _app
+    if verb is not None and not verb.startswith("-"):
+        import_module(f"{__name__}.{QUERY_MODULE}")
+        if verb in command_names():
+            return _app
+    for module in dict.fromkeys(VERBS.values()):
         import_module(f"{__name__}.{module}")
     return _app
+
+
+def command_names() -> list[str]:
+    """The names of the commands registered so far, in the order ``--help`` lists them."""
+    return [info.name or info.callback.__name__.lower().replace("_", "-") for info in _app.registered_commands if info.callback]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,6 @@
-"""Query commands: match, anagram, fuzzy, grep, range, prefixes, hooks, and the set algebra
-union, intersect, diff. Thin: each parses its options and prints what ``boggle_dafsa.query``
-returns.
+"""Query commands: one made from each record of ``boggle_dafsa.query.VERBS`` (match, anagram,
+fuzzy, grep, range, prefixes, hooks), and the set algebra union, intersect, diff. Thin: each
+parses its options and prints what ``boggle_dafsa.query`` returns.
 
 Every listing prints one result a line with the word as the last field, streams as results
 come (except fuzzy and anagram --sub, which sort first), takes --limit, --count and --json,
@@ -9,6 +9,12 @@ and exits 1 when nothing is found (as grep does).
 
 from __future__ import annotations
 
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -18,6 +24,7 @@ from boggle_dafsa.cli.base import app
 from boggle_dafsa.cli.common import emit_results as _emit
 from boggle_dafsa.cli.common import lexicon, load_dictionary, print_json
 from boggle_dafsa.cli.options import CountOption, DictOption, InputsArgument, JsonOption, LimitOption, OutputOption, QuietOption
+from boggle_dafsa.query import VERBS, Verb
 
 ColumnsOption = Annotated[
     Optional[str],
@@ -27,6 +34,10 @@ ColumnsOption = Annotated[
         show_default=False,
     ),
 ]
+
+#: The one-letter form of a query verb's option, by the library parameter it sets (the long
+#: form is the parameter's name, ``min_length`` as ``--min-length``).
+SHORT = {"min_length": "m", "max_length": "M", "distance": "k", "transpositions": "t", "start": "s", "end": "e"}
 
 
 def _columns(d: Any, columns: str | None, spec: str | None) -> Any:
@@ -38,169 +49,95 @@ def _columns(d: Any, columns: str | None, spec: str | None) -> Any:
     return WordColumns(d, names, expected=lexicon(spec) if "expected" in names else None) if names else None
 
 
-@app.command()
-def match(
-    pattern: Annotated[
-        str,
-        typer.Argument(
-            help="? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant, \\* a * (a backslash takes punctuation literally)."
-        ),
-    ],
-    dictionary: DictOption = None,
-    min_length: Annotated[int, typer.Option("--min-length", "-m", min=0, help="Shortest word.")] = 0,
-    max_length: Annotated[
-        Optional[int], typer.Option("--max-length", "-M", min=0, help="Longest word.", show_default=False)
-    ] = None,
-    limit: LimitOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-    columns: ColumnsOption = None,
-) -> None:
-    """Print the words matching PATTERN, in byte order (quote it: the shell expands * and ?)."""
-    from boggle_dafsa.query import match as run
-
-    d = load_dictionary(dictionary)
-    shown = _columns(d, columns, dictionary)
-    words = run(d, pattern, min_length, max_length, limit)
-    _emit(words, shown.line if shown else str, as_json, count, shown.fields if shown else None)
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
 
 
-@app.command()
-def anagram(
-    letters: Annotated[str, typer.Argument(help="The letters; ? is a blank (any letter).")],
-    dictionary: DictOption = None,
-    sub: Annotated[bool, typer.Option("--sub", help="Words made of some of the letters (a rack), longest first.")] = False,
-    limit: LimitOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-    columns: ColumnsOption = None,
-) -> None:
-    """Print the words made of exactly LETTERS; the letters blanks became are in lower case."""
-    from boggle_dafsa.output.jsonable import anagram_json
-    from boggle_dafsa.query import iter_anagram as run
+def _spelled(text: str, names: Any) -> str:
+    # A parameter of the verb named in backquotes (`distance`) is written as its option.
+    return re.sub(r"`(\w+)`", lambda found: _flag(found[1]) if found[1] in names else found[0], text)
 
-    d = load_dictionary(dictionary)
-    shown = _columns(d, columns, dictionary)
-    hits = run(d, letters, sub=sub, limit=limit)
-    if shown is None:
-        _emit(hits, lambda hit: hit.display(), as_json, count, anagram_json)
+
+def _parameters(verb: Verb) -> list[inspect.Parameter]:
+    """The command's parameters, in the order its help lists them: the verb's positional
+    inputs, -d, its options, then --limit, --count, --json and --columns."""
+    signature = list(inspect.signature(verb.function).parameters.values())[1:]  # after the dictionary
+    hints = typing.get_type_hints(verb.function)
+    names = {parameter.name for parameter in signature}
+    given, options = [], []
+    for parameter in signature:
+        if parameter.name == "limit":
+            continue
+        kind = hints[parameter.name]
+        if isinstance(kind, types.UnionType):  # `int | None` as typer reads it
+            kind = Optional[tuple(arm for arm in typing.get_args(kind) if arm is not type(None))[0]]
+        text = _spelled(verb.parameters[parameter.name], names)
+        if parameter.default is inspect.Parameter.empty:
+            given.append(_keyword(parameter.name, Annotated[kind, typer.Argument(help=text)]))
+            continue
+        short = [f"-{SHORT[parameter.name]}"] if parameter.name in SHORT else []
+        settings: dict[str, Any] = {"help": text}
+        if kind in (int, Optional[int]):  # every number a query takes is a count or a length
+            settings["min"] = 0
+        if parameter.default is None:
+            settings["show_default"] = False
+        option = typer.Option(_flag(parameter.name), *short, **settings)
+        options.append(_keyword(parameter.name, Annotated[kind, option], parameter.default))
+    tail = [_keyword("limit", LimitOption, None)] if "limit" in names else []
+    tail += [_keyword("count", CountOption, False), _keyword("as_json", JsonOption, False)]
+    if verb.columns:
+        tail.append(_keyword("columns", ColumnsOption, None))
+    return [*given, _keyword("dictionary", DictOption, None), *options, *tail]
+
+
+def _keyword(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+
+def _command(verb: Verb) -> Callable[..., None]:
+    """The command of ``verb``: opens the dictionary, asks ``verb.function`` and prints its answer."""
+
+    def command(dictionary: str | None, count: bool, as_json: bool, columns: str | None = None, **given: Any) -> None:
+        d = load_dictionary(dictionary)
+        shown = _columns(d, columns, dictionary) if verb.columns else None
+        _print_answer(verb.function(d, **given), shown, as_json, count)
+
+    parameters = _parameters(verb)
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    command.__doc__ = _spelled(verb.help, {parameter.name for parameter in parameters})
+    command.__name__ = command.__qualname__ = verb.name
+    return command
+
+
+def _print_answer(answer: Any, shown: Any, as_json: bool, count: bool) -> None:
+    # A stream of hits (words, anagrams, (distance, word) pairs), written as the first one
+    # says (output.queries.hit_writers), or the hooks of a word.
+    from boggle_dafsa.output.queries import hit_writers
+    from boggle_dafsa.query import Hooks
+
+    if isinstance(answer, Hooks):
+        from boggle_dafsa.output.jsonable import hooks_json
+        from boggle_dafsa.output.queries import hooks_lines
+
+        if as_json and not count:
+            print_json(hooks_json(answer))
+            if not answer.front and not answer.back:
+                raise typer.Exit(1)
+            return
+        _emit(hooks_lines(answer), str, False, count)
         return
-    _emit(
-        hits,
-        lambda hit: shown.line(hit.word, hit.display()),
-        as_json,
-        count,
-        lambda hit: anagram_json(hit, shown),
-    )
-
-
-@app.command()
-def fuzzy(
-    word: Annotated[str, typer.Argument(help="The word to come close to.")],
-    dictionary: DictOption = None,
-    distance: Annotated[int, typer.Option("--distance", "-k", min=0, help="Most edits (insert, delete, substitute).")] = 1,
-    transpositions: Annotated[
-        bool, typer.Option("--transpositions", "-t", help="Swapping two adjacent letters is one edit.")
-    ] = False,
-    prefix: Annotated[bool, typer.Option("--prefix", help="Words that start within DISTANCE edits of WORD.")] = False,
-    limit: LimitOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-    columns: ColumnsOption = None,
-) -> None:
-    """Print DISTANCE<TAB>WORD for the words within --distance edits of WORD, nearest first."""
-    from boggle_dafsa.output.jsonable import fuzzy_json
-    from boggle_dafsa.output.queries import fuzzy_line
-    from boggle_dafsa.query import iter_fuzzy as run
-
-    d = load_dictionary(dictionary)
-    shown = _columns(d, columns, dictionary)
-    hits = run(d, word, distance, transpositions=transpositions, prefix=prefix, limit=limit)
-    if shown is None:
-        _emit(hits, fuzzy_line, as_json, count, fuzzy_json)
+    hits = iter(answer)
+    first = next(hits, None)
+    if first is None:
+        _emit((), str, as_json, count)
         return
-    _emit(
-        hits,
-        lambda hit: fuzzy_line(hit, shown),
-        as_json,
-        count,
-        lambda hit: fuzzy_json(hit, shown),
-    )
+    line, item = hit_writers(first, shown)
+    _emit(chain((first,), hits), line, as_json, count, item)
 
 
-@app.command()
-def grep(
-    regex: Annotated[
-        str, typer.Argument(help="Letters, ., [classes], ?, *, +, {m,n}, |, (groups), matched against whole words.")
-    ],
-    dictionary: DictOption = None,
-    limit: LimitOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-    columns: ColumnsOption = None,
-) -> None:
-    """Print the words that REGEX matches whole, in byte order."""
-    from boggle_dafsa.query import grep as run
-
-    d = load_dictionary(dictionary)
-    shown = _columns(d, columns, dictionary)
-    _emit(run(d, regex, limit), shown.line if shown else str, as_json, count, shown.fields if shown else None)
-
-
-@app.command(name="range")
-def range_(
-    dictionary: DictOption = None,
-    start: Annotated[Optional[str], typer.Option("--start", "-s", help="First word (included).", show_default=False)] = None,
-    end: Annotated[
-        Optional[str], typer.Option("--end", "-e", help="Words before this one (excluded).", show_default=False)
-    ] = None,
-    limit: LimitOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Print the words from --start (included) to --end (excluded), in byte order."""
-    from boggle_dafsa.query import word_range
-
-    d = load_dictionary(dictionary)
-    _emit(word_range(d, start, end, limit), str, as_json, count)
-
-
-@app.command()
-def prefixes(
-    word: Annotated[str, typer.Argument(help="The word whose beginnings to look up.")],
-    dictionary: DictOption = None,
-    limit: LimitOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Print the words that are prefixes of WORD (itself included), shortest first."""
-    from boggle_dafsa.query import prefixes as run
-
-    d = load_dictionary(dictionary)
-    found = run(d, word)
-    _emit(found if limit is None else found[:limit], str, as_json, count)
-
-
-@app.command()
-def hooks(
-    word: Annotated[str, typer.Argument(help="The word to hook (it need not be a word itself).")],
-    dictionary: DictOption = None,
-    count: CountOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Print the letters that make a word before WORD (front) or after it (back): SIDE<TAB>LETTER<TAB>WORD."""
-    from boggle_dafsa.output.jsonable import hooks_json
-    from boggle_dafsa.output.queries import hooks_lines
-    from boggle_dafsa.query import hooks as run
-
-    d = load_dictionary(dictionary)
-    found = run(d, word)
-    if as_json and not count:
-        print_json(hooks_json(found))
-        if not found.front and not found.back:
-            raise typer.Exit(1)
-        return
-    _emit(hooks_lines(found), str, False, count)
+for _verb in VERBS:
+    app.command(name=_verb.name)(_command(_verb))
 
 
 ValuesMergeOption = Annotated[

@@ -1,6 +1,7 @@
 """The texts of the dictionary and query commands, one function per form, written once here.
 
-``lookup``, ``dump --index`` and ``--values``, ``verify``, ``inspect``, ``fuzzy``, ``hooks`` and the set
+``lookup``, ``dump --index`` and ``--values``, ``verify``, ``inspect``, the query verbs' answers
+(:func:`hit_writers`: ``anagram``, ``fuzzy``...), ``hooks`` and the set
 algebra (``union``, ``intersect``, ``diff``): pure functions from the library's answers to
 lines (a word list's words, ``match``'s and ``grep``'s, are written as they are; the word-study
 columns are :mod:`.columns`; the JSON of every verb is :mod:`.jsonable`). Rows are
@@ -9,7 +10,7 @@ tab-separated with the word last, as every listing's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.output.render import render_value
@@ -64,6 +65,28 @@ def inspect_lines(info: dict[str, Any]) -> Iterator[str]:
 def fuzzy_line(hit: tuple[int, str], columns: WordColumns | None = None) -> str:
     """``fuzzy``'s row: ``DISTANCE<TAB>WORD``, the word after its columns when asked."""
     return f"{hit[0]}\t{columns.line(hit[1]) if columns is not None else hit[1]}"
+
+
+def hit_writers(hit: object, columns: WordColumns | None = None) -> tuple[Callable[[Any], str], Callable[[Any], Any] | None]:
+    """How a query verb's answers of the kind of ``hit`` are written (``boggle_dafsa.query.VERBS``):
+    (its row, its JSON item, None for the hit as it is). A word is written as it is, an
+    anagram as shown (the letters blanks became in lower case), a (distance, word) pair as
+    ``DISTANCE<TAB>WORD``; the word after its ``columns`` when asked."""
+    if isinstance(hit, str):
+        return (columns.line, columns.fields) if columns is not None else (str, None)
+    from boggle_dafsa.output.jsonable import anagram_json, fuzzy_json  # not for words: JSON is imported when asked
+    from boggle_dafsa.query import AnagramHit
+
+    if isinstance(hit, tuple):
+        if columns is None:
+            return fuzzy_line, fuzzy_json
+        return (lambda pair: fuzzy_line(pair, columns)), (lambda pair: fuzzy_json(pair, columns))
+    if isinstance(hit, AnagramHit):
+        if columns is None:
+            return AnagramHit.display, anagram_json
+        shown = columns
+        return (lambda found: shown.line(found.word, found.display())), (lambda found: anagram_json(found, shown))
+    raise TypeError(f"no row for a query answer of type {type(hit).__name__}")
 
 
 def hooks_lines(found: Hooks) -> list[str]:

@@ -18,11 +18,13 @@ folded dictionary ``élève`` is ``ELEVE``.
 ['REDO', 'UNDO']
 
 Set algebra (:func:`union`, :func:`intersect`, :func:`difference`) lives in :mod:`.setops`.
+:data:`VERBS` holds the verbs as their users ask them (a :class:`Verb` each: name, function,
+help): the command line makes its query commands from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any, NamedTuple
 
@@ -267,8 +269,8 @@ def complete(dictionary: Any, prefix: str, limit: int | None = None) -> Iterator
     return dictionary.complete(key, limit)  # type: ignore[no-any-return]
 
 
-def prefixes(dictionary: Any, word: str) -> list[str]:
-    """The words that are prefixes of ``word`` (itself included), shortest first."""
+def prefixes(dictionary: Any, word: str, limit: int | None = None) -> list[str]:
+    """The words that are prefixes of ``word`` (itself included), shortest first, at most ``limit``."""
     key = _key(dictionary, word, "word")
     state = dictionary.root
     found = []
@@ -278,7 +280,7 @@ def prefixes(dictionary: Any, word: str) -> list[str]:
             break
         if dictionary.is_word(state):
             found.append(key[: i + 1])
-    return found
+    return found if limit is None else found[:limit]
 
 
 class Hooks(NamedTuple):
@@ -305,6 +307,91 @@ def hooks(dictionary: Any, word: str) -> Hooks:
     return Hooks(key, "".join(front), "".join(back))
 
 
+class Verb(NamedTuple):
+    """A query verb as its users ask it (``boggle-dafsa NAME``, the command line's help).
+
+    ``function`` answers it, called with the dictionary and then by keyword: each of its
+    parameters after the dictionary is an input of the verb, of the type and default its
+    signature says (one without a default is given by position, the others are options;
+    ``limit``, where there is one, is the shared "at most this many"), with its help in
+    ``parameters``. ``help`` says what the verb does. In both, a parameter named in
+    backquotes (`distance`) is written as the option that sets it. ``columns``: its answers
+    are words, or carry one, and can be shown after the word-study columns. The answer is
+    an iterable of words, :class:`AnagramHit`, (distance, word) pairs, or :class:`Hooks`:
+    their rows and JSON are written by :mod:`boggle_dafsa.output.queries`."""
+
+    name: str
+    function: Callable[..., Any]
+    help: str
+    parameters: dict[str, str]
+    columns: bool = False
+
+
+#: The query verbs, in the order ``boggle-dafsa --help`` lists them: the command line makes
+#: a command of each (``cli/query.py``), and a new verb is one more record here.
+VERBS: tuple[Verb, ...] = (
+    Verb(
+        "match",
+        match,
+        "Print the words matching PATTERN, in byte order (quote it: the shell expands * and ?).",
+        {
+            "pattern": "? a letter, * any run, [ABC] one of, [^ABC] or [!ABC] none of, @ a vowel, # a consonant, "
+            "\\* a * (a backslash takes punctuation literally).",
+            "min_length": "Shortest word.",
+            "max_length": "Longest word.",
+        },
+        columns=True,
+    ),
+    Verb(
+        "anagram",
+        iter_anagram,
+        "Print the words made of exactly LETTERS; the letters blanks became are in lower case.",
+        {
+            "letters": "The letters; ? is a blank (any letter).",
+            "sub": "Words made of some of the letters (a rack), longest first.",
+        },
+        columns=True,
+    ),
+    Verb(
+        "fuzzy",
+        iter_fuzzy,
+        "Print DISTANCE<TAB>WORD for the words within `distance` edits of WORD, nearest first.",
+        {
+            "word": "The word to come close to.",
+            "distance": "Most edits (insert, delete, substitute).",
+            "transpositions": "Swapping two adjacent letters is one edit.",
+            "prefix": "Words that start within DISTANCE edits of WORD.",
+        },
+        columns=True,
+    ),
+    Verb(
+        "grep",
+        grep,
+        "Print the words that REGEX matches whole, in byte order.",
+        {"regex": "Letters, ., [classes], ?, *, +, {m,n}, |, (groups), matched against whole words."},
+        columns=True,
+    ),
+    Verb(
+        "range",
+        word_range,
+        "Print the words from `start` (included) to `end` (excluded), in byte order.",
+        {"start": "First word (included).", "end": "Words before this one (excluded)."},
+    ),
+    Verb(
+        "prefixes",
+        prefixes,
+        "Print the words that are prefixes of WORD (itself included), shortest first.",
+        {"word": "The word whose beginnings to look up."},
+    ),
+    Verb(
+        "hooks",
+        hooks,
+        "Print the letters that make a word before WORD (front) or after it (back): SIDE<TAB>LETTER<TAB>WORD.",
+        {"word": "The word to hook (it need not be a word itself)."},
+    ),
+)
+
+
 __all__ = [
     "AnagramHit",
     "Automaton",
@@ -313,6 +400,8 @@ __all__ = [
     "Pattern",
     "Regex",
     "SEARCH_CONDITIONS",
+    "VERBS",
+    "Verb",
     "anagram",
     "anagram_count",
     "anagram_words",
