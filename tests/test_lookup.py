@@ -468,3 +468,34 @@ def test_the_table_is_bounded_and_only_for_small_alphabets() -> None:
             assert lookup.table_bytes == 4 * (1 + len(alphabet) + edges + 1)
         lookup.release()
         assert lookup.table_bytes == 0
+
+
+@needs_c
+def test_both_copies_of_the_table_walk_answer_alike(tmp_path: Path) -> None:
+    """The copy for CPUs with popcnt and the copy for any CPU (BOGGLE_DAFSA_PLAIN_SEARCH=1),
+    on every word of a list, each with its last letter changed, and each word cut short."""
+    import os
+    import subprocess
+    import sys
+
+    words = sorted({a + b + c for a in "ABCPQZ" for b in "AEIOUY" for c in "RSTXYZ" if (ord(a) + ord(b) * ord(c)) % 3})
+    path = tmp_path / "words.dafsa"
+    path.write_bytes(compile_words(words, Policy.FOLD, version=2))
+    asked = [*words, *(word[:-1] + "Q" for word in words), *(word[:2] for word in words), *(word.lower() for word in words)]
+    script = (
+        "import sys\n"
+        "from boggle_dafsa.automaton import _census\n"
+        "from boggle_dafsa.automaton.reader import NativeDictionary\n"
+        "d = NativeDictionary(sys.argv[1])\n"
+        "print(_census.TABLE_WALK, ''.join('1' if key in d else '0' for key in sys.argv[2:]))\n"
+    )
+    answers = {}
+    for plain in ("0", "1"):
+        env = {**os.environ, "BOGGLE_DAFSA_PLAIN_SEARCH": plain, compiled.PURE_VARIABLE: "0"}
+        done = subprocess.run([sys.executable, "-c", script, str(path), *asked], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        variant, answers[plain] = done.stdout.split()
+        if plain == "1":
+            assert variant == "plain"
+    stored = set(words)
+    assert answers["0"] == answers["1"] == "".join("1" if key.upper() in stored else "0" for key in asked)

@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The format's constants and bit helpers (FINAL_FLAG, format_child_slot...). */
@@ -530,17 +531,75 @@ done:
     return result;
 }
 
-/* The table's step from *handle by `label` (-1: a letter outside the alphabet): 1, or 0 when no word continues so. */
+/* The table's step from *handle by `label` (-1: a letter outside the alphabet): 1, or 0
+ * when no word continues so. The label's bit moved to the top of the mask: the top bit
+ * says whether the edge is there, the bits left count it and the edges before it. */
+#define TABLE_STEP(table, len, handle, label, POPCOUNT, dead)                                     \
+    do {                                                                                           \
+        const uint64_t row_ = (handle) >> 1; /* rows are checked when built: never outside */     \
+        if (UNLIKELY((label) < 0 || row_ >= (len))) goto dead;                                     \
+        const uint32_t upto_ = (table)[row_] << (31 - (uint32_t)(label)); /* label < 32 */        \
+        if (!(upto_ >> 31)) goto dead;                                                             \
+        const uint64_t slot_ = row_ + POPCOUNT(upto_);                                             \
+        if (UNLIKELY(slot_ >= (len))) goto dead;                                                   \
+        (handle) = (table)[slot_];                                                                 \
+    } while (0)
+
 static inline int table_step(const Lookup *l, uint32_t *handle, int32_t label) {
-    const uint32_t *table = l->table;
-    const uint64_t row = *handle >> 1;
-    if (UNLIKELY(label < 0 || row >= l->table_len)) return 0; /* rows are checked when built: never outside */
-    const uint32_t mask = table[row], bit = (uint32_t)label;
-    if (!(mask >> bit & 1u)) return 0;
-    const uint64_t slot = row + 1 + table_rank(mask & ((1u << bit) - 1u));
-    if (UNLIKELY(slot >= l->table_len)) return 0;
-    *handle = table[slot];
+    uint32_t h = *handle;
+    TABLE_STEP(l->table, l->table_len, h, label, table_rank, dead);
+    *handle = h;
     return 1;
+dead:
+    return 0;
+}
+
+/* The walk of an ASCII text of `length` letters (no more than the longest word's) on the
+ * table: 1, reached (into *handle); 0, no word continues so; ANSWER_ASK when a character
+ * needs Python (even after the walk failed). Written twice, for any CPU and for CPUs with
+ * popcnt (a build for any x86 CPU calls a library routine for __builtin_popcount). */
+#define TABLE_ASCII(NAME, TARGET, POPCOUNT)                                                        \
+    TARGET static int NAME(const Lookup *l, const Py_UCS1 *chars, Py_ssize_t length, uint32_t *handle) { \
+        const uint32_t *table = l->table;                                                          \
+        const uint64_t len = l->table_len;                                                         \
+        const int32_t *key = l->ascii_key;                                                         \
+        uint32_t h = *handle;                                                                      \
+        Py_ssize_t i = 0;                                                                          \
+        for (; i < length; i++) {                                                                  \
+            const int32_t label = key[chars[i]];                                                   \
+            if (UNLIKELY(label == KEY_ASK)) return ANSWER_ASK;                                     \
+            TABLE_STEP(table, len, h, label, POPCOUNT, dead);                                      \
+        }                                                                                          \
+        *handle = h;                                                                               \
+        return 1;                                                                                  \
+    dead: /* is any character left one Python must see? */                                         \
+        for (i++; i < length; i++)                                                                 \
+            if (key[chars[i]] == KEY_ASK) return ANSWER_ASK;                                       \
+        return 0;                                                                                  \
+    }
+
+TABLE_ASCII(table_ascii_plain, , table_rank)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && \
+    !defined(__POPCNT__) && !defined(BOGGLE_DAFSA_PORTABLE_BITS)
+#define TABLE_DISPATCH 1
+TABLE_ASCII(table_ascii_popcnt, __attribute__((target("popcnt"))), __builtin_popcount)
+/* Whether this CPU has popcnt (asked once, at import; BOGGLE_DAFSA_PLAIN_SEARCH=1 says no). */
+static int table_has_popcnt = 0;
+#endif
+
+/* Which copy of the table's walk runs: "popcnt" or "plain" (the module's TABLE_WALK). */
+static const char *table_walk_variant(void) {
+#ifdef TABLE_DISPATCH
+    if (table_has_popcnt) return "popcnt";
+#endif
+    return "plain";
+}
+
+static inline int table_ascii(const Lookup *l, const Py_UCS1 *chars, Py_ssize_t length, uint32_t *handle) {
+#ifdef TABLE_DISPATCH
+    if (table_has_popcnt) return table_ascii_popcnt(l, chars, length, handle);
+#endif
+    return table_ascii_plain(l, chars, length, handle);
 }
 
 /* lookup_answer on the table (l->table set): the same answers, the same texts sent to Python. */
@@ -558,15 +617,8 @@ static int table_answer(const Lookup *l, PyObject *text, int want) {
     } else if (PyUnicode_IS_ASCII(text)) {
         const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
         if (length > longest) return ascii_space(chars[0]) || ascii_space(chars[length - 1]) ? ANSWER_ASK : 0;
-        Py_ssize_t i = 0;
-        for (; i < length; i++) { /* a key as long as the text: never more than the longest word */
-            const int32_t label = l->ascii_key[chars[i]];
-            if (label == KEY_ASK) return ANSWER_ASK;
-            if (!table_step(l, &handle, label)) { alive = 0; break; }
-        }
-        if (!alive) /* no word continues so: is any character left one Python must see? */
-            for (i++; i < length; i++)
-                if (l->ascii_key[chars[i]] == KEY_ASK) return ANSWER_ASK;
+        alive = table_ascii(l, chars, length, &handle); /* a key as long as the text */
+        if (alive == ANSWER_ASK) return ANSWER_ASK;
     } else {
         const Piece *pieces = l->pieces;
         Py_ssize_t letters = 0;
@@ -2184,6 +2236,12 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_census", "The census of a native dictionary's cells, and the lookups it makes safe.", -1, methods};
 
 PyMODINIT_FUNC PyInit__census(void) {
+#ifdef TABLE_DISPATCH
+    /* BOGGLE_DAFSA_PLAIN_SEARCH=1 walks the table with the copy for any CPU here too (the tests compare them). */
+    const char *plain = getenv("BOGGLE_DAFSA_PLAIN_SEARCH");
+    __builtin_cpu_init();
+    table_has_popcnt = __builtin_cpu_supports("popcnt") != 0 && !(plain && strcmp(plain, "1") == 0);
+#endif
     if (PyType_Ready(&LookupType) < 0 || PyType_Ready(&ContainsType) < 0) return NULL;
     if (PyType_Ready(&ValueReaderType) < 0) return NULL;
     if (contains_name == NULL && (contains_name = PyUnicode_InternFromString("_contains")) == NULL) return NULL;
@@ -2192,7 +2250,8 @@ PyMODINIT_FUNC PyInit__census(void) {
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Lookup", (PyObject *)&LookupType) < 0 ||
         PyModule_AddObjectRef(m, "Contains", (PyObject *)&ContainsType) < 0 ||
-        PyModule_AddIntConstant(m, "TEXT_TABLE", TEXT_TABLE) < 0) {
+        PyModule_AddIntConstant(m, "TEXT_TABLE", TEXT_TABLE) < 0 ||
+        PyModule_AddStringConstant(m, "TABLE_WALK", table_walk_variant()) < 0) {
         Py_DECREF(m);
         return NULL;
     }
