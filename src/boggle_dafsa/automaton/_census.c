@@ -2150,6 +2150,15 @@ static int contains_set_values(PyObject *self, PyObject *value, void *closure) {
 static int contains_slot(PyObject *self, PyObject *word) {
     if (!PyUnicode_Check(word)) return 0;
     Lookup *l = (Lookup *)((Contains *)self)->lookup;
+    if (l != NULL && l->table != NULL && PyUnicode_IS_ASCII(word) && l->policy != POLICY_RAW) {
+        /* The usual question, a word typed in ASCII, straight to the table's walk (as lookup_answer would). */
+        const Py_ssize_t length = PyUnicode_GET_LENGTH(word);
+        if (length > 0 && length <= l->longest) {
+            uint32_t handle = l->table_root; /* l->table is set only while the body is held */
+            const int reached = table_ascii(l, PyUnicode_1BYTE_DATA(word), length, &handle);
+            if (reached != ANSWER_ASK) return reached ? (int)(handle & 1u) : 0;
+        }
+    }
     if (l != NULL && l->held) {
         int answer = lookup_answer(l, word, WANT_WORD);
         if (answer == 0 || answer == 1) return answer;
