@@ -466,3 +466,31 @@ def test_every_compiled_walk_of_the_numbers_is_the_twin(letters: int, version: i
                     with pytest.raises(KeyError):
                         reader.get(other)
         reader.release()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    words=st.lists(st.text("abcXYZ", min_size=1, max_size=6), min_size=1, max_size=30),
+    asked=st.lists(st.text("abcXYZ AZ1-'\t.z", max_size=8), max_size=20),
+    policy=st.sampled_from([Policy.FOLD, Policy.EXACT]),
+)
+def test_an_ascii_text_is_the_value_of_its_key_or_a_key_error_on_every_kernel(
+    words: list[str], asked: list[str], policy: Policy
+) -> None:
+    """``d[text]`` for ASCII texts (letters in either case, white space, digits, punctuation:
+    the compiled walk of the records takes them a character at a time): the value of the
+    text's normalized key, else KeyError, on every kernel."""
+    items = keyed([(word, index) for index, word in enumerate(words)], policy)
+    if not items:
+        return
+    data = written(items, "int", policy=policy)
+    stored = dict(items)
+    for kernel in CENSUS:
+        d = armed(data, kernel)
+        for text in [*asked, *(word for word, _ in items), *(word.lower() for word, _ in items)]:
+            key = normalize(text, policy)
+            if key in stored:
+                assert d[text] == stored[key], (kernel, text)
+            else:
+                with pytest.raises(KeyError):
+                    d[text]

@@ -1543,6 +1543,54 @@ static int reader_key(const ValueReader *r, PyObject *text, int *fold) {
     return 1;
 }
 
+/* The walk of records_walk for records of one head word (up to 31 letters) and an ASCII
+ * key (not the raw policy), each character's label from the Lookup's ascii_key (the fold
+ * made there): 1 (into *number), 0 (no word), -2 when a character needs Python (even after
+ * the walk failed), as the table's walk of `in`; the label's bit moved to the top of the
+ * head, as there. Written twice, as the table's walk (TABLE_DISPATCH). */
+#define RECORDS_ASCII(NAME, TARGET, POPCOUNT)                                                      \
+    TARGET static int NAME(const uint32_t *rec, const int32_t *key, const Py_UCS1 *chars, Py_ssize_t length, \
+                           uint64_t at, int64_t *number) {                                          \
+        int64_t rank = 0;                                                                          \
+        Py_ssize_t i = 0;                                                                          \
+        for (; i < length; i++) {                                                                  \
+            const int32_t label = key[chars[i]];                                                   \
+            if (UNLIKELY(label < 0)) {                                                             \
+                if (label == KEY_ASK) return -2;                                                   \
+                goto none; /* a letter outside the alphabet */                                     \
+            }                                                                                      \
+            const uint32_t head = rec[at];                                                         \
+            rank += head >> 31; /* the word so far, if it is one, comes first */                   \
+            const uint32_t upto = (head & 0x7FFFFFFFu) << (31 - (uint32_t)label); /* label < 31 */ \
+            if (!(upto >> 31)) goto none;                                                          \
+            const uint64_t k = POPCOUNT(upto) - 1u;                                                \
+            rank += rec[at + 1 + 2 * k];                                                           \
+            at = rec[at + 2 + 2 * k];                                                              \
+        }                                                                                          \
+        if (!(rec[at] >> 31)) return 0;                                                            \
+        *number = rank;                                                                            \
+        return 1;                                                                                  \
+    none: /* is any character left one Python must see? */                                         \
+        for (i++; i < length; i++)                                                                 \
+            if (key[chars[i]] == KEY_ASK) return -2;                                               \
+        return 0;                                                                                  \
+    }
+
+RECORDS_ASCII(records_ascii_plain, , table_rank)
+#ifdef TABLE_DISPATCH
+RECORDS_ASCII(records_ascii_popcnt, __attribute__((target("popcnt"))), __builtin_popcount)
+#endif
+
+/* records_ascii_* for `key` (an ASCII str, no longer than the longest word) from the root record. */
+static inline int records_ascii(const ValueReader *r, PyObject *key, int64_t *number) {
+    const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(key);
+    const Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+#ifdef TABLE_DISPATCH
+    if (table_has_popcnt) return records_ascii_popcnt(r->records, r->lookup->ascii_key, chars, length, r->root_record, number);
+#endif
+    return records_ascii_plain(r->records, r->lookup->ascii_key, chars, length, r->root_record, number);
+}
+
 /* The number of `text`: 1 (into *number), 0 (no word), -2 (ask Python), -1 (an error set). */
 /* The walk of index over the records (reader_records): a state a record, the edge taken
  * found by one popcount, the count before it read beside it. The key as number_walk takes it. */
@@ -1555,6 +1603,7 @@ static int records_walk(const ValueReader *r, PyObject *key, int fold, int64_t *
     int64_t rank = 0;
     int kind = PyUnicode_KIND(key);
     const void *data = PyUnicode_DATA(key);
+    if (r->head == 1 && l->policy != POLICY_RAW && PyUnicode_IS_ASCII(key)) return records_ascii(r, key, number);
     if (r->head == 1) { /* up to 31 letters: a record's head is its letters and, at bit 31, final */
         for (Py_ssize_t i = 0; i < length; i++) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
@@ -1606,6 +1655,9 @@ static int reader_number(ValueReader *r, PyObject *text, int64_t *number) {
         PyErr_SetString(PyExc_TypeError, "a reader of values in order only (no word-number section given)");
         return -1;
     }
+    if (r->records != NULL && r->head == 1 && r->lookup->policy != POLICY_RAW && PyUnicode_Check(text) &&
+        PyUnicode_IS_ASCII(text) && PyUnicode_GET_LENGTH(text) > 0 && PyUnicode_GET_LENGTH(text) <= r->lookup->longest)
+        return records_ascii(r, text, number); /* the usual key: its characters checked on the way */
     int fold = 0;
     int key = reader_key(r, text, &fold);
     if (key <= 0) return key;
