@@ -180,32 +180,7 @@ def build_dictionary(
 
     stream = stream_wordlist(source, policy=policy, encoding=encoding, data=data)
     writer = native_writer(kernel)
-    state = BuildProgress("reading", file_bytes=stream.file_bytes, started=started)
-
-    def tell(phase: str) -> None:
-        if progress is not None:
-            state.phase = phase
-            state.bytes_read = stream.bytes_read
-            state.seconds = time.perf_counter() - started
-            if phase == "reading":
-                state.words = stream.kept
-            else:
-                state.words = writer.words
-                state.states = writer.stats()["states"]
-            progress(state)
-
-    def read() -> Iterator[bytes]:
-        for block in stream.blocks():
-            yield block
-            tell("reading")
-
-    def add(block: bytes) -> None:
-        writer.add_block(block)
-        tell("merging" if state.runs else "building")
-
-    def spilled(runs: int) -> None:
-        state.runs = runs
-
+    tell = _Teller(progress, stream, writer, started)
     try:
         if assume_sorted:
             try:
@@ -215,24 +190,15 @@ def build_dictionary(
             except UnsortedInputError as error:
                 raise WordListError(f"{source}: not sorted: {error} (leave out `assume_sorted` to sort it)") from None
         else:
-            sort_blocks(
-                read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder, on_spill=spilled
-            )
+            _sort_into(stream.blocks(), writer.add_block, tell, run_bytes, temporary_folder)
     except StateLimitError as error:
         raise WordListError(f"{source}: {error}") from None
-    if not writer.words:
-        what = "is empty" if stream.items == 0 else f"has no word left after normalization ({_dropped_summary(stream.dropped)})"
-        raise WordListError(f"{source}: word list {what}")
     longest = writer.stats().get("longest", 0)
     if longest > MAX_WORD_CHARS:
         # Checked once here rather than item by item on the way, which would cost the
         # streamed reader a pass over every block: the line limit already bounded memory.
         raise WordListError(f"{source}: a word of {longest:,} characters: at most {MAX_WORD_CHARS:,} (words are never split)")
-    tell("writing")
-    try:
-        written = writer.write(output, policy, version=format_version or DEFAULT_VERSION, index=index)
-    except (StateLimitError, FormatLimitError) as error:
-        raise WordListError(f"{source}: {error}") from None
+    written = _write(source, stream, tell, output, policy, format_version, index)
     return BuildReport(
         stream.source,
         stream.encoding,
@@ -273,31 +239,8 @@ def _build_map(
 
     writer = NativeWriter(kernel, values=kind)
     pairs = open_pairs(str(source), policy, kind, encoding, data, numbered_merge(merge), writer.kernel)
-    state = BuildProgress("reading", file_bytes=pairs.file_bytes, started=started)
-
-    def tell(phase: str) -> None:
-        if progress is not None:
-            state.phase = phase
-            state.bytes_read = pairs.bytes_read
-            state.seconds = time.perf_counter() - started
-            state.words = pairs.kept if phase == "reading" else writer.words
-            if phase != "reading":
-                state.states = writer.stats()["states"]
-            progress(state)
-
+    tell = _Teller(progress, pairs, writer, started)
     merger = PairMerger(kind, merge, str(source), writer.add_block, pairs, writer.kernel)
-
-    def read() -> Iterator[bytes]:
-        for block in pairs.records():
-            yield block
-            tell("reading")
-
-    def add(block: bytes) -> None:
-        merger.add(block)
-        tell("merging" if state.runs else "building")
-
-    def spilled(runs: int) -> None:
-        state.runs = runs
 
     import gc
 
@@ -311,9 +254,7 @@ def _build_map(
                 merger.add(block)
                 tell("building")
         else:
-            sort_blocks(
-                read(), add, kernel=writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=temporary_folder, on_spill=spilled
-            )
+            _sort_into(pairs.records(), merger.add, tell, run_bytes, temporary_folder)
         merger.finish()
     except StateLimitError as error:
         raise WordListError(f"{source}: {error}") from None
@@ -322,14 +263,7 @@ def _build_map(
     finally:
         if collecting:
             gc.enable()
-    if not writer.words:
-        what = "is empty" if pairs.items == 0 else f"has no word left after normalization ({_dropped_summary(pairs.dropped)})"
-        raise WordListError(f"{source}: word list {what}")
-    tell("writing")
-    try:
-        written = writer.write(output, policy, version=format_version or DEFAULT_VERSION, index=index)
-    except (StateLimitError, FormatLimitError) as error:
-        raise WordListError(f"{source}: {error}") from None
+    written = _write(source, pairs, tell, output, policy, format_version, index)
     return BuildReport(
         pairs.source,
         pairs.encoding,
@@ -347,6 +281,69 @@ def _build_map(
         kind,
         merge,
     )
+
+
+class _Teller:
+    """Tells a streamed build's ``progress`` (None: nobody) where it is, called with the phase:
+    while reading, the bytes and items of the list read so far (``reader``: a word list's
+    stream or a list of pairs); after, the words and states of ``writer``."""
+
+    def __init__(self, progress: Callable[[BuildProgress], None] | None, reader: Any, writer: Any, started: float) -> None:
+        self.progress = progress
+        self.reader = reader
+        self.writer = writer
+        self.started = started
+        self.state = BuildProgress("reading", file_bytes=reader.file_bytes, started=started)
+
+    def __call__(self, phase: str) -> None:
+        if self.progress is None:
+            return
+        state = self.state
+        state.phase = phase
+        state.bytes_read = self.reader.bytes_read
+        state.seconds = time.perf_counter() - self.started
+        if phase == "reading":
+            state.words = self.reader.kept
+        else:
+            state.words = self.writer.words
+            state.states = self.writer.stats()["states"]
+        self.progress(state)
+
+
+def _sort_into(
+    blocks: Iterator[bytes], add: Callable[[bytes], Any], tell: _Teller, run_bytes: int | None, folder: str | Path | None
+) -> None:
+    # The records of `blocks` sorted in bounded memory (runs spilled to `folder` past
+    # `run_bytes`) and handed to `add` in order, the phases told as they go.
+    def read() -> Iterator[bytes]:
+        for block in blocks:
+            yield block
+            tell("reading")
+
+    def added(block: bytes) -> None:
+        add(block)
+        tell("merging" if tell.state.runs else "building")
+
+    def spilled(runs: int) -> None:
+        tell.state.runs = runs
+
+    sort_blocks(read(), added, kernel=tell.writer.kernel, run_bytes=run_bytes or _run_bytes(), folder=folder, on_spill=spilled)
+
+
+def _write(
+    source: str | Path, reader: Any, tell: _Teller, output: Path, policy: Policy, format_version: int | None, index: bool
+) -> Any:
+    # The built automaton written to `output` (its counts), or one line: a list without a
+    # word (`reader`'s items and what normalization dropped), a file past the format's limits.
+    writer = tell.writer
+    if not writer.words:
+        what = "is empty" if reader.items == 0 else f"has no word left after normalization ({_dropped_summary(reader.dropped)})"
+        raise WordListError(f"{source}: word list {what}")
+    tell("writing")
+    try:
+        return writer.write(output, policy, version=format_version or DEFAULT_VERSION, index=index)
+    except (StateLimitError, FormatLimitError) as error:
+        raise WordListError(f"{source}: {error}") from None
 
 
 def _dropped_summary(dropped: Counter[str]) -> str:
