@@ -343,3 +343,62 @@ def test_the_compiled_pair_kernels_are_their_twins(lines: list[str], policy: int
         for name, parts in split.items()
     }
     assert len({repr(value) for value in flat.values()}) == 1, flat
+
+
+# -- reading the lines of a WORD<TAB>VALUE list, in blocks --------------------------------------
+
+_PAIR_LINES = st.lists(
+    st.tuples(st.text("abcé", min_size=1, max_size=6), st.integers(0, 99), st.sampled_from(["\n", "\r\n"])),
+    min_size=1,
+    max_size=12,
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", BUILDER)
+@given(lines=_PAIR_LINES, bom=st.booleans(), block=st.integers(4, 9), final=st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_a_list_of_pairs_reads_the_same_in_any_blocks(
+    kernel: str, lines: list[tuple[str, int, str]], bom: bool, block: int, final: bool
+) -> None:
+    # The records of a list do not depend on where its blocks are cut, nor on the path that
+    # reads them (text decoded line by line, or bytes a block at a time through the kernel):
+    # the same as the whole list read in one block, a BOM and CRLFs as any reader takes them.
+    # Blocks of 4 bytes or more: the first holds the whole BOM, as a real one (1 MiB) does.
+    from boggle_dafsa.words import pairs
+
+    text = "".join(f"{word}\t{value}{end}" for word, value, end in lines)
+    data = (b"\xef\xbb\xbf" if bom else b"") + (text if final else text.rstrip("\r\n")).encode("utf-8")
+
+    def records(block_bytes: int, twin: object, numbered: bool) -> bytes:
+        saved = pairs.BLOCK_BYTES
+        pairs.BLOCK_BYTES = block_bytes
+        try:
+            stream = pairs.open_pairs("list.txt", Policy.FOLD, "int", data=data, numbered=numbered, kernel=twin)
+            found = b"".join(stream.records())
+        finally:
+            pairs.BLOCK_BYTES = saved
+        assert stream.bytes_read == len(data)
+        return found
+
+    whole = records(1 << 20, None, False)
+    assert whole.count(b"\n") == len(lines)
+    twin = builder_kernel(kernel)
+    assert records(block, twin, False) == whole  # bytes a block at a time
+    assert records(block, None, False) == whole  # text, line by line
+    assert records(block, twin, True).count(b"\n") == len(lines)  # numbered: line by line too
+
+
+@pytest.mark.parametrize("block", [1, 3, 7])
+def test_a_line_too_long_is_refused_at_its_number_in_any_blocks(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What is left of a line at a block's end is bounded (memory): past the limit, the line is
+    # refused by its number, on either path.
+    from boggle_dafsa.words import pairs
+
+    monkeypatch.setattr(pairs, "BLOCK_BYTES", block)
+    monkeypatch.setattr(pairs, "MAX_LINE_BYTES", 20)
+    data = b"chat\t1\nchien\t2\n" + b"z" * 40 + b"\t3\nzoo\t4\n"
+    for twin in (None, builder_kernel("python")):
+        stream = pairs.open_pairs("list.txt", Policy.FOLD, "int", data=data, kernel=twin)
+        with pytest.raises(WordListError, match=r"^list\.txt:3: line longer than 20 bytes, the limit$"):
+            b"".join(stream.records())

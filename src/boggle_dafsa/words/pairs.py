@@ -25,7 +25,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, AnyStr, BinaryIO
 
 from boggle_dafsa.errors import WordListError, opening
 from boggle_dafsa.files.limits import MAX_LINE_BYTES, MAX_LIST_BYTES, MAX_WORD_CHARS, format_bytes
@@ -99,32 +99,20 @@ class PairStream:
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="strict")
         carry = ""
         line = 1
-        with opening(self.source, WordListError, "file"), self._open() as stream:
-            first = True
-            while True:
-                raw = stream.read(BLOCK_BYTES)
-                end = not raw
-                self.bytes_read += len(raw)
-                if self.bytes_read > MAX_LIST_BYTES:
-                    raise WordListError(f"{self.source}: word list larger than {format_bytes(MAX_LIST_BYTES)}, the limit")
-                try:
-                    text = carry + decoder.decode(raw, final=end)
-                except UnicodeDecodeError as error:
-                    raise WordListError(f"{self.source}: cannot decode as {self.encoding} ({error.reason})") from None
-                if first and text.startswith("\ufeff"):
-                    text = text[1:]
-                first = False
-                cut = len(text) if end else text.rfind("\n") + 1
-                text, carry = text[:cut], text[cut:]
-                if len(carry) > MAX_LINE_BYTES:
-                    raise WordListError(
-                        f"{self.source}:{line + text.count(chr(10))}: line longer than {format_bytes(MAX_LINE_BYTES)}, the limit"
-                    )
-                if text:
-                    yield line, text
-                    line += text.count("\n") + (0 if text.endswith("\n") else 1)
-                if end:
-                    return
+        first = True
+        for raw in self._chunks():
+            end = not raw
+            try:
+                text = carry + decoder.decode(raw, final=end)
+            except UnicodeDecodeError as error:
+                raise WordListError(f"{self.source}: cannot decode as {self.encoding} ({error.reason})") from None
+            if first and text.startswith("\ufeff"):
+                text = text[1:]
+            first = False
+            text, carry = self._whole_lines(text, "\n", end, line)
+            if text:
+                yield line, text
+                line += text.count("\n") + (0 if text.endswith("\n") else 1)
 
     def records(self) -> Iterator[bytes]:
         """Blocks of records (UTF-8, one a line), in the file's order."""
@@ -158,31 +146,42 @@ class PairStream:
         # (number of its first line, bytes, lines) of blocks of whole lines, each ending in LF.
         carry = b""
         line = 1
+        first = True
+        for raw in self._chunks():
+            if first and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            first = False
+            data, carry = self._whole_lines(carry + raw, b"\n", not raw, line)
+            if data:
+                if not data.endswith(b"\n"):
+                    data += b"\n"
+                count = data.count(b"\n")
+                yield line, data, count
+                line += count
+
+    def _chunks(self) -> Iterator[bytes]:
+        # The file's bytes, a block at a time, counted in `bytes_read` and refused past the
+        # limit on a list's size; an empty block last, at its end.
         with opening(self.source, WordListError, "file"), self._open() as stream:
-            first = True
             while True:
                 raw = stream.read(BLOCK_BYTES)
-                end = not raw
                 self.bytes_read += len(raw)
                 if self.bytes_read > MAX_LIST_BYTES:
                     raise WordListError(f"{self.source}: word list larger than {format_bytes(MAX_LIST_BYTES)}, the limit")
-                if first and raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                first = False
-                data = carry + raw
-                cut = len(data) if end else data.rfind(b"\n") + 1
-                data, carry = data[:cut], data[cut:]
-                if len(carry) > MAX_LINE_BYTES:
-                    where = line + data.count(b"\n")
-                    raise WordListError(f"{self.source}:{where}: line longer than {format_bytes(MAX_LINE_BYTES)}, the limit")
-                if data:
-                    if not data.endswith(b"\n"):
-                        data += b"\n"
-                    count = data.count(b"\n")
-                    yield line, data, count
-                    line += count
-                if end:
+                yield raw
+                if not raw:
                     return
+
+    def _whole_lines(self, data: AnyStr, newline: AnyStr, end: bool, line: int) -> tuple[AnyStr, AnyStr]:
+        # (the whole lines of `data`, text or bytes from line number `line`, and what follows
+        # the last of them): all of it at the end of the file; a line left longer than the
+        # limit on a line's length is refused.
+        cut = len(data) if end else data.rfind(newline) + 1
+        data, carry = data[:cut], data[cut:]
+        if len(carry) > MAX_LINE_BYTES:
+            where = line + data.count(newline)
+            raise WordListError(f"{self.source}:{where}: line longer than {format_bytes(MAX_LINE_BYTES)}, the limit")
+        return data, carry
 
     def _open(self) -> BinaryIO:
         return io.BytesIO(self.data) if self.data is not None else open(self.source, "rb")
