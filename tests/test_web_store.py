@@ -22,7 +22,7 @@ websockets_sync = pytest.importorskip("websockets.sync.client", reason="the [web
 
 from boggle_dafsa.web.rooms import OVER, PLAYING, Room, RoomRegistry  # noqa: E402
 from boggle_dafsa.web.settings import DictionaryCatalog, Limits  # noqa: E402
-from boggle_dafsa.web.store import Store, data_dir, restore_rooms  # noqa: E402
+from boggle_dafsa.web.store import Store, restore_rooms  # noqa: E402
 
 
 @contextmanager
@@ -179,6 +179,8 @@ def test_an_unusable_data_folder_is_a_one_line_error(tmp_path: Path) -> None:
 
 
 def test_the_data_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from boggle_dafsa.files.folders import data_dir  # the server's and the quiz's: one folder
+
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert data_dir() == tmp_path / "boggle-dafsa"
     monkeypatch.delenv("XDG_DATA_HOME")

@@ -66,9 +66,9 @@ def serve(
 
     try:
         from boggle_dafsa.errors import BoggleError
+        from boggle_dafsa.files.folders import data_dir
         from boggle_dafsa.web.arena import ArenaSettings
         from boggle_dafsa.web.settings import Limits, dice_set
-        from boggle_dafsa.web.store import data_dir
 
         seconds = round(arena_minutes * 60)
         if abs(seconds - arena_minutes * 60) > 1e-6:

@@ -26,6 +26,13 @@ def cache_dir() -> Path:
     return Path(base) / "boggle-dafsa"
 
 
+def data_dir() -> Path:
+    """Where what the user keeps lives (the quiz's history, the server's database):
+    $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "boggle-dafsa"
+
+
 def fallback_cache_dir() -> Path | None:
     """The cache folder in the temporary folder, ``boggle-dafsa-UID``, if it is safe to use.
 
@@ -42,14 +49,23 @@ def fallback_cache_dir() -> Path | None:
 def private_folder(folder: Path) -> bool:
     """Create ``folder`` (0700) if it is missing; True if it is a real folder of this user's
     that no one else can write to."""
+    try:
+        return own_folder(folder) is None
+    except OSError:
+        return False
 
+
+def own_folder(folder: Path, mask: int = 0o022, *, parents: bool = False) -> str | None:
+    """Create ``folder`` (0700) if it is missing, and its parents as usual with ``parents``;
+    why it is not this user's own folder (:func:`unsafe` with ``mask``), None if it is.
+    Raises :class:`OSError` if it cannot be created."""
+    if parents:
+        folder.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.mkdir(folder, 0o700)
     except FileExistsError:
         pass
-    except OSError:
-        return False
-    return unsafe(folder, 0o022) is None
+    return unsafe(folder, mask)
 
 
 def unsafe(path: Path, mask: int, *, folder: bool = True) -> str | None:

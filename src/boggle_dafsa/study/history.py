@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from boggle_dafsa.errors import BoggleError
-from boggle_dafsa.files.folders import unsafe
+from boggle_dafsa.files.folders import data_dir, own_folder, unsafe
 from boggle_dafsa.study.schedule import Card
 
 DATABASE = "quiz.sqlite3"
@@ -87,24 +87,15 @@ def _card(row: tuple[Any, ...]) -> Card:
     )
 
 
-def data_dir() -> Path:
-    """$XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "boggle-dafsa"
-
-
 def private_folder(folder: str | Path, database: str = DATABASE) -> Path:
     """``folder``, created 0700 if missing (its parents as usual); :class:`BoggleError` (one
     line) if it, or the database in it, is a symbolic link, someone else's, or others may
     write to it."""
     folder = Path(folder)
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
+        why = own_folder(folder, 0o022, parents=True)
     except OSError as error:
         raise BoggleError(f"{folder}: cannot keep the quiz's history there ({error.strerror or error})") from None
-    why = unsafe(folder, 0o022)
     if why is not None:
         raise BoggleError(f"{folder}: refused for the quiz's history, {why} (chmod 700, or another folder: `folder`)")
     path = folder / database

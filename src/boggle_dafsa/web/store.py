@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from boggle_dafsa.board.dice import BUILTIN_SETS, load_dice
 from boggle_dafsa.errors import BoggleError, StorageError, write_failure
-from boggle_dafsa.files.folders import unsafe
+from boggle_dafsa.files.folders import own_folder, unsafe
 from boggle_dafsa.web.rooms import OVER, PLAYING, RoomPlayer
 
 if TYPE_CHECKING:
@@ -143,12 +143,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def data_dir() -> Path:
-    """The user's data folder for the server: $XDG_DATA_HOME/boggle-dafsa, else ~/.local/share/boggle-dafsa."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "boggle-dafsa"
-
-
 def private_data_folder(folder: str | Path) -> Path:
     """``folder``, created 0700 if missing (its parents as usual); raises :class:`BoggleError`
     (one line) if it is a symbolic link, someone else's, or others may read or write it, or
@@ -156,12 +150,9 @@ def private_data_folder(folder: str | Path) -> Path:
     :func:`boggle_dafsa.files.folders.unsafe`, with reading too)."""
     folder = Path(folder)
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
+        why = own_folder(folder, 0o077, parents=True)
     except OSError as error:
         raise BoggleError(f"{folder}: cannot use it as the data folder ({error.strerror or error})") from None
-    why = unsafe(folder, 0o077)
     if why is not None:
         raise BoggleError(f"{folder}: refused as the data folder, {why}: it holds the players' tokens (chmod 700, or --data DIR)")
     database = folder / DATABASE
