@@ -460,3 +460,44 @@ def test_fuzz_of_damaged_files_finds_the_kernels_agreeing(capsys: pytest.Capture
     spec.loader.exec_module(module)
     assert module.fuzz(40, 3, None) == 0
     assert "both kernels agreed every time" in capsys.readouterr().out
+
+
+@requires_c("query walk")
+def test_a_child_past_the_file_is_damage_on_both_kernels_not_a_dead_state_met_again() -> None:
+    """fuzz_query.py --seed 11, round 1036: the Python walk keyed its memo of dead pairs
+    (query state, cell) as ``query_state * cells + cell``, so a child past the end of the
+    cells (``cell + k * cells``) could take the key of a pair found dead before and be
+    skipped unread: the twin answered where the compiled walk (which checks the child
+    first) said "damaged". Every child of the root made to point past the file by a
+    multiple of its size, the census passed by (as the fuzz does: the walks meet the
+    damage themselves): both kernels give the same words, or both say "damaged"."""
+    import struct
+
+    from boggle_dafsa.automaton.reader import NativeDictionary
+    from boggle_dafsa.dictionaries.build import compile_words
+
+    words = "AC ACD AEDC AF B BACAFC BAFBD BB BC BDB BDD BDEA BEBABD C CBE CC CCADAB CDF CFCFF DAE EACFCC EADA".split()
+    data = compile_words(words + "EADBFA ECE EDBBA EEA EEC FBBFBD FFCAC".split(), Policy.EXACT, version=1)
+    sound = NativeDictionary.of_buffer(data, "sound")
+    layout = sound.states
+    assert isinstance(layout, NativeLayout)
+    cells, root, first = len(layout.cells), layout.root, layout.header_cells
+    children = bin(layout.cells[root] & ((1 << len(sound.alphabet)) - 1)).count("1")
+    start = sound.header.header_size
+    damaged_walks = 0
+    for slot in range(root + first, root + first + children):
+        for k in (1, 2):
+            for cell in range(0, cells, 2):
+                damaged = bytearray(data)
+                struct.pack_into("<I", damaged, start + 4 * slot, cell + k * cells)
+                d = NativeDictionary.of_buffer(bytes(damaged), "damaged")
+                d._checked = True  # past the census
+                answers = []
+                for kernel in ("c", "python"):
+                    try:
+                        answers.append(list(walk.search_states(d, automata.Anagram("AB", 2, True), None, kernel)))
+                    except DictionaryError:
+                        answers.append("damaged")
+                assert answers[0] == answers[1], (slot, k, cell)
+                damaged_walks += answers[0] == "damaged"
+    assert damaged_walks

@@ -349,6 +349,10 @@ def _walk_native(dictionary: Any, dfa: LazyDFA, max_dead: int = MAX_DEAD_PAIRS) 
                 bits ^= low
                 nxt = table[sid][low.bit_length() - 1]
                 child = cells[state + first + (head & (low - 1)).bit_count()]
+                if child >= size:
+                    # Before the memo of dead pairs: a child outside the file would make the
+                    # key of another (nxt * size + child) and be skipped unread (as _walk.c checks it).
+                    raise IndexError(child)
                 pair = nxt * size + child
                 if pair in dead:
                     continue
