@@ -140,6 +140,7 @@ def test_every_command_has_one_home_and_every_query_verb_is_a_command() -> None:
     assert names[start : start + len(table)] == table
 
 
+@pytest.mark.slow
 def test_a_query_verb_run_imports_only_the_query_commands() -> None:
     # `match` is in no line of cli.VERBS: it is found in the query module, the others stay unloaded.
     import subprocess
@@ -169,6 +170,7 @@ def _repeated(dictionary: object, word: str, times: int = 1, whole: bool = False
     return (found_word for found_word in found if not whole or found_word == dictionary.normalize(start))
 
 
+@pytest.mark.slow
 def test_a_new_record_of_the_table_is_a_command(files: dict[str, Path]) -> None:
     # A new verb needs no command written: its inputs are the command's argument and options
     # (typed, defaulted and checked as its signature says), its help is the record's.
