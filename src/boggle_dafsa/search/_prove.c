@@ -153,6 +153,9 @@ typedef struct {
     int force_depth;
     size_t merge_limit;
     int over_limit;
+    /* bytes of the tree's and the records' arrays when each is a mapping of its own (reserve):
+     * 0 when it is malloc's */
+    size_t nodes_mapped, records_mapped;
     /* the sizes to start from (copies of node_hint and record_hint, read with the GIL) */
     size_t node_hint, record_hint;
     /* this thread's state while the GIL is let go (NULL while it is held) */
@@ -161,6 +164,35 @@ typedef struct {
     size_t peak_count, made_nodes, merges, bounds_tried, branch_calls, frontier_choices;
 #endif
 } Work;
+
+/* The tree and the records in mappings of their own, reserved at the most the class may use
+ * (address space only: a page is memory once written) and asked to be held in 2 MB pages
+ * where the system gives them on request (Linux's transparent huge pages, "madvise" mode).
+ * A merge, the sort and the build reach all over arrays of hundreds of MB: with 4 kB pages
+ * nearly every such access also misses the TLB, and each 4 kB written is a page fault; and
+ * an array never grows by realloc, whose copy held both arrays a moment (2 MB pages are
+ * not moved by mremap: realloc copied them, and the peak RSS rose by the old array). NULL
+ * when no such mapping is made: the arrays are then malloc's, grown by doubling. */
+static void *reserve(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_NORESERVE) && defined(MAP_ANONYMOUS)
+    void *start = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (start == MAP_FAILED) return NULL;
+    (void)madvise(start, bytes, MADV_HUGEPAGE);
+    return start;
+#else
+    (void)bytes;
+    return NULL;
+#endif
+}
+
+static void unreserve(void *start, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_NORESERVE) && defined(MAP_ANONYMOUS)
+    if (start != NULL) (void)munmap(start, bytes);
+#else
+    (void)start;
+    (void)bytes;
+#endif
+}
 
 static void lexicon_free(PyObject *capsule) {
     Lexicon *lexicon = (Lexicon *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
@@ -231,6 +263,10 @@ static int32_t alloc_nodes(Work *work, size_t n) {
         return -1;
     }
     if (work->count + n > work->capacity) {
+        if (work->nodes_mapped) { /* never: the mapping holds the most a class makes */
+            work->failed = 1;
+            return -1;
+        }
         size_t capacity = work->capacity ? work->capacity : work->node_hint;
         while (capacity < work->count + n) capacity *= 2;
         Node *grown = (Node *)realloc(work->nodes, capacity * sizeof(Node));
@@ -257,6 +293,10 @@ static int32_t alloc_nodes(Work *work, size_t n) {
  * pass, each node appended once, as a trie is made from sorted keys. */
 static void add_word(Work *work, int32_t word) {
     if (work->record_count == work->record_capacity) {
+        if (work->records_mapped) { /* never: the mapping holds the most records a class keeps */
+            work->failed = 1;
+            return;
+        }
         size_t capacity = work->record_capacity ? work->record_capacity * 2 : work->record_hint;
         uint8_t *grown = (uint8_t *)realloc(work->records, capacity * work->stride);
         if (grown == NULL) {
@@ -301,16 +341,32 @@ static inline void swap_records(uint8_t *a, uint8_t *b, size_t words) {
     }
 }
 
-/* Whether record a comes after record b, both equal before byte `from`. */
-static inline int after(const uint8_t *a, const uint8_t *b, size_t from, size_t key) {
-    for (size_t i = from; i < key; i++)
-        if (a[i] != b[i]) return a[i] > b[i];
+/* 8 bytes of a record as a number that orders as the bytes do (the first the most significant). */
+static inline uint64_t big_endian(const uint8_t *bytes) {
+    uint64_t x;
+    memcpy(&x, bytes, 8);
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap64(x);
+#else
+    uint64_t y = 0;
+    for (int i = 0; i < 8; i++) y = (y << 8) | bytes[i];
+    return y;
+#endif
+}
+
+/* Whether record a comes after record b, both equal before byte `from`: compared 8 bytes at a
+ * time from the word that holds `from` (the bytes past the key are zeros in every record). */
+static inline int after(const uint8_t *a, const uint8_t *b, size_t from, size_t stride) {
+    for (size_t i = from / 8 * 8; i < stride; i += 8) {
+        uint64_t x = big_endian(a + i), y = big_endian(b + i);
+        if (x != y) return x > y;
+    }
     return 0;
 }
 
-static void insertion_sort(uint8_t *base, size_t count, size_t stride, size_t from, size_t key) {
+static void insertion_sort(uint8_t *base, size_t count, size_t stride, size_t from) {
     for (size_t i = 1; i < count; i++)
-        for (size_t j = i; j > 0 && after(base + (j - 1) * stride, base + j * stride, from, key); j--)
+        for (size_t j = i; j > 0 && after(base + (j - 1) * stride, base + j * stride, from, stride); j--)
             swap_records(base + (j - 1) * stride, base + j * stride, stride / 8);
 }
 
@@ -319,7 +375,7 @@ static void flag_sort(uint8_t *base, size_t count, size_t stride, size_t positio
     int cleared = 0;
     for (; position < key; position++) {
         if (count <= SMALL_GROUP) {
-            insertion_sort(base, count, stride, position, key);
+            insertion_sort(base, count, stride, position);
             return;
         }
         /* the cells' bytes are at most the faces plus one: the loops over values stop at
@@ -593,10 +649,14 @@ static void prove_work(Work *work, int64_t *bound, size_t *tree_nodes) {
     if (work->over_budget) goto report;
     *bound = bound_of(&work->nodes[0]);
     /* the records are done with: their memory goes to the merged trees */
-    if (work->record_capacity >= 4096) work->record_hint = work->record_capacity;
-    free(work->records);
+    if (!work->records_mapped && work->record_capacity >= 4096) work->record_hint = work->record_capacity;
+    if (work->records_mapped)
+        unreserve(work->records, work->records_mapped);
+    else
+        free(work->records);
     work->records = NULL;
     work->record_capacity = 0;
+    work->records_mapped = 0;
     *tree_nodes = work->count;
     /* as prove.py's MERGED_NODES: the tree and its merged nodes, 9/5 of the budget in all */
     work->merge_limit = (size_t)work->node_budget * 9 / 5;
@@ -1055,6 +1115,25 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
     size_t tree_nodes;
     work->node_hint = node_hint;
     work->record_hint = record_hint;
+    {
+        /* the most nodes: the tree and its merges, 9/5 of the budget (merge_limit), or the
+         * budget plus what one record's step of the build makes past it before it is checked
+         * (at most MAX_CELLS levels closed, a sum node's MAX_CELLS children and a choice
+         * node's MAX_FACES each), and the root's */
+        size_t most_nodes = (size_t)node_budget * 9 / 5 + 4 * MAX_CELLS * MAX_FACES;
+        /* the most records: add_word stops the walk once they pass RECORDS_PER_NODE of the budget */
+        size_t most_records = (size_t)node_budget * RECORDS_PER_NODE_NUM / RECORDS_PER_NODE_DEN + 2;
+        work->nodes = (Node *)reserve(most_nodes * sizeof(Node));
+        if (work->nodes != NULL) {
+            work->nodes_mapped = most_nodes * sizeof(Node);
+            work->capacity = most_nodes;
+        }
+        work->records = (uint8_t *)reserve(most_records * work->stride);
+        if (work->records != NULL) {
+            work->records_mapped = most_records * work->stride;
+            work->record_capacity = most_records;
+        }
+    }
     /* The capsule's trie stays alive: the caller holds the capsule until the call returns. */
     work->released = PyEval_SaveThread();
     prove_work(work, &bound, &tree_nodes);
@@ -1079,10 +1158,16 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
 nomemory:
     PyErr_NoMemory();
 done:
-    if (work->capacity >= 4096) node_hint = work->capacity;
-    if (work->record_capacity >= 4096) record_hint = work->record_capacity;
-    free(work->nodes);
-    free(work->records);
+    if (!work->nodes_mapped && work->capacity >= 4096) node_hint = work->capacity;
+    if (!work->records_mapped && work->record_capacity >= 4096) record_hint = work->record_capacity;
+    if (work->nodes_mapped)
+        unreserve(work->nodes, work->nodes_mapped);
+    else
+        free(work->nodes);
+    if (work->records_mapped)
+        unreserve(work->records, work->records_mapped);
+    else
+        free(work->records);
     free(work->candidates);
     for (int i = 0; i < MAX_CELLS; i++) free(work->frontier[i].items);
     free(work);
