@@ -42,7 +42,8 @@ With ``--values``, maps instead (issue 33), on the list named (ENABLE2K by defau
   ducer's ``Map``, marisa-trie's ``RecordTrie("<I")`` and dawg2's ``IntCompletionDAWG``;
   the bytes the ints take bit-packed (our section) and as varints with an offset sampled
   every 32 values (measured, not written: the other encoding the issue named); then
-  ``d[word]`` in process over ``--sample`` words of the list, every side taking turns
+  ``d[word]`` in process over ``--sample`` words of the list (made afresh in one go, str
+  and bytes alike, so that every side's keys lie alike in memory), every side taking turns
   ``--repeat`` times (each round begun by another side, each timed pass after an untimed
   one), a plain ``for key in keys: m[key]`` loop a side, the median CPU time per lookup in
   microseconds (the loop's cost included), and our time over ducer's in each round
@@ -301,8 +302,11 @@ def bench_values(name: str, repeat: int, sample: int, builds: int, seed: int) ->
     ranks = list(range(1, len(words) + 1))
     rng.shuffle(ranks)
     zipf = [round((1 << 20) / rank) for rank in ranks]
-    keys = rng.sample(words, min(sample, len(words)))
-    encoded = [key.encode("utf-8") for key in keys]
+    # The keys made afresh in one go, as bench_lookup.py makes them: every side's keys lie
+    # alike in memory (not the listing's strings, scattered through it, against bytes made
+    # one after the other for ducer: each str key then cost a cache miss more).
+    keys = "\n".join(rng.sample(words, min(sample, len(words)))).split("\n")
+    encoded = "\n".join(keys).encode("utf-8").split(b"\n")
     folder = tempfile.mkdtemp(prefix="bench-map.")
 
     def ours(kind: str, items: list[tuple[str, Any]], file: str, version: int = 2) -> NativeDictionary:
