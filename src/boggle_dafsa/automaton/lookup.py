@@ -11,7 +11,9 @@ Bounded whatever the file says (issue 31):
 
 Fast (issue 33): once the census has passed, the lookups go through the compiled
 ``Lookup`` of the census part (``automaton/_census.c``), which walks the mapped body in
-place (version 1 cells, version 2 compact edges) and makes the key of a text itself when
+place (version 1 cells, version 2 compact edges; for ``in`` and ``has_prefix`` on version 2,
+a table of the body decoded once when the Lookup is made: "the table" in ``_census.c``,
+``Lookup.table_bytes`` its memory) and makes the key of a text itself when
 the policy makes it a character at a time from characters it knows (:func:`pieces`: ASCII
 and the Latin letters up to U+024F, whose folded or exact forms it is given); any other
 text is normalized here first. Where the part is built, ``word in d`` is the ``sq_contains``
