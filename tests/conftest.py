@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -28,6 +29,15 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # (tests/test_resolve.py checks it). Every test and subprocess inherits it.
 TEST_CACHE = Path(tempfile.mkdtemp(prefix="boggle-dafsa-test-cache-"))
 os.environ["BOGGLE_DAFSA_CACHE"] = str(TEST_CACHE)
+
+# A shell starts a background job (`cmd &`, as .ci/run's lanes) with Ctrl-C and Ctrl-\
+# ignored, and an ignored signal stays ignored in every process started from it: the
+# commands the tests interrupt would never see their SIGINT. Handled (not ignored) here,
+# they are back to their defaults in each child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+if signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN:
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 # The same for the server's data folder (rooms, daily results): `serve` run by a test
 # never reads or writes the user's ~/.local/share.
 TEST_DATA = Path(tempfile.mkdtemp(prefix="boggle-dafsa-test-data-"))

@@ -17,6 +17,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -466,10 +467,16 @@ def test_a_huge_honest_language_streams_and_one_ctrl_c_stops_it(folder: Path, co
         assert process.poll() is None
         sent = time.monotonic()
         process.send_signal(signal.SIGINT)
-        # Keep the pipe drained so the process never blocks on a full pipe.
-        while process.stdout.read(1 << 16):
-            pass
-        code = process.wait(timeout=SECONDS)
+        # Keep the pipe drained so the process never blocks on a full pipe; a process that
+        # goes on streaming is killed by the watchdog (the drain ends, the test fails below).
+        watchdog = threading.Timer(SECONDS, process.kill)
+        watchdog.start()
+        try:
+            while process.stdout.read(1 << 16):
+                pass
+            code = process.wait(timeout=SECONDS)
+        finally:
+            watchdog.cancel()
         stopped = time.monotonic() - sent
         err = process.stderr.read().decode() if process.stderr else ""
     finally:
