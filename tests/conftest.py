@@ -38,6 +38,10 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 if signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN:
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+# Under nohup, hangups are ignored likewise: this run goes on ignoring them (a handler that
+# does nothing), while the commands the tests hang up on get the default back.
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, lambda number, frame: None)
 # The same for the server's data folder (rooms, daily results): `serve` run by a test
 # never reads or writes the user's ~/.local/share.
 TEST_DATA = Path(tempfile.mkdtemp(prefix="boggle-dafsa-test-data-"))
