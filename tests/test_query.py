@@ -493,7 +493,7 @@ def test_a_child_past_the_file_is_damage_on_both_kernels_not_a_dead_state_met_ag
                 d = NativeDictionary.of_buffer(bytes(damaged), "damaged")
                 d._checked = True  # past the census
                 answers = []
-                for kernel in ("c", "python"):
+                for kernel in WALK:  # the compiled walk first: @requires_c
                     try:
                         answers.append(list(walk.search_states(d, automata.Anagram("AB", 2, True), None, kernel)))
                     except DictionaryError:
