@@ -469,8 +469,10 @@ static inline uint32_t table_rank(uint32_t x) {
  * One pass decodes each state in body order into its row, each child entry holding the
  * target's offset << 1 | final and row_of[offset] the row of each state's start; a second
  * pass over the rows turns offsets into rows. Bounded: each state takes a byte or more,
- * each edge a byte or more, so at most `size` of each; memory while it is built, 4 bytes a
- * byte of the body more (row_of). */
+ * each edge a byte or more, so at most `size` of each; memory while it is built: row_of, 4
+ * bytes a byte of the body, and the table at its most, 2 entries (8 bytes) a byte, cut to its
+ * rows at the end (of which only what is written is ever in memory). Where either cannot be
+ * had, no table (the table only speeds the walk up). */
 static int table_build(Lookup *l) {
     l->table = NULL;
     l->table_len = 0;
@@ -484,7 +486,7 @@ static int table_build(Lookup *l) {
     uint32_t *row_of = PyMem_Malloc((size_t)(size + 1) * sizeof(uint32_t));
     uint32_t *table = PyMem_Malloc((size_t)capacity * sizeof(uint32_t));
     int result = 0;
-    if (row_of == NULL || table == NULL) { PyErr_NoMemory(); result = -1; goto done; }
+    if (row_of == NULL || table == NULL) goto done; /* no table: the lookups walk the body, as without one */
     memset(row_of, 0xFF, (size_t)(size + 1) * sizeof(uint32_t));
     uint64_t row = 0, pos = 0;
     while (pos < size) { /* each round moves pos on by a byte or more */

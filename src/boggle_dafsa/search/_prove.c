@@ -23,9 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h> /* madvise: the records' pages given back as the build reads them */
-#endif
+#include <sys/mman.h> /* mmap and madvise: the class's arrays mapped, the records' pages given back */
 #endif
 #ifdef PROVE_STATS
 /* Profiling only (built with -DPROVE_STATS): each class's phases on standard error. */
@@ -269,7 +267,8 @@ static int32_t alloc_nodes(Work *work, size_t n) {
         }
         size_t capacity = work->capacity ? work->capacity : work->node_hint;
         while (capacity < work->count + n) capacity *= 2;
-        Node *grown = (Node *)realloc(work->nodes, capacity * sizeof(Node));
+        /* a 32-bit build's size_t cannot hold every budget's nodes: out of memory there */
+        Node *grown = capacity > SIZE_MAX / sizeof(Node) ? NULL : (Node *)realloc(work->nodes, capacity * sizeof(Node));
         if (grown == NULL) {
             work->failed = 1;
             return -1;
@@ -298,7 +297,7 @@ static void add_word(Work *work, int32_t word) {
             return;
         }
         size_t capacity = work->record_capacity ? work->record_capacity * 2 : work->record_hint;
-        uint8_t *grown = (uint8_t *)realloc(work->records, capacity * work->stride);
+        uint8_t *grown = capacity > SIZE_MAX / work->stride ? NULL : (uint8_t *)realloc(work->records, capacity * work->stride);
         if (grown == NULL) {
             work->failed = 1;
             return;
@@ -1120,18 +1119,24 @@ static PyObject *prove_class(PyObject *self, PyObject *args) {
          * budget plus what one record's step of the build makes past it before it is checked
          * (at most MAX_CELLS levels closed, a sum node's MAX_CELLS children and a choice
          * node's MAX_FACES each), and the root's */
-        size_t most_nodes = (size_t)node_budget * 9 / 5 + 4 * MAX_CELLS * MAX_FACES;
+        const uint64_t most_nodes = (uint64_t)node_budget * 9 / 5 + 4 * MAX_CELLS * MAX_FACES;
         /* the most records: add_word stops the walk once they pass RECORDS_PER_NODE of the budget */
-        size_t most_records = (size_t)node_budget * RECORDS_PER_NODE_NUM / RECORDS_PER_NODE_DEN + 2;
-        work->nodes = (Node *)reserve(most_nodes * sizeof(Node));
-        if (work->nodes != NULL) {
-            work->nodes_mapped = most_nodes * sizeof(Node);
-            work->capacity = most_nodes;
+        const uint64_t most_records = (uint64_t)node_budget * RECORDS_PER_NODE_NUM / RECORDS_PER_NODE_DEN + 2;
+        /* Sized in 64 bits: where a size_t cannot hold the mapping (a 32-bit build and a
+         * budget of gigabytes), nothing is mapped and the arrays grow as they are filled. */
+        if (most_nodes <= SIZE_MAX / sizeof(Node)) {
+            work->nodes = (Node *)reserve((size_t)most_nodes * sizeof(Node));
+            if (work->nodes != NULL) {
+                work->nodes_mapped = (size_t)most_nodes * sizeof(Node);
+                work->capacity = (size_t)most_nodes;
+            }
         }
-        work->records = (uint8_t *)reserve(most_records * work->stride);
-        if (work->records != NULL) {
-            work->records_mapped = most_records * work->stride;
-            work->record_capacity = most_records;
+        if (most_records <= SIZE_MAX / work->stride) {
+            work->records = (uint8_t *)reserve((size_t)most_records * work->stride);
+            if (work->records != NULL) {
+                work->records_mapped = (size_t)most_records * work->stride;
+                work->record_capacity = (size_t)most_records;
+            }
         }
     }
     /* The capsule's trie stays alive: the caller holds the capsule until the call returns. */
