@@ -100,6 +100,7 @@ def test_without_a_full_list_nothing_changes(tmp_path: Path) -> None:
 SEED, BONUS_WORD = "0", "NGWEE"
 
 
+@pytest.mark.slow
 def test_play_answers_a_bonus_word_apart_and_lists_them_at_the_end() -> None:
     run = run_cli("play", "--dice", "en", "--seed", SEED, "--time", "0", "--bonus", "enable2k", input="ngwee\nlemon\nngwee\n")
     assert run.returncode == 0, run.stderr

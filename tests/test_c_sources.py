@@ -62,7 +62,9 @@ def _unguarded_posix_includes(text: str) -> list[str]:
         elif directive.startswith("#endif") and open_conditions:
             open_conditions.pop()
         elif directive.startswith("#include <") and directive[len("#include <") :].split(">")[0] in POSIX_ONLY:
-            if not any(word in condition for condition in open_conditions for word in ("_WIN32", "unix", "linux", "APPLE", "POSIX")):
+            if not any(
+                word in condition for condition in open_conditions for word in ("_WIN32", "unix", "linux", "APPLE", "POSIX")
+            ):
                 found.append(directive)
     return found
 

@@ -192,6 +192,7 @@ def test_a_resealed_proof_log_is_scored_again(small_dict: str, proof_log: str, t
     assert under_minimum == 1
 
 
+@pytest.mark.slow
 def test_a_proof_log_of_another_dictionary_or_shape_is_refused(small_dict: str, other_dict: str, tmp_path: Path) -> None:
     spec = proof_spec(small_dict)
     key = spec.key()

@@ -307,6 +307,7 @@ def test_a_word_longer_than_the_recursion_limit(tmp_path: Path) -> None:
 # -- find ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_find_a_5000_letter_word_on_a_100x100_snake() -> None:
     rng = random.Random(7)
     size = 100

@@ -192,6 +192,7 @@ def test_a_result_counts_within_the_time_and_its_grace_only() -> None:
     assert client.get("/api/daily?dice=en").json()["results"]["players"] == 1
 
 
+@pytest.mark.slow
 def test_tokens_are_signed_and_name_their_player() -> None:
     from boggle_dafsa.web.daily import StartToken, read_token, sign_token
 

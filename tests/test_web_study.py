@@ -258,6 +258,7 @@ def test_a_cardbox_survives_a_restart_and_holds_at_most_its_cards(tmp_path: Path
     assert answer.status_code == 400 and "at most 2 cards" in answer.json()["error"]
 
 
+@pytest.mark.slow
 def test_the_route_parameters_are_the_commands_conditions() -> None:
     # /api/search takes every condition of `search`, named as the library's keywords.
     from boggle_dafsa.query.conditions import SEARCH_CONDITIONS as CONDITIONS
