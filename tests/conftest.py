@@ -84,6 +84,15 @@ def enable2k_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed() -> Iterator[None]:
+    """Every page a test opened is closed after it (see helpers.harness.close_pages)."""
+    yield
+    harness = sys.modules.get("helpers.harness")
+    if harness is not None:
+        harness.close_pages()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """A headless Chromium for a module of browser tests (each skips itself where Chromium or playwright is missing)."""

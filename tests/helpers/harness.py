@@ -8,6 +8,7 @@ that open a page and start a game in it.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -31,6 +32,10 @@ CHROMIUM_ARGS = [
 _ADDRESS = re.compile(r"serving on (http://\S+)")
 #: Every wait of a page, generous: a loaded 2-core machine runs the server, the browser and the caller.
 WAIT_MS = 60_000
+#: How often a page's condition is checked while a test waits for it.
+POLL_MS = 50
+#: The browser contexts :func:`new_page` opened and :func:`close_pages` has not closed yet.
+_OPEN_CONTEXTS: list[Any] = []
 
 
 def chromium_path() -> str | None:
@@ -68,10 +73,27 @@ def new_page(browser: Any, errors: list[str] | None = None, **options: Any) -> A
     :data:`WAIT_MS`; the page's uncaught script errors are appended to ``errors`` when given."""
     context = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **options})
     context.set_default_timeout(WAIT_MS)
+    _OPEN_CONTEXTS.append(context)
     page = context.new_page()
+    # Playwright polls a wait_for_function on requestAnimationFrame unless told otherwise, and a
+    # loaded machine can starve a page's frames past any timeout with nothing wrong on the page
+    # (CI's run at f6fdbd1: a hint shown at once, waited for 60 s). A timer does not starve so.
+    wait_for_function = page.wait_for_function
+    page.wait_for_function = functools.partial(wait_for_function, polling=POLL_MS)
     if errors is not None:
         page.on("pageerror", lambda error: errors.append(str(error)))
     return page
+
+
+def close_pages() -> None:
+    """Close every context :func:`new_page` opened: a page left open goes on running its game's
+    clock and scripts in the shared browser, beside the next test's pages."""
+    while _OPEN_CONTEXTS:
+        context = _OPEN_CONTEXTS.pop()
+        try:
+            context.close()
+        except Exception:  # the browser itself may be closed already (end of a module)
+            pass
 
 
 def open_page(page: Any, url: str) -> None:
