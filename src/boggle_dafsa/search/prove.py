@@ -959,6 +959,10 @@ class ClassResult:
         )
 
 
+#: A trie of more nodes than this leaves enough garbage to collect before the classes.
+_COLLECT_PAST_NODES = 100_000
+
+
 class _Context:
     """What the classes of one proof share in a process: the trie, the scorer, the tables."""
 
@@ -993,8 +997,11 @@ class _Context:
         self._rollable: dict[tuple[int, ...], bool] = {}
         # The trie's nested dicts are garbage now: collected before the first class, so that a
         # process's resident memory under its classes is its own (ENABLE2K 3x4: 47 MB, not 57).
-        gc.collect()
-        give_back_memory()
+        # Not for a small trie: a full collection costs 70 ms or more in a large heap, whatever
+        # little it frees (the suite's proofs of a few words made it 85% of their time).
+        if len(self.lexicon.masks) > _COLLECT_PAST_NODES:
+            gc.collect()
+            give_back_memory()
 
     def rollable(self, board: Sequence[int]) -> bool:
         """Whether the proof's dice can roll ``board`` (face indices): a distinct die per cell."""
