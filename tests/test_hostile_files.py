@@ -117,6 +117,25 @@ def test_the_probe_verdict_is_kept_by_size_mtime_and_inode(tmp_path: Path, monke
     assert len(runs) == 2
 
 
+def test_a_file_the_writer_made_and_read_back_needs_no_probe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "written.marisa"
+    runs: list[str] = []
+    real = marisa._run_probe
+    monkeypatch.setattr(marisa, "_run_probe", lambda p: runs.append(p) or real(p))
+    monkeypatch.setattr(marisa, "_verdicts", {})
+    marisa.write_marisa(WORDS, path)
+    assert list(open_path(path)) == WORDS
+    monkeypatch.setattr(marisa, "_verdicts", {})  # a new process: the verdict file answers
+    assert list(open_path(path)) == WORDS
+    assert runs == []
+    # Changed since: probed again (another size and mtime), and refused.
+    path.write_bytes(marisa_trie.BinaryTrie([b"\xff\xfe", b"ok"]).tobytes())
+    sidecar_path(path).unlink()
+    with pytest.raises(DictionaryError, match="damaged marisa file"):
+        open_path(path)
+    assert runs == [str(path)]
+
+
 def test_the_fallback_cache_folder_must_be_ours_and_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tempfile
 

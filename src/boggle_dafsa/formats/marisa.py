@@ -54,6 +54,16 @@ def write_marisa(words: Sequence[str], path: str | Path, policy: Policy = Policy
     written.frombytes(data)
     read_back_keys(path, words, written.iterkeys())
     write_with_sidecar(path, data, describe(list(words), FORMAT, data, policy, source_sha256))
+    # marisa made these bytes and read them back whole in this process: the file needs no
+    # probe in a child process when it is opened (until it changes: the verdict's key is
+    # its inode, size and modification time, as every verdict's).
+    try:
+        identity = os.stat(path)
+    except OSError:
+        return
+    key = (identity.st_dev, identity.st_ino, identity.st_size, identity.st_mtime_ns)
+    _verdicts[key] = None
+    _remember(key, None)
 
 
 class MarisaDictionary(ForeignDictionary):
