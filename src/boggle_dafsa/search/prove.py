@@ -1097,8 +1097,11 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
         _rescore(context, result.candidates, boards)
         # Not held while the next part is proven: its candidates' tuples (ENABLE2K 3x4 class
         # 1331: 178,280 of them, 27 MB) were resident beside the next part's tree, the peak.
+        # The heap trimmed after a large part only (a trim costs 1-9 ms in a large heap).
+        large = result.nodes > _COLLECT_PAST_NODES
         del result
-        give_back_memory()
+        if large:
+            give_back_memory()
     ranked = sorted(((text, points, words) for text, (points, words) in boards.items()), key=lambda row: (-row[1], row[0]))
     # The seconds as the log keeps them (0.1 ms): a proof and the merge of its log say the same.
     seconds = round(time.thread_time() - started, 4)
