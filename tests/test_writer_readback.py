@@ -164,7 +164,7 @@ def test_c_and_python_layouts_agree_past_2_mib() -> None:
     # 2**20 do as zigzags: a body of 2.3 MB crosses both. The Python layout is the twin.
     # Keys of 6 random letters: every state's children are shared by states all over the
     # body, so its references are long (2.4 bytes a cell, against 0.55 for keys of 40
-    # letters): the Python layout has a quarter of the cells to lay out (23 CPU-s, not 90).
+    # letters): the Python layout has a quarter of the cells to lay out (27 CPU-s, not 90).
     codec = compiled.built("builder")
     if codec is None:
         pytest.skip("the C extension is not built here")

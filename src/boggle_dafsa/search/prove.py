@@ -959,7 +959,8 @@ class ClassResult:
         )
 
 
-#: A trie of more nodes than this leaves enough garbage to collect before the classes.
+#: A trie, or a class part's tree, of more nodes than this leaves enough garbage (or free
+#: heap) to be worth a collection or a trim; below it the collection costs more than it frees.
 _COLLECT_PAST_NODES = 100_000
 
 
