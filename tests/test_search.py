@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -441,6 +442,33 @@ def test_dask_workers_get_the_dictionary_they_cannot_see(cluster: object, tmp_pa
     remote = sorted(D.dask_as_completed(address, S.run_one, [(spec, 8, 0), (spec, 8, 1)], str(sent)), key=lambda r: r.run)
     assert [run.best for run in remote] == [run.best for run in local]
     assert local[0].best[0].score > 0
+
+
+@pytest.mark.slow
+def test_dask_as_completed_keeps_at_most_its_window_on_the_cluster(cluster: object) -> None:
+    # The calls are taken from their iterable only as results come back: never more than
+    # `window` ahead of what was yielded, and every result once, whatever the order.
+    from boggle_dafsa.solver import parallel as D
+
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    taken = 0
+    ahead: list[int] = []
+
+    def calls() -> Iterator[tuple[int, int]]:
+        nonlocal taken
+        for number in range(40):
+            taken += 1
+            yield (
+                number,
+                1,
+            )  # pow(number, 1, data): the worker's answer is the number (a builtin: no test module on the workers)
+
+    results = []
+    for result in D.dask_as_completed(address, pow, calls(), None, window=3):
+        results.append(result)
+        ahead.append(taken - len(results))  # calls on the cluster, this one's result back
+    assert sorted(results) == list(range(40))
+    assert max(ahead) == 3 and ahead[-1] == 0
 
 
 @pytest.mark.slow

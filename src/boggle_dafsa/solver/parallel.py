@@ -9,6 +9,7 @@ each worker with the tasks, and used only by a worker that cannot see the same f
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import socket
 import struct
@@ -171,6 +172,7 @@ def dask_as_completed(
     *,
     on_event: Callable[[Any], None] | None = None,
     options: dict[str, Any] | None = None,
+    window: int | None = None,
 ) -> Iterator[Any]:
     """``function(*call, data, **options)`` for each call on the cluster at ``address``, each result as it finishes.
 
@@ -179,6 +181,11 @@ def dask_as_completed(
     gets ``report=``, a callable whose arguments reach ``on_event`` in this process (as
     a list, from the client's thread) while the task runs: Dask events on a topic of
     this call's own. A task's events arrive before its result.
+
+    At most ``window`` calls are on the cluster at once (by default :data:`MIN_WINDOW`, or
+    :data:`TASKS_PER_THREAD` per worker thread of the cluster when it starts, if more), in
+    the order of ``calls``: a proof of a million classes does not put a million futures on
+    the scheduler, and a client stopped by Ctrl-C has only those few to release.
     """
     require_dask()
     from distributed import as_completed
@@ -190,11 +197,32 @@ def dask_as_completed(
         if on_event is not None:
             topic = f"boggle-dafsa-{uuid.uuid4().hex}"
             client.subscribe_topic(topic, lambda event: on_event(event[1]))
-        futures = [client.submit(_with_events, function, topic, *call, data, pure=False, **(options or {})) for call in calls]
-        for future in as_completed(futures, loop=client.loop):
-            yield future.result()
+        if window is None:
+            window = max(MIN_WINDOW, TASKS_PER_THREAD * sum(client.nthreads().values()))
+        todo = iter(calls)
+
+        def submit(count: int) -> list[Any]:
+            return [
+                client.submit(_with_events, function, topic, *call, data, pure=False, **(options or {}))
+                for call in itertools.islice(todo, count)
+            ]
+
+        finished = as_completed(submit(window), loop=client.loop)
+        for future in finished:
+            result = future.result()
+            # Release the future before the caller sees its result: what the scheduler holds
+            # stays the window, however long the caller takes.
+            del future
+            finished.update(submit(1))
+            yield result
     finally:
         client.close()
+
+
+#: The fewest calls :func:`dask_as_completed` keeps on the cluster at once.
+MIN_WINDOW = 256
+#: Calls on the cluster per worker thread, past :data:`MIN_WINDOW`: enough that no thread waits for a call.
+TASKS_PER_THREAD = 4
 
 
 def _with_events(function: Any, topic: str | None, *args: Any, **options: Any) -> Any:
