@@ -15,10 +15,10 @@ be refused with ValueError or proven without a sanitizer report.
 from __future__ import annotations
 
 import argparse
-import array
 import importlib.util
 import os
 import random
+import struct
 import subprocess
 import sys
 import sysconfig
@@ -104,12 +104,10 @@ def fuzz(module_path: str, rounds: int, seed: int) -> None:
         firsts = [i + 1 + rng.randint(-2, 3) for i in range(count)]
         values = [rng.randint(-1, 5) for _ in range(count)]
         try:
-            capsule = kernel.lexicon(
-                array.array("I", masks).tobytes(),
-                array.array("i", firsts).tobytes(),
-                array.array("i", values).tobytes(),
-                rng.randint(1, 40),
-            )
+            nodes = b"".join(struct.pack("=Iii", *node) for node in zip(masks, firsts, values))
+            if rng.random() < 0.05:  # a size that is no whole number of nodes
+                nodes = nodes[: rng.randrange(len(nodes))]
+            capsule = kernel.lexicon(nodes, rng.randint(1, 40))
         except ValueError:
             continue
         accepted += 1

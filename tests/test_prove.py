@@ -210,6 +210,50 @@ def test_the_compiled_kernel_and_its_twin_agree_on_every_class(
     assert (incomplete > 0) == (budget < 10**6)
 
 
+@requires_c("prover")
+def test_the_compiled_kernel_reads_the_trie_in_place_and_refuses_a_bad_one(small_dict: str) -> None:
+    import gc
+    import struct
+
+    kernel = seam.built("prover")
+    spec = P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS)
+    context = P.context_for(spec, "python")
+    lexicon = context.lexicon
+    assert lexicon.nodes is not None and len(lexicon.nodes) == 12 * len(lexicon)
+    # The twin's views are the nodes' bytes: each node's child as the nested words say.
+    assert [lexicon.child(0, face) >= 0 for face in range(len(spec.faces))] == [
+        any(word.upper().startswith(face) for word in WORDS) for face in spec.faces
+    ]
+    sets = spec.letter_sets(spec.classes()[0])
+    expected = P.prove_class_python(lexicon, context.table, sets, context.order, 36, 10**7)
+    # The capsule keeps the bytes it reads: the lexicon gone, a class is proven the same.
+    orphan = P.Lexicon(spec.faces, lexicon.masks, lexicon.firsts, lexicon.values)
+    capsule = orphan.capsule(kernel)
+    del orphan
+    gc.collect()
+    face_masks = [sum(1 << face for face in faces) for faces in sets]
+    forcing = P.forcing(36, len(sets), None, None)
+    result = kernel.prove_class(
+        capsule, [tuple(row) for row in context.table], face_masks, list(context.order), 36, 10**7, 10**6, *forcing
+    )
+    assert (result[0], result[1], result[2]) == (expected.bound, expected.nodes, expected.branches)
+    good = struct.pack("=Iii", 0b11, 1, 0) + struct.pack("=Iii", 0, 0, 1) * 2
+    kernel.lexicon(good, 2)
+    refused = [
+        good[:-1],  # no whole number of nodes
+        b"",
+        struct.pack("=Iii", 0b11, 2, 0) + struct.pack("=Iii", 0, 0, 1) * 2,  # a child past the end
+        struct.pack("=Iii", 0b11, 0, 0) + struct.pack("=Iii", 0, 0, 1) * 2,  # a child before its parent
+        struct.pack("=Iii", 0b111, 1, 0) + struct.pack("=Iii", 0, 0, 1) * 2,  # a face past the faces
+        struct.pack("=Iii", 0b11, 1, -1) + struct.pack("=Iii", 0, 0, 1) * 2,  # a negative value
+    ]
+    for nodes in refused:
+        with pytest.raises(ValueError, match="lexicon"):
+            kernel.lexicon(nodes, 2)
+    with pytest.raises(TypeError):
+        kernel.lexicon(bytearray(good), 2)  # mutable: what was checked could change
+
+
 @pytest.mark.slow
 def test_forcing_finds_the_candidates_of_the_frontier_bound_even_past_its_node_limit(small_dict: str) -> None:
     # Forced down to the last cell, with a budget that leaves room for few merged nodes:
