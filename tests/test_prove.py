@@ -210,6 +210,35 @@ def test_the_compiled_kernel_and_its_twin_agree_on_every_class(
     assert (incomplete > 0) == (budget < 10**6)
 
 
+def test_a_symmetric_class_scores_each_board_and_its_image_once_and_finds_the_same_boards(small_dict: str) -> None:
+    spec = P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS)
+    context = P.context_for(spec)
+    kept = [sets for sets in map(spec.letter_sets, spec.classes()) if context.images_of(sets)][:8]
+    assert kept, "no class of the proof is symmetric"
+    scored: list[int] = []
+    totals = context.scorer.totals_many
+    context.scorer.totals_many = lambda grids: (scored.append(len(grids)), totals(grids))[1]  # type: ignore[method-assign]
+    fewer = 0
+    try:
+        for sets in kept:
+            images = context.images_of(sets)
+            # Each image a symmetry that maps the class's letter sets onto themselves.
+            assert all(tuple(tuple(sets[cell]) for cell in image) == tuple(map(tuple, sets)) for image in images)
+            candidates = context.run(sets, spec.node_budget).candidates
+            whole: dict[str, tuple[int, int]] = {}
+            once: dict[str, tuple[int, int]] = {}
+            P._rescore(context, candidates, whole)
+            scored.clear()
+            P._rescore(context, candidates, once, sets)
+            assert once == whole
+            orbits = {min(board, *(tuple(board[cell] for cell in image) for image in images)) for board in candidates}
+            assert sum(scored) == len(orbits)
+            fewer += len(orbits) < len(candidates)
+    finally:
+        del context.scorer.totals_many
+    assert fewer > 0
+
+
 @requires_c("prover")
 def test_the_compiled_kernel_reads_the_trie_in_place_and_refuses_a_bad_one(small_dict: str) -> None:
     import gc

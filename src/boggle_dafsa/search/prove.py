@@ -53,6 +53,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -983,6 +984,7 @@ class _Context:
         self.order = default_order(spec.shape, spec.adjacency)
         self.classes = spec.classes()
         self.canonical = Canonical(spec.shape, any(len(face) > 1 for face in spec.faces))
+        self.symmetries = symmetries(spec.shape)[1:]
 
         chosen = seam.choose("prover", kernel)
         compiled = seam.built("prover") if chosen == "c" else None
@@ -1000,6 +1002,11 @@ class _Context:
         if len(self.lexicon.masks) > _COLLECT_PAST_NODES:
             gc.collect()
             give_back_memory()
+
+    def images_of(self, sets: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """The symmetries but the identity that map ``sets`` (a class's faces, cell by cell) onto themselves."""
+        key = tuple(tuple(faces) for faces in sets)
+        return [image for image in self.symmetries if tuple(key[cell] for cell in image) == key]
 
     def rollable(self, board: Sequence[int]) -> bool:
         """Whether the proof's dice can roll ``board`` (face indices): a distinct die per cell."""
@@ -1092,7 +1099,7 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
         nodes = max(nodes, result.nodes)
         branches += result.branches
         candidates += len(result.candidates)
-        _rescore(context, result.candidates, boards)
+        _rescore(context, result.candidates, boards, sets)
         # Not held while the next part is proven: its candidates' tuples (ENABLE2K 3x4 class
         # 1331: 178,280 of them, 27 MB) were resident beside the next part's tree, the peak.
         # The heap trimmed after a large part only (a trim costs 1-9 ms in a large heap).
@@ -1106,7 +1113,12 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
     return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, seconds)
 
 
-def _rescore(context: _Context, candidates: list[tuple[int, ...]], boards: dict[str, tuple[int, int]]) -> None:
+def _rescore(
+    context: _Context,
+    candidates: list[tuple[int, ...]],
+    boards: dict[str, tuple[int, int]],
+    sets: Sequence[Sequence[int]] | None = None,
+) -> None:
     # Exact scores by the solver; boards kept once per symmetry orbit.
     faces = context.spec.faces
     minimum = context.spec.minimum
@@ -1114,6 +1126,20 @@ def _rescore(context: _Context, candidates: list[tuple[int, ...]], boards: dict[
     chunk = 50_000
     if context.spec.dice:
         candidates = [board for board in candidates if context.rollable(board)]
+    images = context.images_of(sets) if sets is not None and context.spec.cells > 1 else []
+    if images:
+        # A class (or part) whose letter sets a symmetry maps onto themselves holds a board
+        # and its image: scored once, as they score the same and are kept under one key
+        # (ENABLE2K 3x4 class 1331, mirrored top to bottom). Exact whichever is scored.
+        getters = [itemgetter(*image) for image in images]
+        seen: set[tuple[int, ...]] = set()
+        unique = []
+        for board in candidates:
+            key = min(board, *(getter(board) for getter in getters))
+            if key not in seen:
+                seen.add(key)
+                unique.append(board)
+        candidates = unique
     for start in range(0, len(candidates), chunk):
         grids = [tuple(faces[face] for face in board) for board in candidates[start : start + chunk]]
         for grid, (words, points) in zip(grids, context.scorer.totals_many(grids)):
