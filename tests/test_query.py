@@ -8,7 +8,10 @@ algebra. The three formats must also agree with each other.
 
 from __future__ import annotations
 
+import gc
+import random
 import re
+import sys
 import tempfile
 from array import array
 from collections import Counter
@@ -428,6 +431,36 @@ def test_a_cycle_in_a_damaged_file_is_an_error(tmp_path: Path, name: str) -> Non
     # Fuzzy's rows stop at distance k, but a matching prefix walks on without them: the depth bound still holds.
     with forced(name), pytest.raises(DictionaryError, match="damaged dictionary"):
         query.fuzzy(damaged, "A", 1, prefix=True)
+
+
+@each("query walk", "name")
+def test_repeated_walks_leave_no_objects_behind(tmp_path: Path, name: str) -> None:
+    # A reference leaked per call of a walk (a word, a list, a name) grows the allocated
+    # blocks with the repetitions; a cache fills once and stops. The compiled walk once
+    # looked its query DFA's attributes up by fresh strings, which CPython's type attribute
+    # cache kept, one per slot met: some 300 blocks over the repetitions here.
+    rng = random.Random(32)
+    words = sorted({"".join(rng.choice("ABDEILNORSTU") for _ in range(rng.randint(2, 9))) for _ in range(3000)})
+    write_dictionary(words, tmp_path / "w.dafsa", "native")
+    d = open_path(tmp_path / "w.dafsa")
+    prefixes = ["", "A", "BE", "S", "TR", "ROU", "L", "NI"]
+
+    def walks(count: int) -> int:
+        found = 0
+        for i in range(count):
+            prefix = prefixes[i % len(prefixes)]
+            pattern = automata.Pattern([*(automata.Letters(letter) for letter in prefix), None])
+            found += len(list(walk.search_states(d, pattern, None if i % 3 else 5, kernel=name)))
+            found += len(list(walk.fuzzy_native(d, "BEST", 1, prefix=bool(i % 2), kernel=name)))
+        return found
+
+    cycle = 3 * len(prefixes)  # every (prefix, limit, prefix mode): what a first walk imports or caches is done
+    assert walks(cycle) > 0
+    gc.collect()
+    before = sys.getallocatedblocks()
+    walks(10 * cycle)
+    gc.collect()
+    assert sys.getallocatedblocks() - before < 40
 
 
 class _CellsOverride:

@@ -164,6 +164,13 @@ static int append_match(PyObject *words, const Py_UCS4 *word, Py_ssize_t length,
     return failed;
 }
 
+/* The names of the query DFA's attributes, interned once. PyObject_GetAttrString would make
+ * a fresh string per call, and CPython's type attribute cache keeps a reference to the name
+ * of each lookup in the slot its address hashes to: a walk per query left up to three such
+ * strings behind, a few hundred over hundreds of walks (bounded by the cache's 4096 slots,
+ * not a leak, but indistinguishable from one when the walk is tested for leaks). */
+static PyObject *step_name, *accept_name, *start_name;
+
 static PyObject *walk(PyObject *self, PyObject *args) {
     Py_buffer view;
     Py_ssize_t root, depth_limit, limit, max_dead, budget = -1;
@@ -201,9 +208,9 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         if (!one) goto done;
         PyTuple_SET_ITEM(letters, i, one);
     }
-    step = PyObject_GetAttrString(dfa, "step");
-    accept = PyObject_GetAttrString(dfa, "accept");
-    start_obj = PyObject_GetAttrString(dfa, "start");
+    step = PyObject_GetAttr(dfa, step_name);
+    accept = PyObject_GetAttr(dfa, accept_name);
+    start_obj = PyObject_GetAttr(dfa, start_name);
     if (!step || !accept || !start_obj) goto done;
     if (!PyList_Check(accept)) { PyErr_SetString(PyExc_TypeError, "dfa.accept must be a list"); goto done; }
     long start_sid = PyLong_AsLong(start_obj);
@@ -558,4 +565,9 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_walk", "Compiled twin of the native query walk.", -1, methods};
 
-PyMODINIT_FUNC PyInit__walk(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__walk(void) {
+    if (step_name == NULL && (step_name = PyUnicode_InternFromString("step")) == NULL) return NULL;
+    if (accept_name == NULL && (accept_name = PyUnicode_InternFromString("accept")) == NULL) return NULL;
+    if (start_name == NULL && (start_name = PyUnicode_InternFromString("start")) == NULL) return NULL;
+    return PyModule_Create(&module);
+}
