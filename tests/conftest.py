@@ -23,6 +23,20 @@ settings.register_profile("ci", max_examples=100, deadline=None, suppress_health
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two test workers a core, at most four more workers than cores.
+
+    A third of the suite's time is spent waiting, not computing: for servers and browsers,
+    child processes, game clocks and Dask clusters. With one worker a core the cores idle
+    then (the suite on 2 cores: 985 CPU-s in 895 s of wall time, 1.1 cores used).
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(2 * cores, cores + 4)
+
+
 # The suite's own cache of compiled dictionaries, set when this file is imported: before
 # any test module is collected and before any fixture (module-scoped ones included) can
 # open a dictionary, so the user's cache is never read, written or cleaned by the tests

@@ -449,8 +449,10 @@ def test_every_command_refuses_a_lying_file_in_one_line(folder: Path, name: str)
 )
 @pytest.mark.parametrize("file", ["honest.dafsa", "honest-v2.dafsa"])
 def test_a_huge_honest_language_streams_and_one_ctrl_c_stops_it(folder: Path, command: list[str], file: str) -> None:
+    # `python -m boggle_dafsa`, the console script's entry point: a Ctrl-C in its imports
+    # (a second is not always enough for them on a loaded machine) is one line too.
     process = subprocess.Popen(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", command[0], "-d", file, *command[1:]],
+        [sys.executable, "-m", "boggle_dafsa", command[0], "-d", file, *command[1:]],
         cwd=folder,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -488,6 +490,26 @@ def test_a_huge_honest_language_streams_and_one_ctrl_c_stops_it(folder: Path, co
         assert code == 130 and err.strip() == "boggle-dafsa: interrupted", err
     print(f"{command}: stopped {stopped:.3f} s after SIGINT")
     assert stopped < 10
+
+
+def test_a_ctrl_c_while_the_command_imports_is_one_line() -> None:
+    # The Ctrl-C is made to land in the import of the command (what a loaded machine's
+    # slow start, or a quick Ctrl-C, gives): the entry point answers it as the command does.
+    program = (
+        "import builtins\n"
+        "real = builtins.__import__\n"
+        "def interrupted(name, *args, **kwargs):\n"
+        "    if name == 'boggle_dafsa.cli':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = interrupted\n"
+        "from boggle_dafsa.__main__ import main\n"
+        "main()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", program, "--version"], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (130, "", "boggle-dafsa: interrupted\n")
+    plain = subprocess.run([sys.executable, "-m", "boggle_dafsa", "--version"], capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 0 and plain.stdout.startswith("boggle-dafsa "), plain.stderr
 
 
 # -- inputs and outputs -----------------------------------------------------------------------

@@ -127,7 +127,7 @@ def main() -> None:
             file=sys.stderr,
         )
         code = 2
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):  # KeyboardInterrupt: during the verb module's import
         print(f"{PROGRAM}: interrupted", file=sys.stderr)
         code = 130
     except OSError as error:
