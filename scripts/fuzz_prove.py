@@ -97,17 +97,32 @@ def fuzz(module_path: str, rounds: int, seed: int) -> None:
         compared += 1
     rng = random.Random(seed)
     accepted = 0
-    for _ in range(rounds):
-        count = rng.randint(1, 20)
-        masks = [rng.getrandbits(rng.choice([1, 2, 3, 6, 32])) for _ in range(count)]
-        # Mostly well-formed child indices (after the node), sometimes not.
-        firsts = [i + 1 + rng.randint(-2, 3) for i in range(count)]
-        values = [rng.randint(-1, 5) for _ in range(count)]
-        try:
+    for round_ in range(rounds):
+        if round_ % 2:
+            # A valid trie of random words with a few bytes changed: most changes are caught
+            # by the kernel's checks, and those that pass make a trie it must prove safely.
+            faces = "ABCDE"[: rng.randint(1, 5)]
+            words = {"".join(rng.choice(faces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 40))}
+            valid = P.build_lexicon(words, faces, rng.randint(1, 7), lambda word: rng.randint(1, 3)).nodes
+            assert valid is not None
+            damaged = bytearray(valid)
+            for _ in range(rng.randint(1, 3)):
+                spot = rng.randrange(len(damaged))
+                damaged[spot] = rng.choice([rng.getrandbits(8), (damaged[spot] + rng.choice([-1, 1])) % 256])
+            nodes = bytes(damaged)
+            face_count = rng.choice([len(faces), rng.randint(1, 40)])
+        else:
+            count = rng.randint(1, 20)
+            masks = [rng.getrandbits(rng.choice([1, 2, 3, 6, 32])) for _ in range(count)]
+            # Mostly well-formed child indices (after the node), sometimes not.
+            firsts = [i + 1 + rng.randint(-2, 3) for i in range(count)]
+            values = [rng.randint(-1, 5) for _ in range(count)]
             nodes = b"".join(struct.pack("=Iii", *node) for node in zip(masks, firsts, values))
-            if rng.random() < 0.05:  # a size that is no whole number of nodes
-                nodes = nodes[: rng.randrange(len(nodes))]
-            capsule = kernel.lexicon(nodes, rng.randint(1, 40))
+            face_count = rng.randint(1, 40)
+        if rng.random() < 0.05:  # a size that is no whole number of nodes
+            nodes = nodes[: rng.randrange(len(nodes))]
+        try:
+            capsule = kernel.lexicon(nodes, face_count)
         except ValueError:
             continue
         accepted += 1
