@@ -49,6 +49,13 @@ DISABLE_VARIABLE = "BOGGLE_DAFSA_NO_EXTENSIONS"
 class OptionalBuildExt(build_ext):
     """build_ext that warns instead of failing, with optimization flags the compiler accepts."""
 
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        # pip passes no -j: the extensions compile at once, one a core (the install is on
+        # the way to everything else, CI's suite included).
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
     def run(self) -> None:
         try:
             super().run()

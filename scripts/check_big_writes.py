@@ -2,7 +2,7 @@
 """Build big dictionaries as a user would, and prove that they read back whole.
 
 For each size, a list of N distinct random keys of 10 letters (seeded; about 10 bytes of
-version 2 body a key, so 2**17 keys pass 1 MiB and 2**22 pass 16 MiB) or a synthetic
+version 2 body a key, so 2**17 keys pass 1 MiB and 2**21 pass 16 MiB: 20 MB) or a synthetic
 inflected list (``--synthetic N``: ``make_synthetic.py``, shaped like a real language) is
 built with ``boggle-dafsa build --policy raw`` by the compiled writer and, with
 ``--python``, by the pure-Python one (``BOGGLE_DAFSA_PURE=1``); then
@@ -15,7 +15,8 @@ Every command runs as a process (what a user runs), its CPU seconds and peak mem
 reported. Exit status 0 if every file read back. The version 2 writer of 2026-11 wrote
 every body over 1 MiB with truncated references: its files failed all three checks.
 
-    python scripts/check_big_writes.py --keys 131072 4194304            # what CI runs
+    python scripts/check_big_writes.py --keys 131072 2097152            # what CI runs
+    python scripts/check_big_writes.py --keys 4194304                   # near the state cap (31 MB)
     python scripts/check_big_writes.py --keys 131072 --python            # both writers (Python: minutes)
     python scripts/check_big_writes.py --synthetic 7000000               # a 7-million-word list
 """
