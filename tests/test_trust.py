@@ -35,6 +35,7 @@ from boggle_dafsa.formats import open_path, write_dictionary
 from boggle_dafsa.query import automata, walk
 from boggle_dafsa.words.normalize import Policy
 from helpers.kernels import CENSUS, WALK, forced, requires_c
+from helpers.warm import run_command
 
 compiled = requires_c("query walk")
 
@@ -369,17 +370,9 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run(args: list[str], folder: Path, **options: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=SECONDS,
-        preexec_fn=_limit,
-        stdin=subprocess.DEVNULL,
-        **options,
-    )
+def run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
+    """A command in a process of its own (forked warm: tests/helpers/warm.py), its address space bounded."""
+    return run_command(args, cwd=folder, timeout=SECONDS, limits=[("RLIMIT_AS", MEMORY, MEMORY)])
 
 
 COMMANDS = [
