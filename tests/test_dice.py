@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,21 +32,15 @@ from boggle_dafsa.cli import app
 from boggle_dafsa.errors import BoggleError, DiceError
 from boggle_dafsa.solver import solve
 from helpers.dictionaries import dictionary_from_words
+from helpers.warm import run_command
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
 def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    """The real command in a fresh process, as a user runs it."""
-    return subprocess.run(
-        [sys.executable, "-c", "from boggle_dafsa.cli import main; main()", *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    """The real command in a process of its own (forked warm: tests/helpers/warm.py), run from the clone."""
+    return run_command(list(args), input=input, cwd=ROOT, timeout=120)
 
 
 # -- the built-in sets --------------------------------------------------------------------

@@ -22,6 +22,7 @@ import psutil
 import pytest
 
 from boggle_dafsa.formats import write_dictionary
+from helpers.warm import run_command
 
 #: Each test runs the command in processes of its own: the slow subset.
 pytestmark = pytest.mark.slow
@@ -35,15 +36,8 @@ def _limit() -> None:
 
 
 def run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*PROGRAM, *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=_limit,
-        stdin=subprocess.DEVNULL,
-    )
+    """A command in a process of its own (forked warm: tests/helpers/warm.py), its address space bounded."""
+    return run_command(args, cwd=folder, timeout=120, limits=[("RLIMIT_AS", MEMORY, MEMORY)])
 
 
 @pytest.fixture(scope="module")
