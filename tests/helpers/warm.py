@@ -47,6 +47,9 @@ import importlib, json, os, pkgutil, resource, signal, sys, tempfile, threading,
 import boggle_dafsa.cli
 for module in pkgutil.iter_modules(boggle_dafsa.cli.__path__):
     importlib.import_module("boggle_dafsa.cli." + module.name)
+# A Ctrl-C at the terminal reaches the whole process group: the server carries on quietly
+# (the test run ends it), each command takes it as a fresh interpreter does.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 requests = os.fdopen(os.dup(0), "rb")
 replies = os.dup(1)
 null = os.open(os.devnull, os.O_RDWR)
@@ -64,6 +67,7 @@ def exit_code(stop):
 
 
 def child(request):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     requests.close()
     os.close(replies)
     for fd, path, flags in ((0, request["stdin"] or os.devnull, os.O_RDONLY), (1, request["stdout"], os.O_WRONLY), (2, request["stderr"], os.O_WRONLY)):
