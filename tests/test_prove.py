@@ -355,6 +355,27 @@ def test_the_classes_cover_every_board_once_up_to_symmetry(small_dict: str) -> N
         assert len(images & kept) == 1
 
 
+@pytest.mark.parametrize(
+    ("shape", "inner", "corner"), [((3, 3), 3, 2), ((2, 3), 2, 3), ((4, 4), 2, 1), ((3, 4), 2, 3), ((1, 5), 4, 3)]
+)
+def test_the_class_list_is_each_orbit_s_smallest_tuple_in_order(shape: tuple[int, int], inner: int, corner: int) -> None:
+    from boggle_dafsa.search.best import symmetries
+
+    letters = "ABCDEFGH"
+    spec = P.ProofSpec("x", shape, 1, tuple(letters), tuple(map(tuple, letters[:inner])), tuple(map(tuple, letters[:corner])))
+    classes = spec.classes()
+    choices = [range(corner if is_corner else inner) for is_corner in spec.corners()]
+    images = symmetries(shape)
+    smallest = sorted(
+        {min(tuple(numbers[source] for source in image) for image in images) for numbers in itertools.product(*choices)}
+    )
+    assert list(classes) == smallest and len(classes) == len(smallest) and classes == smallest
+    assert [classes[number] for number in range(len(classes))] == smallest
+    assert classes[-1] == smallest[-1] and classes[1::3] == smallest[1::3]
+    with pytest.raises(IndexError):
+        classes[len(classes)]
+
+
 @pytest.mark.slow
 def test_the_top_board_is_never_below_what_best_finds(tmp_path: Path) -> None:
     from boggle_dafsa.dictionaries.resolve import open_dictionary
