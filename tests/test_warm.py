@@ -65,6 +65,9 @@ def test_a_different_start_up_environment_runs_fresh(tmp_path: Path, monkeypatch
         return original(command, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(warm, "_fresh", spy)
+    # This process's own start-up variables changed since its server started (a test did
+    # it): the server starts again from them, and its commands are forked again.
+    monkeypatch.setenv("PYTHONHASHSEED", "3")
     same = warm.run_command(["--version"], timeout=60)
     hashed = warm.run_command(["--version"], env={**os.environ, "PYTHONHASHSEED": "7"}, timeout=60)
     assert same.stdout == hashed.stdout and len(calls) == 1

@@ -133,15 +133,25 @@ class _Server:
         atexit.register(self.close)
 
     def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.process = None
 
     def usable(self, environment: dict[str, str]) -> bool:
-        if self.process is None or self.process.poll() is not None:
+        """Whether a command of ``environment`` may be forked: the server (started, or
+        started again, from this process's environment as it is now) has its start-up variables."""
+        current = _startup(dict(os.environ))
+        if self.process is None or self.process.poll() is not None or self.startup != current:
+            # A test that changed this process's start-up variables (and put them back, or
+            # not) must not leave every later command to a fresh interpreter.
+            self.stop()
             self.pending = b""
-            self.startup = _startup(dict(os.environ))
+            self.startup = current
             self.process = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         return self.startup == _startup(environment)
 
