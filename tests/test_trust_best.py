@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -29,10 +28,6 @@ pytestmark = pytest.mark.slow
 
 MEMORY = 1536 << 20
 PROGRAM = [sys.executable, "-c", "from boggle_dafsa.cli import main; main()"]
-
-
-def _limit() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
 def run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:

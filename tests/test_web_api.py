@@ -156,8 +156,8 @@ def test_solve_returns_what_solve_json_prints(client: TestClient, params: dict[s
 
 @pytest.mark.slow
 @given(st.lists(st.sampled_from("AEILNORSTUCDMP"), min_size=16, max_size=16))
-def test_solve_matches_the_library_on_random_grids(faces: list[str]) -> None:
-    client = fuzz_client()
+def test_solve_matches_the_library_on_random_grids(fuzz_client: TestClient, faces: list[str]) -> None:
+    client = fuzz_client
     words = open_dictionary("fr")
     grid = Grid.from_faces(faces, (4, 4))
     answer = client.get("/api/solve", params={"grid": str(grid), "dict": "fr"}).json()
@@ -346,25 +346,21 @@ def fast_client(**limits: Any) -> TestClient:
     return TestClient(create_app(limits=Limits(**limits)))
 
 
-_FUZZ_CLIENT: list[TestClient] = []
-
-
+@pytest.fixture(scope="module")
 def fuzz_client() -> TestClient:
-    """The one client of the fuzz tests' examples, made on first use. A new app an example
-    cost 0.13 CPU-s of FastAPI's route building: four tests of 100 examples in CI, 50 CPU-s.
+    """The one client of the fuzz tests' examples. A new app an example cost 0.13 CPU-s of
+    FastAPI's route building: those four tests took 99 CPU-s at CI's 100 examples, 12 now.
     Its quotas are wide, so that no example meets one that the examples before it used up."""
-    if not _FUZZ_CLIENT:
-        wide = 10**9
-        limits = Limits(
-            rooms=wide,
-            rooms_per_client=wide,
-            requests_per_second=wide,
-            request_burst=wide,
-            client_messages_per_second=wide,
-            client_message_burst=wide,
-        )
-        _FUZZ_CLIENT.append(TestClient(create_app(limits=limits)))
-    return _FUZZ_CLIENT[0]
+    wide = 10**9
+    limits = Limits(
+        rooms=wide,
+        rooms_per_client=wide,
+        requests_per_second=wide,
+        request_burst=wide,
+        client_messages_per_second=wide,
+        client_message_burst=wide,
+    )
+    return TestClient(create_app(limits=limits))
 
 
 def receive_until(socket: Any, kind: str, limit: int = 50) -> dict[str, Any]:
@@ -596,8 +592,10 @@ TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12
 
 @pytest.mark.slow
 @given(grid=TEXT, dictionary=st.none() | TEXT, scoring=st.none() | TEXT)
-def test_solve_answers_any_query_with_words_or_one_error_line(grid: str, dictionary: str | None, scoring: str | None) -> None:
-    client = fuzz_client()
+def test_solve_answers_any_query_with_words_or_one_error_line(
+    fuzz_client: TestClient, grid: str, dictionary: str | None, scoring: str | None
+) -> None:
+    client = fuzz_client
     params = {"grid": grid, "dict": dictionary, "scoring": scoring}
     response = client.get("/api/solve", params={k: v for k, v in params.items() if v is not None})
     assert response.status_code in (200, 400, 422), response.text
@@ -609,8 +607,8 @@ def test_solve_answers_any_query_with_words_or_one_error_line(grid: str, diction
 
 @pytest.mark.slow
 @given(body=JSON_VALUES)
-def test_play_answers_any_json_body(body: Any) -> None:
-    client = fuzz_client()
+def test_play_answers_any_json_body(fuzz_client: TestClient, body: Any) -> None:
+    client = fuzz_client
     response = client.post("/api/play", json=body)
     assert response.status_code in (200, 400, 422), response.text
     if response.status_code != 200:
@@ -628,8 +626,8 @@ def test_play_answers_any_json_body(body: Any) -> None:
         max_size=6,
     )
 )
-def test_room_sockets_answer_any_messages(messages: list[Any]) -> None:
-    client = fuzz_client()
+def test_room_sockets_answer_any_messages(fuzz_client: TestClient, messages: list[Any]) -> None:
+    client = fuzz_client
     room = client.post("/api/rooms", json={"seconds": 600}).json()
     with client.websocket_connect(f"/ws/rooms/{room['room']}") as socket:
         for message in messages:
