@@ -748,12 +748,36 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
     int64_t delta[MAX_FACES];
     memset(delta, 0, sizeof(delta));
     const Node *nodes = work->nodes;
+    int cell = work->order[position];
+    if (position + 1 == work->cells) {
+        /* the last cell: no choice node lies below its children, so a face's value is the
+         * leaf's bound, and no child is looked up again */
+        for (size_t i = 0; i < here->size; i++) {
+            const Node *choice = &nodes[here->items[i]];
+            base -= bound_of(choice);
+            for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
+        }
+        while (faces) {
+            int face = (int)lowest_bit32(faces);
+            faces &= faces - 1;
+            int64_t value = base + delta[face];
+            if (value < work->minimum) continue;
+            work->board[cell] = (uint8_t)face;
+            branch(work, position + 1, value, 0);
+            if (work->failed || work->too_many) return;
+        }
+        return;
+    }
     for (size_t i = 0; i < here->size; i++) {
         const Node *choice = &nodes[here->items[i]];
         base -= bound_of(choice);
-        for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
+        for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) {
+            delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
+#if defined(__GNUC__)
+            __builtin_prefetch(&nodes[first_of(&nodes[child])]);
+#endif
+        }
     }
-    int cell = work->order[position];
     size_t sizes[MAX_CELLS];
     while (faces) {
         int face = (int)lowest_bit32(faces);
@@ -767,13 +791,17 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
             while (child && label_of(&nodes[child]) < (unsigned)face) child = next_of(nodes, child);
             if (!child || label_of(&nodes[child]) != (unsigned)face) continue;
             for (int32_t later = first_of(&nodes[child]); later; later = next_of(nodes, later)) {
+#if defined(__GNUC__)
+                /* its children are read when its rank's turn comes: asked of memory now */
+                __builtin_prefetch(&nodes[first_of(&nodes[later])]);
+#endif
                 if (push(&work->frontier[label_of(&nodes[later])], later) < 0) {
                     work->failed = 1;
                     return;
                 }
             }
         }
-        branch(work, position + 1, value, position + 1 < work->cells ? work->sets[work->order[position + 1]] : 0);
+        branch(work, position + 1, value, work->sets[work->order[position + 1]]);
         for (int later = position + 1; later < work->cells; later++) work->frontier[later].size = sizes[later];
         if (work->failed || work->too_many) return;
     }
