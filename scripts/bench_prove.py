@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -157,6 +158,7 @@ def main() -> None:
                 f"{data['sample_cpu_seconds']:.1f} in the classes), projected {cpu * len(our_classes) / data['sampled'] / 3600:.2f} "
                 f"CPU-hours, largest tree {data['peak_tree_nodes']:,} nodes, peak RSS {peak / 1024:.0f} MB"
             )
+            print(f"  its classes' spread: {interval(data.get('relative_margin_95'), data.get('sample_for_25_percent'))}")
             return set()
         boards = {canonical.key(tuple(board["grid"].replace("/", ""))) for board in data["boards"]}
         top = data["boards"][0] if data["boards"] else None
@@ -187,7 +189,7 @@ def main() -> None:
             "--num_threads",
             str(args.jobs),
             "--output_base",
-            "/tmp/bench-prove-peer",
+            str(Path(logs) / "peer"),
         ]
         if args.peer_switchover:
             command += ["--switchover_score", str(args.peer_switchover)]
@@ -195,6 +197,8 @@ def main() -> None:
             command += ["--board_ids", ",".join(str(peer_id(classes[index])) for index in chosen)]
         env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
         out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
+        # its log, a line a class: each class's seconds, for the spread of its projection
+        times = [json.loads(line)["elapsed_s"] for log in sorted(Path(logs).glob("*.ndjson")) for line in log.open()]
         if chosen:
             results["peer"] = cpu * len(classes) / len(chosen)
             peaks["peer"] = peak
@@ -202,6 +206,10 @@ def main() -> None:
                 f"hybrid-boggle break_all --board_ids: {len(chosen)} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall), "
                 f"projected {cpu * len(classes) / len(chosen) / 3600:.2f} CPU-hours, peak RSS {peak / 1024:.0f} MB"
             )
+            if len(times) == len(chosen):
+                projected, margin = P.projection(times, len(classes))
+                needed = P.sample_needed(times, len(classes))
+                print(f"  its classes' spread: {interval(margin / projected if projected else None, needed)}")
             return set()
         listed = out.split("breaking failure(s):\n", 1)[1].split() if "breaking failure(s):" in out else []
         boards = {canonical.key(tuple(board.upper())) for board in listed}
@@ -224,6 +232,12 @@ def main() -> None:
             weight *= len(spec.corner_buckets if corners[cell] else spec.buckets)
         return number
 
+    def interval(relative: float | None, needed: int | None) -> str:
+        if relative is None or needed is None:
+            return "no spread from one class"
+        return f"95% interval ±{relative * 100:.0f}% of the projection; --sample {needed} for ±25%"
+
+    logs = tempfile.mkdtemp(prefix="bench-prove-peer-")
     results: dict[str, float] = {}
     peaks: dict[str, int] = {}
     order = [peer, ours] if args.peer_first else [ours, peer]
@@ -233,7 +247,10 @@ def main() -> None:
         order = [peer]
         if args.ours_cpu is not None:
             results["ours"] = args.ours_cpu
-    found = {function.__name__: function() for function in order}
+    try:
+        found = {function.__name__: function() for function in order}
+    finally:
+        shutil.rmtree(logs, ignore_errors=True)
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     if "ours" in peaks and "peer" in peaks:
         print(f"peak RSS ratio ours / peer: {peaks['ours'] / peaks['peer']:.2f}")
