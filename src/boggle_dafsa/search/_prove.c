@@ -749,34 +749,30 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
     memset(delta, 0, sizeof(delta));
     const Node *nodes = work->nodes;
     int cell = work->order[position];
-    if (position + 1 == work->cells) {
-        /* the last cell: no choice node lies below its children, so a face's value is the
-         * leaf's bound, and no child is looked up again */
-        for (size_t i = 0; i < here->size; i++) {
-            const Node *choice = &nodes[here->items[i]];
-            base -= bound_of(choice);
-            for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
-        }
-        while (faces) {
-            int face = (int)lowest_bit32(faces);
-            faces &= faces - 1;
-            int64_t value = base + delta[face];
-            if (value < work->minimum) continue;
-            work->board[cell] = (uint8_t)face;
-            branch(work, position + 1, value, 0);
-            if (work->failed || work->too_many) return;
-        }
-        return;
-    }
+    int last = position + 1 == work->cells;
     for (size_t i = 0; i < here->size; i++) {
         const Node *choice = &nodes[here->items[i]];
         base -= bound_of(choice);
         for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) {
             delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
 #if defined(__GNUC__)
-            __builtin_prefetch(&nodes[first_of(&nodes[child])]);
+            /* the choice nodes under it are read if its face passes: asked of memory now */
+            if (!last) __builtin_prefetch(&nodes[first_of(&nodes[child])]);
 #endif
         }
+    }
+    if (last) {
+        /* the last cell: no choice node lies under its children, so a face's value is its
+         * leaf's bound, and no child is looked up again */
+        while (faces) {
+            int face = (int)lowest_bit32(faces);
+            faces &= faces - 1;
+            if (base + delta[face] < work->minimum) continue;
+            work->board[cell] = (uint8_t)face;
+            branch(work, position + 1, base + delta[face], 0);
+            if (work->failed || work->too_many) return;
+        }
+        return;
     }
     size_t sizes[MAX_CELLS];
     while (faces) {
