@@ -206,6 +206,31 @@ def test_the_clock_running_out_ends_a_game_with_its_report(server: str, browser:
 
 
 @pytest.mark.slow
+def test_a_room_is_made_when_create_is_pressed_before_the_lobby_s_lists_are_filled(server: str, browser: Any) -> None:
+    # The dictionaries' answer held back until after the click: the lobby must already be
+    # listening, or the form submits itself (the page reloads, no room is made).
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    held: list[Any] = []
+    page.route("**/api/dictionaries", lambda route: held.append(route))
+    page.goto(server + "rooms?time=30")
+    page.wait_for_selector("#create button")
+    for _ in range(600):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for the dictionaries"
+    page.click("#create button")
+    page.wait_for_timeout(300)
+    assert "/rooms/" not in page.url
+    for route in held:
+        route.continue_()
+    page.wait_for_url("**/rooms/*")
+    assert page.is_hidden("#lobby")
+    assert errors == []
+
+
+@pytest.mark.slow
 def test_two_players_in_one_room_share_a_word_and_it_scores_zero(server: str, browser: Any) -> None:
     errors: list[str] = []
     alice = new_page(browser, errors)

@@ -252,15 +252,18 @@ function showResults(over) {
 async function lobby() {
   $("lobby").hidden = false;
   const params = new URLSearchParams(location.search);
-  await Promise.all([
+  if (params.get("time")) $("seconds").value = params.get("time");
+  const ready = Promise.all([
     fillDice($("dice"), params.get("dice")),
     fillDictionaries($("dict"), params.get("dict"), "the dice set's own"),
     fillBonus($("bonus"), null),
   ]);
-  if (params.get("time")) $("seconds").value = params.get("time");
+  // Listening before the lists are filled: a click on a slow page would otherwise submit the
+  // form itself (a reload, no room).
   $("create").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
+      await ready;
       const room = await api("/api/rooms", {
         dice: $("dice").value, dict: $("dict").value || null, seconds: Number($("seconds").value), hints: $("hints").checked,
         bonus: bonusValue($("bonus")),
@@ -270,6 +273,7 @@ async function lobby() {
       showError($("error"), error);
     }
   });
+  await ready;
 }
 
 /** The room's link for others: with the server's network address when this page runs on the server itself. */
