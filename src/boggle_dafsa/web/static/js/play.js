@@ -310,10 +310,10 @@ function submit(raw) {
 }
 
 /** The roll and the solution of the game chosen in the form (fetched once per game). */
-async function load() {
+async function load(again = false) {
   const { dice, seed, dict } = game();
   const key = `${dice} ${seed} ${dict}`;
-  if (loaded && loaded.key === key) return loaded;
+  if (!again && loaded && loaded.key === key) return loaded;
   if (DAILY) {
     // Not the grid's words: the page does not hold the solution before the game is over.
     loaded = { key, roll: daily, solution: null };
@@ -463,9 +463,10 @@ function showReport(answer) {
 async function main() {
   if ("serviceWorker" in navigator) {
     // The first visit's data may come before the worker: fetch it again through it, to keep it.
+    // The data in hand stays until the new copy is in: a game under way reads it (a Hint
+    // pressed while it was dropped showed nothing).
     navigator.serviceWorker.addEventListener("controllerchange", () => {
-      loaded = null;
-      load().catch(() => null);
+      load(true).catch(() => null);
     });
   }
   $("setup").addEventListener("submit", (event) => {
