@@ -69,6 +69,29 @@ def timed(command: list[str], env: dict[str, str] | None = None, cwd: str | None
     return output, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
 
 
+def compare_classes(ours: dict[int, dict], peer: dict[int, dict]) -> None:
+    """Class by class: our process's peak resident memory in the class (``peak_kb``: its base,
+    the trie and the class's tree) against the peer's tree arena for it (``total_bytes``, a
+    part of its process's memory only, so a bound in its favour), and the CPU of each."""
+    both = sorted(set(ours) & set(peer))
+    if not both:
+        print("class by class: no class in both logs")
+        return
+    rows = [(index, ours[index]["peak_kb"] / 1024, peer[index]["total_bytes"] / 2**20) for index in both]
+    within = sum(1 for _, mine, theirs in rows if mine <= theirs)
+    worst = max(rows, key=lambda row: row[1] / row[2] if row[2] else float("inf"))
+    print(
+        f"class by class, memory: our process's peak in the class <= the peer's tree arena on {within} of {len(rows)} "
+        f"classes; largest ratio {worst[1] / worst[2]:.2f} (class {worst[0]}: ours {worst[1]:.0f} MB, its arena {worst[2]:.0f} MB)"
+    )
+    ratios = sorted(ours[index]["seconds"] / peer[index]["elapsed_s"] for index in both if peer[index]["elapsed_s"] > 0)
+    if ratios:
+        print(
+            f"class by class, CPU ours / peer: median {ratios[len(ratios) // 2]:.2f}, "
+            f"range {ratios[0]:.2f}-{ratios[-1]:.2f} ({len(ratios)} classes)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-d", "--dict", default="enable2k")
@@ -151,6 +174,7 @@ def main() -> None:
         out, cpu, wall, peak = timed(command)
         data = json.loads(out)
         if chosen:
+            per_class["ours"] = {row["class"]: row for row in data.get("per_class", [])}
             results["ours"] = cpu * len(our_classes) / data["sampled"]
             peaks["ours"] = peak
             print(
@@ -198,7 +222,11 @@ def main() -> None:
         env = {"PYTHONPATH": f"{root}{os.pathsep}{root / 'stubs'}"}
         out, cpu, wall, peak = timed(command, env=env, cwd=str(root))
         # its log, a line a class: each class's seconds, for the spread of its projection
-        times = [json.loads(line)["elapsed_s"] for log in sorted(Path(logs).glob("*.ndjson")) for line in log.open()]
+        lines = [json.loads(line) for log in sorted(Path(logs).glob("*.ndjson")) for line in log.open()]
+        times = [line["elapsed_s"] for line in lines]
+        if chosen:
+            by_peer_id = {peer_id(classes[index]): index for index in chosen}
+            per_class["peer"] = {by_peer_id[line["id"]]: line for line in lines if line["id"] in by_peer_id}
         if chosen:
             results["peer"] = cpu * len(classes) / len(chosen)
             peaks["peer"] = peak
@@ -240,6 +268,8 @@ def main() -> None:
     logs = tempfile.mkdtemp(prefix="bench-prove-peer-")
     results: dict[str, float] = {}
     peaks: dict[str, int] = {}
+    # each side's classes one by one (our class numbers): ours from --estimate's JSON, the peer's from its log
+    per_class: dict[str, dict[int, dict]] = {}
     order = [peer, ours] if args.peer_first else [ours, peer]
     if args.ours_only:
         order = [ours]
@@ -254,6 +284,8 @@ def main() -> None:
     print(f"load average at end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     if "ours" in peaks and "peer" in peaks:
         print(f"peak RSS ratio ours / peer: {peaks['ours'] / peaks['peer']:.2f}")
+    if "ours" in per_class and "peer" in per_class:
+        compare_classes(per_class["ours"], per_class["peer"])
     if chosen and "peer" in results and "ours" in results:
         what = "projected CPU of the whole proof" if own else f"CPU on the same {len(chosen)} classes"
         if args.peer_only:

@@ -489,6 +489,13 @@ def test_the_estimate_projects_from_a_sample(small_dict: str) -> None:
         P.make_spec(small_dict, (3, 3), 36, buckets=BUCKETS, corner_buckets=CORNERS).classes()
     )
     assert data["projected_cpu_seconds"] >= data["sample_cpu_seconds"] and data["peak_tree_nodes"] > 0
+    # The sampled classes one by one: the draw's classes, whose seconds make the sample's.
+    rows = data["per_class"]
+    assert [row["class"] for row in rows] == sorted(P.sample_classes(data["classes"], 20, 3))
+    assert sum(row["seconds"] for row in rows) == pytest.approx(data["sample_cpu_seconds"], abs=0.01)
+    assert max(row["nodes"] for row in rows) == data["peak_tree_nodes"]
+    if sys.platform == "linux":
+        assert all(row["peak_kb"] > 0 for row in rows)
 
 
 @pytest.mark.slow
@@ -891,3 +898,19 @@ def test_the_command_s_memory_default_is_the_library_s() -> None:
 
     assert inspect.signature(command.prove).parameters["memory"].default == P.DEFAULT_MEMORY_MB
     assert P.DEFAULT_NODE_BUDGET * P.NODE_BYTES <= P.DEFAULT_MEMORY_MB << 20
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="the peak resident memory of one class is read in /proc")
+def test_a_class_s_peak_memory_is_its_own_not_the_largest_before_it() -> None:
+    # A large class first, then a small one: the small one's peak is below the large one's by
+    # most of the large tree (it would equal it if the process's peak were not started again).
+    spec = P.make_spec("enable2k", (3, 3), 500)
+    context = P.context_for(spec)
+    sizes = {index: context.run(spec.letter_sets(context.classes[index]), spec.node_budget).nodes for index in range(0, 60, 6)}
+    large, small = max(sizes, key=sizes.__getitem__), min(sizes, key=sizes.__getitem__)
+    first, second = P.prove_one(spec, large), P.prove_one(spec, small)
+    assert first.peak_kb > 0 and second.peak_kb > 0
+    assert (first.peak_kb - second.peak_kb) * 1024 > (sizes[large] - sizes[small]) * 8 // 2, (first, second, sizes)
+    # And the log keeps it: a line read back is the class proven.
+    assert P.ClassResult.from_json(second.to_json("key")) == second

@@ -278,6 +278,17 @@ def estimate_json(projected: Estimate, seed: int) -> dict[str, Any]:
         "peak_tree_bytes": projected.peak_bytes,
         "boards_in_sample": projected.boards,
         "seed": seed,
+        "per_class": [
+            {
+                "class": result.index,
+                "seconds": round(result.seconds, 4),
+                "nodes": result.nodes,
+                "splits": result.splits,
+                "candidates": result.candidates,
+                "peak_kb": result.peak_kb,
+            }
+            for result in projected.per_class
+        ],
     }
 
 

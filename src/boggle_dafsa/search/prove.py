@@ -977,6 +977,10 @@ class ClassResult:
     candidates: int
     splits: int
     seconds: float
+    #: The proving process's peak resident memory while it proved the class, in kB (its
+    #: base, the trie and the class's tree); 0 where the system does not tell it (see
+    #: :func:`class_peak_kb`).
+    peak_kb: int = 0
 
     def to_json(self, key: str, shard: tuple[int, int] | None = None) -> dict[str, Any]:
         """The class as one line of the ndjson log (``shard``: (I, N), the part of the proof
@@ -992,6 +996,7 @@ class ClassResult:
             "candidates": self.candidates,
             "splits": self.splits,
             "seconds": round(self.seconds, 4),
+            **({"peak_kb": self.peak_kb} if self.peak_kb else {}),
         }
 
     @classmethod
@@ -1007,6 +1012,7 @@ class ClassResult:
             int(data["candidates"]),
             int(data["splits"]),
             float(data["seconds"]),
+            int(data.get("peak_kb", 0)),
         )
 
 
@@ -1094,6 +1100,30 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
+def reset_peak() -> None:
+    """Start this process's peak resident memory again from what it holds now (Linux's
+    ``/proc/self/clear_refs``; elsewhere nothing), so that :func:`class_peak_kb` tells one
+    class's peak, not the largest of the classes before it."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+
+
+def class_peak_kb() -> int:
+    """This process's peak resident memory in kB since :func:`reset_peak` (``VmHWM``), or 0
+    where the system does not tell it."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def give_back_memory() -> None:
     """Return the C heap's free pages to the system (glibc's ``malloc_trim``; elsewhere nothing)."""
     # Freed memory stays in the process otherwise, and a worker's peak is its base plus one
@@ -1122,6 +1152,7 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
     tree's order that has two letters or more, and each half proven (again split if need be).
     """
     context = context_for(spec, kernel, data)
+    reset_peak()
     # This thread's CPU: a Dask worker's other threads (its event loop, its profiler,
     # other tasks) are not the class's.
     started = time.thread_time()
@@ -1163,7 +1194,7 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
     ranked = sorted(((text, points, words) for text, (points, words) in boards.items()), key=lambda row: (-row[1], row[0]))
     # The seconds as the log keeps them (0.1 ms): a proof and the merge of its log say the same.
     seconds = round(time.thread_time() - started, 4)
-    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, seconds)
+    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, seconds, class_peak_kb())
 
 
 def _rescore(
@@ -1657,6 +1688,8 @@ class Estimate:
     #: Classes a sample needs for a 95% interval within ±25% of the projection (from this
     #: sample's spread; None from a sample of one class).
     sample_for_25: int | None = None
+    #: The sampled classes one by one, by class number (seconds, tree nodes, splits, peak kB).
+    per_class: tuple[ClassResult, ...] = ()
 
     @property
     def interval_hours(self) -> tuple[float, float]:
@@ -1732,4 +1765,5 @@ def estimate(
         peak * NODE_BYTES,
         len(result.boards()),
         sample_needed(times, total),
+        tuple(sorted(result.results.values(), key=lambda class_result: class_result.index)),
     )
