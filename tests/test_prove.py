@@ -406,8 +406,33 @@ def test_default_buckets_partition_the_alphabet() -> None:
             assert sorted(letters) == sorted(opened.alphabet)
 
 
+@settings(max_examples=15, deadline=None)
+@given(
+    words=st.lists(st.text(alphabet="ABEOSTN", min_size=2, max_size=5), min_size=1, max_size=25),
+    buckets=st.booleans(),
+)
+def test_past_12_cells_the_corners_are_the_vowels_and_the_commonest_last_consonant(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], buckets: bool
+) -> None:
+    dictionary = dictionary_from_words(words, tmp_path_factory.mktemp("corners"))
+    kept = list(dictionary)
+    faces = dictionary.alphabet
+    given = {"buckets": " ".join(faces)} if buckets and len(faces) > 1 else {}
+    assert P.make_spec(str(dictionary.path), (3, 4), 5, **given).corner_buckets == (tuple(faces),)
+    spec = P.make_spec(str(dictionary.path), (4, 4), 5, **given)
+    counts: dict[str, int] = {}
+    for word in kept:
+        if word[-1] not in "AEIOUY":
+            counts[word[-1]] = counts.get(word[-1], 0) + 1
+    # the vowels and the consonant that ends the most words (ties: the first in the alphabet), then the rest
+    ending = min(counts, key=lambda letter: (-counts[letter], letter)) if counts else None
+    first = tuple(face for face in faces if face in "AEIOUY" or face == ending)
+    rest = tuple(face for face in faces if face not in first)
+    assert spec.corner_buckets == tuple(bucket for bucket in (first, rest) if bucket)
+
+
 def test_corners_are_one_bucket_unless_given(small_dict: str) -> None:
-    # With or without --buckets, the corners' default is one bucket of every face.
+    # With or without --buckets, the corners' default is one bucket of every face up to 12 cells.
     for spec in (P.make_spec(small_dict, (2, 3), 3), P.make_spec(small_dict, (2, 3), 3, buckets=BUCKETS)):
         assert spec.corner_buckets == (spec.faces,)
     given = P.make_spec(small_dict, (2, 3), 3, buckets=BUCKETS, corner_buckets=CORNERS)

@@ -63,7 +63,7 @@ def prove(
         Optional[str],
         typer.Option(
             "--corner-buckets",
-            help="Buckets of the corner cells (default: one bucket of every letter).",
+            help="Buckets of the corner cells (default: one bucket of every letter up to 12 cells; past them two, the vowels and the consonant that ends the most words, then the rest).",
             show_default=False,
         ),
     ] = None,

@@ -3,8 +3,9 @@
 The method is the one Dan Vanderkam published (hybrid-boggle, arXiv 2507.02117); this
 is an implementation of our own:
 
-* **Classes.** The letters are split into buckets (three for most cells and one, every
-  letter, for the corners by default, see :func:`default_buckets`). A *class* gives each cell one bucket:
+* **Classes.** The letters are split into buckets (three for most cells and, by default,
+  one of every letter for the corners up to 12 cells, two past them, see
+  :func:`default_buckets`). A *class* gives each cell one bucket:
   it holds every board whose cells show a letter of their bucket. The classes partition
   the boards; only one class of each symmetry orbit is proven (rotations and
   reflections map corners to corners, so bucket tuples are compared directly).
@@ -471,11 +472,15 @@ def value_function(scoring: Scoring, min_length: int, objective: str) -> Callabl
     return lambda word: points[min(len(word), top)] if len(word) >= min_length and len(word) >= scoring.min_length else 0
 
 
+#: Past this many cells, the corners' default is two buckets, not one (see :func:`default_corner_buckets`).
+ONE_CORNER_BUCKET_CELLS = 12
+
+
 def default_buckets(
-    dictionary: Dictionary, faces: Sequence[str]
+    dictionary: Dictionary, faces: Sequence[str], cells: int = 9
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
     """Buckets for most cells (vowels; the commonest consonants; the rest), by how many
-    words hold each letter, and one bucket of every face for the corners.
+    words hold each letter, and the corners' (:func:`default_corner_buckets`).
 
     The consonants are split so that the common bucket holds the letters of about two
     thirds of the consonant occurrences (for ENABLE2K: D G H L N R S T, close to the
@@ -501,12 +506,34 @@ def default_buckets(
         running += counts[face]
     rare = [face for face in consonants if face not in common]
     inner = tuple(bucket for bucket in (vowels, tuple(sorted(common)), tuple(sorted(rare))) if bucket)
-    # One bucket for the corners: a corner touches 3 cells only, so branching on its letter
-    # inside a class (forcing) costs less than proving its buckets as separate classes. On
-    # ENABLE2K 3x3 (>= 500) the whole proof took 38.0 CPU-s against 62.5 with two corner
-    # buckets, French 3x3 (>= 700) 33.0 against 49.6; 3x4 projections, docs/proofs.md.
-    corner = (tuple(faces),) if faces else ()
-    return inner, corner
+    return inner, default_corner_buckets(dictionary, faces, cells)
+
+
+def default_corner_buckets(dictionary: Iterable[str], faces: Sequence[str], cells: int) -> tuple[tuple[str, ...], ...]:
+    """The corners' buckets by default: one, every face, up to ONE_CORNER_BUCKET_CELLS cells;
+    past them two, the vowels and the consonant that ends the most words (S in ENABLE2K and
+    in French: the paper's corner buckets), then the other faces.
+
+    A corner touches 3 cells only, so on small grids branching on its letter inside a class
+    (forcing) costs less than proving its buckets as separate classes: ENABLE2K 3x3 (>= 500)
+    38.0 CPU-s against 62.5 with two corner buckets, French 3x3 (>= 700) 33.0 against 49.6,
+    3x4 projections 2.93 against 4.46 CPU-hours. On 4x4 the one-bucket classes are too
+    heavy: 4 of them took more than 22 CPU-minutes (over 6,100 CPU-hours projected, against
+    2,700-4,700 with two buckets). docs/proofs.md has the runs.
+    """
+    if cells <= ONE_CORNER_BUCKET_CELLS or not faces:
+        return (tuple(faces),) if faces else ()
+    shown = frozenset(faces)
+    endings: dict[str, int] = {}
+    for word in dictionary:
+        # the last face of the word (a face of several letters, QU, ends it as one)
+        last = next((word[-size:] for size in (2, 1) if word[-size:] in shown and word[-size:] not in VOWELS), None)
+        if last is not None:
+            endings[last] = endings.get(last, 0) + 1
+    ending = max(sorted(endings), key=endings.__getitem__, default=None)
+    first = tuple(face for face in faces if face in VOWELS or face == ending)
+    rest = tuple(face for face in faces if face not in first)
+    return tuple(bucket for bucket in (first, rest) if bucket)
 
 
 def parse_buckets(
@@ -623,10 +650,14 @@ def make_spec(
         faces = sorted(shown, key=lambda face: (place.get(face, len(place)), face))
     if buckets:
         inner = parse_buckets(buckets, faces, opened.normalize, absent)
-        # The corners' default does not follow --buckets: one bucket of every face.
-        corner = parse_buckets(corner_buckets, faces, opened.normalize, absent) if corner_buckets else (tuple(faces),)
+        # The corners' default does not follow --buckets: it follows the shape.
+        corner = (
+            parse_buckets(corner_buckets, faces, opened.normalize, absent)
+            if corner_buckets
+            else default_corner_buckets(opened, faces, math.prod(shape))
+        )
     else:
-        inner, corner = default_buckets(opened, faces)
+        inner, corner = default_buckets(opened, faces, math.prod(shape))
         if corner_buckets:
             corner = parse_buckets(corner_buckets, faces, opened.normalize, absent)
     digest = None
