@@ -761,46 +761,72 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
 #endif
         }
     }
+    uint32_t passing = 0;
+    for (uint32_t rest = faces; rest; rest &= rest - 1) {
+        int face = (int)lowest_bit32(rest);
+        if (base + delta[face] >= work->minimum) passing |= 1u << face;
+    }
     if (last) {
         /* the last cell: no choice node lies under its children, so a face's value is its
          * leaf's bound, and no child is looked up again */
-        while (faces) {
-            int face = (int)lowest_bit32(faces);
-            faces &= faces - 1;
-            if (base + delta[face] < work->minimum) continue;
+        while (passing) {
+            int face = (int)lowest_bit32(passing);
+            passing &= passing - 1;
             work->board[cell] = (uint8_t)face;
             branch(work, position + 1, base + delta[face], 0);
             if (work->failed || work->too_many) return;
         }
         return;
     }
-    size_t sizes[MAX_CELLS];
-    while (faces) {
-        int face = (int)lowest_bit32(faces);
-        faces &= faces - 1;
+    if (!passing) return; /* before any of the later ranks' choice nodes is filed */
+    /* The frontier is filed lazily: an item is a choice node and the siblings after it (a sum
+     * node's choice nodes lie side by side, by rank), filed under the first one's rank. Its
+     * first is read here; the next goes on to its own rank now, for the branches under this
+     * one. A sum node reached by a face is filed as one item, its later choice nodes read
+     * only if a branch gets to their rank (most branches end sooner: pushing every one of
+     * them when the face was fixed, and asking memory for its children, was most of the
+     * branching's time on 4x4). */
+    size_t outer[MAX_CELLS], sizes[MAX_CELLS];
+    for (int later = position + 1; later < work->cells; later++) outer[later] = work->frontier[later].size;
+    for (size_t i = 0; i < here->size; i++) {
+        int32_t choice = here->items[i];
+        if (nodes[choice].link & LAST_CHILD) continue;
+        unsigned rank = label_of(&nodes[choice + 1]);
+#if defined(__GNUC__)
+        if (rank == (unsigned)position + 1u) __builtin_prefetch(&nodes[first_of(&nodes[choice + 1])]);
+#endif
+        if (push(&work->frontier[rank], choice + 1) < 0) {
+            work->failed = 1;
+            return;
+        }
+    }
+    for (int later = position + 1; later < work->cells; later++) sizes[later] = work->frontier[later].size;
+    while (passing) {
+        int face = (int)lowest_bit32(passing);
+        passing &= passing - 1;
         int64_t value = base + delta[face];
-        if (value < work->minimum) continue;
         work->board[cell] = (uint8_t)face;
-        for (int later = position + 1; later < work->cells; later++) sizes[later] = work->frontier[later].size;
         for (size_t i = 0; i < here->size; i++) {
             int32_t child = first_of(&nodes[here->items[i]]);
             while (child && label_of(&nodes[child]) < (unsigned)face) child = next_of(nodes, child);
             if (!child || label_of(&nodes[child]) != (unsigned)face) continue;
-            for (int32_t later = first_of(&nodes[child]); later; later = next_of(nodes, later)) {
+            int32_t head = first_of(&nodes[child]);
+            if (!head) continue;
+            unsigned rank = label_of(&nodes[head]);
 #if defined(__GNUC__)
-                /* its children are read when its rank's turn comes: asked of memory now */
-                __builtin_prefetch(&nodes[first_of(&nodes[later])]);
+            /* the next branch reads its children: asked of memory now */
+            if (rank == (unsigned)position + 1u) __builtin_prefetch(&nodes[first_of(&nodes[head])]);
 #endif
-                if (push(&work->frontier[label_of(&nodes[later])], later) < 0) {
-                    work->failed = 1;
-                    return;
-                }
+            if (push(&work->frontier[rank], head) < 0) {
+                work->failed = 1;
+                return;
             }
         }
         branch(work, position + 1, value, work->sets[work->order[position + 1]]);
         for (int later = position + 1; later < work->cells; later++) work->frontier[later].size = sizes[later];
         if (work->failed || work->too_many) return;
     }
+    for (int later = position + 1; later < work->cells; later++) work->frontier[later].size = outer[later];
 }
 
 /* -- forcing: above the switch, a fixed cell's choice nodes are merged into the tree ------
@@ -1002,11 +1028,11 @@ static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
 
 /* branch() from the tree under sum node `tree` at `position`, for the faces of `faces`. */
 static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) {
-    for (int32_t choice = first_of(&work->nodes[tree]); choice; choice = next_of(work->nodes, choice)) {
-        if (push(&work->frontier[label_of(&work->nodes[choice])], choice) < 0) {
-            work->failed = 1;
-            return;
-        }
+    /* its choice nodes as one item of the frontier, filed under the first one's rank (see branch()) */
+    int32_t head = first_of(&work->nodes[tree]);
+    if (head && push(&work->frontier[label_of(&work->nodes[head])], head) < 0) {
+        work->failed = 1;
+        return;
     }
     branch(work, position, bound_of(&work->nodes[tree]), faces);
     for (int later = position; later < work->cells; later++) work->frontier[later].size = 0;
