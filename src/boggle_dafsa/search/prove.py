@@ -50,6 +50,7 @@ import re
 import signal
 import statistics
 import sys
+import threading
 import time
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -1009,8 +1010,8 @@ class ClassResult:
     splits: int
     seconds: float
     #: The proving process's peak resident memory while it proved the class, in kB (its
-    #: base, the trie and the class's tree); 0 where the system does not tell it (see
-    #: :func:`class_peak_kb`).
+    #: base, the trie and the class's tree; sampled, see :class:`PeakMemory`); 0 where the
+    #: system does not tell it.
     peak_kb: int = 0
 
     def to_json(self, key: str, shard: tuple[int, int] | None = None) -> dict[str, Any]:
@@ -1131,28 +1132,51 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-def reset_peak() -> None:
-    """Start this process's peak resident memory again from what it holds now (Linux's
-    ``/proc/self/clear_refs``; elsewhere nothing), so that :func:`class_peak_kb` tells one
-    class's peak, not the largest of the classes before it."""
-    try:
-        with open("/proc/self/clear_refs", "w") as refs:
-            refs.write("5")
-    except OSError:
-        pass
+#: How often (seconds) :class:`PeakMemory` reads the process's resident memory.
+PEAK_INTERVAL = 0.005
 
 
-def class_peak_kb() -> int:
-    """This process's peak resident memory in kB since :func:`reset_peak` (``VmHWM``), or 0
-    where the system does not tell it."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
+class PeakMemory:
+    """The process's peak resident memory while a ``with`` block runs, in kB (``peak_kb``):
+    ``/proc/self/statm`` read every PEAK_INTERVAL seconds by a thread (the kernel lets the GIL
+    go while it proves). 0 where the system does not tell it.
+
+    Sampled, not the system's own high-water mark: that one (``VmHWM``) can be started again
+    per class (``/proc/self/clear_refs``), but the process's ``ru_maxrss``, which ``time`` and
+    a parent read, would then tell the last class's peak, not the process's.
+    """
+
+    def __init__(self, interval: float = PEAK_INTERVAL) -> None:
+        self.interval = interval
+        self.peak_kb = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._page_kb = (os.sysconf("SC_PAGE_SIZE") // 1024) if hasattr(os, "sysconf") else 4
+
+    def _resident_kb(self) -> int:
+        try:
+            with open("/proc/self/statm", "rb") as statm:
+                return int(statm.read().split()[1]) * self._page_kb
+        except (OSError, ValueError, IndexError):
+            return 0
+
+    def _sample(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.peak_kb = max(self.peak_kb, self._resident_kb())
+
+    def __enter__(self) -> PeakMemory:
+        self.peak_kb = self._resident_kb()
+        if self.peak_kb:
+            self._thread = threading.Thread(target=self._sample, name="peak-memory", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.peak_kb:
+            self.peak_kb = max(self.peak_kb, self._resident_kb())
 
 
 def give_back_memory() -> None:
@@ -1183,7 +1207,11 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
     tree's order that has two letters or more, and each half proven (again split if need be).
     """
     context = context_for(spec, kernel, data)
-    reset_peak()
+    with PeakMemory() as peak:
+        return _prove_one(context, spec, index, peak)
+
+
+def _prove_one(context: _Context, spec: ProofSpec, index: int, peak: PeakMemory) -> ClassResult:
     # This thread's CPU: a Dask worker's other threads (its event loop, its profiler,
     # other tasks) are not the class's.
     started = time.thread_time()
@@ -1225,7 +1253,7 @@ def prove_one(spec: ProofSpec, index: int, kernel: str = "auto", data: bytes | N
     ranked = sorted(((text, points, words) for text, (points, words) in boards.items()), key=lambda row: (-row[1], row[0]))
     # The seconds as the log keeps them (0.1 ms): a proof and the merge of its log say the same.
     seconds = round(time.thread_time() - started, 4)
-    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, seconds, class_peak_kb())
+    return ClassResult(index, tuple(ranked), bound, nodes, branches, candidates, splits, seconds, peak.peak_kb)
 
 
 def _rescore(
