@@ -929,7 +929,7 @@ def test_the_command_s_memory_default_is_the_library_s() -> None:
 @pytest.mark.skipif(sys.platform != "linux", reason="the resident memory is read in /proc")
 def test_a_class_s_peak_memory_is_its_own_not_the_largest_before_it() -> None:
     # A large class first, then a small one: the small one's peak is below the large one's by
-    # most of the large tree (it would equal it if the process's peak were not started again).
+    # most of the large tree (it would equal it if a class's peak were the process's so far).
     spec = P.make_spec("enable2k", (3, 3), 500)
     context = P.context_for(spec)
     sizes = {index: context.run(spec.letter_sets(context.classes[index]), spec.node_budget).nodes for index in range(0, 60, 6)}

@@ -489,12 +489,17 @@ def default_buckets(
     """
     counts: dict[str, int] = dict.fromkeys(faces, 0)
     long_faces = [face for face in faces if len(face) > 1]
+    # the corners' counts in the same pass (one reading of the dictionary, not two)
+    endings: dict[str, int] | None = {} if cells > ONE_CORNER_BUCKET_CELLS else None
+    shown = frozenset(faces)
     for word in dictionary:
         for letter in set(word):
             if letter in counts:
                 counts[letter] += 1
         for face in long_faces:
             counts[face] += face in word
+        if endings is not None:
+            _count_ending(endings, word, shown)
     vowels = tuple(face for face in faces if face in VOWELS)
     consonants = sorted((face for face in faces if face not in VOWELS), key=lambda face: (-counts[face], face))
     total = sum(counts[face] for face in consonants) or 1
@@ -507,10 +512,19 @@ def default_buckets(
         running += counts[face]
     rare = [face for face in consonants if face not in common]
     inner = tuple(bucket for bucket in (vowels, tuple(sorted(common)), tuple(sorted(rare))) if bucket)
-    return inner, default_corner_buckets(dictionary, faces, cells)
+    return inner, default_corner_buckets(dictionary, faces, cells, endings)
 
 
-def default_corner_buckets(dictionary: Iterable[str], faces: Sequence[str], cells: int) -> tuple[tuple[str, ...], ...]:
+def _count_ending(endings: dict[str, int], word: str, shown: frozenset[str]) -> None:
+    # the word's last face, when a consonant (a face of several letters, QU, ends it as one)
+    last = word[-2:] if word[-2:] in shown else word[-1:]
+    if last in shown and last not in VOWELS:
+        endings[last] = endings.get(last, 0) + 1
+
+
+def default_corner_buckets(
+    dictionary: Iterable[str], faces: Sequence[str], cells: int, endings: dict[str, int] | None = None
+) -> tuple[tuple[str, ...], ...]:
     """The corners' buckets by default: one, every face, up to ONE_CORNER_BUCKET_CELLS cells;
     past them two, the vowels and the consonant that ends the most words (S in ENABLE2K and
     in French: the paper's corner buckets), then the other faces.
@@ -524,13 +538,11 @@ def default_corner_buckets(dictionary: Iterable[str], faces: Sequence[str], cell
     """
     if cells <= ONE_CORNER_BUCKET_CELLS or not faces:
         return (tuple(faces),) if faces else ()
-    shown = frozenset(faces)
-    endings: dict[str, int] = {}
-    for word in dictionary:
-        # the last face of the word (a face of several letters, QU, ends it as one)
-        last = next((word[-size:] for size in (2, 1) if word[-size:] in shown and word[-size:] not in VOWELS), None)
-        if last is not None:
-            endings[last] = endings.get(last, 0) + 1
+    if endings is None:
+        endings = {}
+        shown = frozenset(faces)
+        for word in dictionary:
+            _count_ending(endings, word, shown)
     ending = max(sorted(endings), key=endings.__getitem__, default=None)
     first = tuple(face for face in faces if face in VOWELS or face == ending)
     rest = tuple(face for face in faces if face not in first)
