@@ -143,6 +143,10 @@ typedef struct {
     /* the branching */
     Stack frontier[MAX_CELLS];
     uint8_t board[MAX_CELLS];
+    /* for each rank, for each face: the sum of the bounds of the frontier's children (see
+     * branch()), and each position's copy of the later ranks' sums */
+    int32_t sums[MAX_CELLS][MAX_FACES];
+    int32_t saved[MAX_CELLS][MAX_CELLS][MAX_FACES];
     uint8_t *candidates;
     size_t candidate_count, candidate_capacity;
     long long branches;
@@ -161,6 +165,7 @@ typedef struct {
     PyThreadState *released;
 #ifdef PROVE_STATS
     size_t peak_count, made_nodes, merges, bounds_tried, branch_calls, frontier_choices;
+    double branch_seconds;
 #endif
 } Work;
 
@@ -663,10 +668,10 @@ report:
     fprintf(stderr,
             "prove_stats records=%zu nodes=%zu peak_nodes=%zu branches=%lld candidates=%zu over=%d walk=%.3f sort=%.3f "
             "build=%.3f explore=%.3f faults_walk=%ld faults_sort=%ld faults_build=%ld faults_explore=%ld made=%zu merges=%zu "
-            "bounds=%zu branch_calls=%zu frontier=%zu\n",
+            "bounds=%zu branch_calls=%zu frontier=%zu branching=%.3f\n",
             records, *tree_nodes, work->peak_count, work->branches, work->candidate_count, work->over_budget, t1 - t0,
             t2 - t1, t3 - t2, t4 - t3, f1 - f0, f2 - f1, f3 - f2, stats_faults() - f3, work->made_nodes, work->merges,
-            work->bounds_tried, work->branch_calls, work->frontier_choices);
+            work->bounds_tried, work->branch_calls, work->frontier_choices, work->branch_seconds);
 #endif
     return;
 #undef STATS_AT
@@ -717,16 +722,45 @@ static int push(Stack *stack, int32_t item) {
     return 0;
 }
 
-static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
+/* Sum node `sum` reached by the branching: its choice nodes onto the frontier, each child's
+ * bound added to its rank's sum for the child's face; returns its points (its bound less its
+ * choice nodes'). */
+static int64_t reach(Work *work, int32_t sum) {
+    const Node *nodes = work->nodes;
+    int64_t points = bound_of(&nodes[sum]);
+    for (int32_t choice = first_of(&nodes[sum]); choice; choice = next_of(nodes, choice)) {
+        unsigned rank = label_of(&nodes[choice]);
+        points -= bound_of(&nodes[choice]);
+        if (push(&work->frontier[rank], choice) < 0) {
+            work->failed = 1;
+            return 0;
+        }
+        int32_t *row = work->sums[rank];
+        for (int32_t child = first_of(&nodes[choice]); child; child = next_of(nodes, child))
+            row[label_of(&nodes[child])] += bound_of(&nodes[child]);
+    }
+    return points;
+}
+
+/* The branching below the forcing: the cell of `position` takes each face of `faces` whose
+ * bound reaches N, and the next cell is branched on. `points`: the points of the sum nodes
+ * reached so far; the frontier: their choice nodes of the cells not fixed yet, and, for each
+ * such rank and face, the sum of the bounds of their children of that face (sums). A board
+ * of the branch scores at most `points` plus, for each cell not fixed, the most over its
+ * faces of that rank's sum: every choice node of a cell takes the same face on a board (the
+ * sum of each choice node's best face, the bound before, is often well above it: on 4x4
+ * classes, half the branches or more end sooner). */
+static void branch(Work *work, int position, int64_t points, uint32_t faces) {
     work->branches++;
-    if (position == work->cells) {
+    const int cells = work->cells;
+    if (position == cells) {
         if ((Py_ssize_t)work->candidate_count >= work->max_candidates) {
             work->too_many = 1;
             return;
         }
         if (work->candidate_count == work->candidate_capacity) {
             size_t capacity = work->candidate_capacity ? work->candidate_capacity * 2 : 64;
-            uint8_t *grown = (uint8_t *)realloc(work->candidates, capacity * (size_t)work->cells);
+            uint8_t *grown = (uint8_t *)realloc(work->candidates, capacity * (size_t)cells);
             if (grown == NULL) {
                 work->failed = 1;
                 return;
@@ -734,99 +768,70 @@ static void branch(Work *work, int position, int64_t bound, uint32_t faces) {
             work->candidates = grown;
             work->candidate_capacity = capacity;
         }
-        memcpy(work->candidates + work->candidate_count * (size_t)work->cells, work->board, (size_t)work->cells);
+        memcpy(work->candidates + work->candidate_count * (size_t)cells, work->board, (size_t)cells);
         work->candidate_count++;
         return;
     }
     if (stopped(work)) return;
-    Stack *here = &work->frontier[position];
 #ifdef PROVE_STATS
     work->branch_calls++;
-    work->frontier_choices += here->size;
+    work->frontier_choices += work->frontier[position].size;
 #endif
-    int64_t base = bound;
-    int64_t delta[MAX_FACES];
-    memset(delta, 0, sizeof(delta));
-    const Node *nodes = work->nodes;
-    int cell = work->order[position];
-    int last = position + 1 == work->cells;
-    for (size_t i = 0; i < here->size; i++) {
-        const Node *choice = &nodes[here->items[i]];
-        base -= bound_of(choice);
-        for (int32_t child = first_of(choice); child; child = next_of(nodes, child)) {
-            delta[label_of(&nodes[child])] += bound_of(&nodes[child]);
-#if defined(__GNUC__)
-            /* the choice nodes under it are read if its face passes: asked of memory now */
-            if (!last) __builtin_prefetch(&nodes[first_of(&nodes[child])]);
-#endif
+    /* the most the cells after this one can add */
+    int64_t rest = 0;
+    for (int later = position + 1; later < cells; later++) {
+        const int32_t *row = work->sums[later];
+        int32_t best = 0;
+        for (uint32_t set = work->sets[work->order[later]]; set; set &= set - 1) {
+            int32_t value = row[lowest_bit32(set)];
+            best = value > best ? value : best;
         }
+        rest += best;
     }
+    const int32_t *row = work->sums[position];
     uint32_t passing = 0;
-    for (uint32_t rest = faces; rest; rest &= rest - 1) {
-        int face = (int)lowest_bit32(rest);
-        if (base + delta[face] >= work->minimum) passing |= 1u << face;
+    for (uint32_t set = faces; set; set &= set - 1) {
+        int face = (int)lowest_bit32(set);
+        if (points + rest + row[face] >= work->minimum) passing |= 1u << face;
     }
-    if (last) {
-        /* the last cell: no choice node lies under its children, so a face's value is its
-         * leaf's bound, and no child is looked up again */
+    const int cell = work->order[position];
+    if (position + 1 == cells) {
+        /* the last cell: its children have no choice nodes, a face's value is its sum */
         while (passing) {
             int face = (int)lowest_bit32(passing);
             passing &= passing - 1;
             work->board[cell] = (uint8_t)face;
-            branch(work, position + 1, base + delta[face], 0);
+            branch(work, position + 1, points + row[face], 0);
             if (work->failed || work->too_many) return;
         }
         return;
     }
-    if (!passing) return; /* before any of the later ranks' choice nodes is filed */
-    /* The frontier is filed lazily: an item is a choice node and the siblings after it (a sum
-     * node's choice nodes lie side by side, by rank), filed under the first one's rank. Its
-     * first is read here; the next goes on to its own rank now, for the branches under this
-     * one. A sum node reached by a face is filed as one item, its later choice nodes read
-     * only if a branch gets to their rank (most branches end sooner: pushing every one of
-     * them when the face was fixed, and asking memory for its children, was most of the
-     * branching's time on 4x4). */
-    size_t outer[MAX_CELLS], sizes[MAX_CELLS];
-    for (int later = position + 1; later < work->cells; later++) outer[later] = work->frontier[later].size;
-    for (size_t i = 0; i < here->size; i++) {
-        int32_t choice = here->items[i];
-        if (nodes[choice].link & LAST_CHILD) continue;
-        unsigned rank = label_of(&nodes[choice + 1]);
-#if defined(__GNUC__)
-        if (rank == (unsigned)position + 1u) __builtin_prefetch(&nodes[first_of(&nodes[choice + 1])]);
-#endif
-        if (push(&work->frontier[rank], choice + 1) < 0) {
-            work->failed = 1;
-            return;
-        }
-    }
-    for (int later = position + 1; later < work->cells; later++) sizes[later] = work->frontier[later].size;
+    if (!passing) return;
+    const Node *nodes = work->nodes;
+    Stack *here = &work->frontier[position];
+    size_t sizes[MAX_CELLS];
+    for (int later = position + 1; later < cells; later++) sizes[later] = work->frontier[later].size;
+    /* the later ranks' sums as they are, put back after each face */
+    int32_t(*saved)[MAX_FACES] = work->saved[position];
+    const size_t row_bytes = sizeof(work->sums[0]);
+    memcpy(saved[position + 1], work->sums[position + 1], (size_t)(cells - position - 1) * row_bytes);
     while (passing) {
         int face = (int)lowest_bit32(passing);
         passing &= passing - 1;
-        int64_t value = base + delta[face];
         work->board[cell] = (uint8_t)face;
+        int64_t value = points;
         for (size_t i = 0; i < here->size; i++) {
             int32_t child = first_of(&nodes[here->items[i]]);
             while (child && label_of(&nodes[child]) < (unsigned)face) child = next_of(nodes, child);
             if (!child || label_of(&nodes[child]) != (unsigned)face) continue;
-            int32_t head = first_of(&nodes[child]);
-            if (!head) continue;
-            unsigned rank = label_of(&nodes[head]);
-#if defined(__GNUC__)
-            /* the next branch reads its children: asked of memory now */
-            if (rank == (unsigned)position + 1u) __builtin_prefetch(&nodes[first_of(&nodes[head])]);
-#endif
-            if (push(&work->frontier[rank], head) < 0) {
-                work->failed = 1;
-                return;
-            }
+            value += reach(work, child);
         }
+        if (work->failed) return;
         branch(work, position + 1, value, work->sets[work->order[position + 1]]);
-        for (int later = position + 1; later < work->cells; later++) work->frontier[later].size = sizes[later];
+        for (int later = position + 1; later < cells; later++) work->frontier[later].size = sizes[later];
+        memcpy(work->sums[position + 1], saved[position + 1], (size_t)(cells - position - 1) * row_bytes);
         if (work->failed || work->too_many) return;
     }
-    for (int later = position + 1; later < work->cells; later++) work->frontier[later].size = outer[later];
 }
 
 /* -- forcing: above the switch, a fixed cell's choice nodes are merged into the tree ------
@@ -1028,14 +1033,16 @@ static int64_t merged_bound(const Work *work, int32_t a, int skip, int32_t b) {
 
 /* branch() from the tree under sum node `tree` at `position`, for the faces of `faces`. */
 static void branch_from(Work *work, int32_t tree, int position, uint32_t faces) {
-    /* its choice nodes as one item of the frontier, filed under the first one's rank (see branch()) */
-    int32_t head = first_of(&work->nodes[tree]);
-    if (head && push(&work->frontier[label_of(&work->nodes[head])], head) < 0) {
-        work->failed = 1;
-        return;
-    }
-    branch(work, position, bound_of(&work->nodes[tree]), faces);
+#ifdef PROVE_STATS
+    double branch_started = stats_cpu();
+#endif
+    memset(work->sums[position], 0, (size_t)(work->cells - position) * sizeof(work->sums[0]));
+    int64_t points = reach(work, tree);
+    if (!work->failed) branch(work, position, points, faces);
     for (int later = position; later < work->cells; later++) work->frontier[later].size = 0;
+#ifdef PROVE_STATS
+    work->branch_seconds += stats_cpu() - branch_started;
+#endif
 }
 
 /* The class from the tree under sum node `tree`, cells of rank below `position` fixed:

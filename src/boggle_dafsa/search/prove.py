@@ -826,7 +826,18 @@ def prove_class_python(
     def faces_at(position: int) -> Sequence[int]:
         return sets[order[position]] if position < cells else ()
 
-    def branch(position: int, bound: int, faces: Sequence[int]) -> None:
+    def sums(rank: int) -> dict[int, int]:
+        # for each face, the sum of the bounds of the frontier's children of that face at ``rank``
+        totals: dict[int, int] = {}
+        for choice in frontier[rank]:
+            for face, child in choice[1].items():
+                totals[face] = totals.get(face, 0) + child[1]
+        return totals
+
+    def branch(position: int, points: int, faces: Sequence[int]) -> None:
+        # ``points``: of the sum nodes reached so far; a board of the branch scores at most
+        # that plus, for each cell not fixed, the most over its faces of its rank's sums
+        # (every choice node of a cell takes the same face)
         nonlocal branches
         branches += 1
         if position == cells:
@@ -834,19 +845,24 @@ def prove_class_python(
                 raise BoggleError(f"more than {max_candidates:,} candidate boards in one class: raise the minimum")
             candidates.append(tuple(board))
             return
-        here = frontier[position]
-        base = bound - sum(choice[0] for choice in here)
+        rest = 0
+        for later in range(position + 1, cells):
+            totals = sums(later)
+            rest += max((totals.get(face, 0) for face in faces_at(later)), default=0)
+        here = sums(position)
         cell = order[position]
         for face in faces:
-            reached = [choice[1][face] for choice in here if face in choice[1]]
-            value = base + sum(child[1] for child in reached)
-            if value < minimum:
+            if points + rest + here.get(face, 0) < minimum:
                 continue
             board[cell] = face
             sizes = [len(bucket) for bucket in frontier]
-            for child in reached:
-                for later, choice in child[2].items():
-                    frontier[later].append(choice)
+            value = points
+            for choice in frontier[position]:
+                child = choice[1].get(face)
+                if child is not None:
+                    value += child[0]
+                    for later, grandchild in child[2].items():
+                        frontier[later].append(grandchild)
             branch(position + 1, value, faces_at(position + 1))
             for bucket, size in zip(frontier, sizes):
                 del bucket[size:]
@@ -854,7 +870,7 @@ def prove_class_python(
     def branch_from(tree: list[Any], position: int, faces: Sequence[int]) -> None:
         for rank, choice in tree[2].items():
             frontier[rank].append(choice)
-        branch(position, tree[1], faces)
+        branch(position, tree[0], faces)
         for bucket in frontier:
             bucket.clear()
 
