@@ -725,9 +725,15 @@ static int push(Stack *stack, int32_t item) {
 /* Sum node `sum` reached by the branching: its choice nodes onto the frontier, each child's
  * bound added to its rank's sum for the child's face; returns its points (its bound less its
  * choice nodes'). */
+#define PIPELINE 4
 static int64_t reach(Work *work, int32_t sum) {
     const Node *nodes = work->nodes;
     int64_t points = bound_of(&nodes[sum]);
+#if defined(__GNUC__)
+    /* the choice nodes' children, asked of memory at once (each is a block of its own) */
+    for (int32_t choice = first_of(&nodes[sum]); choice; choice = next_of(nodes, choice))
+        __builtin_prefetch(&nodes[first_of(&nodes[choice])]);
+#endif
     for (int32_t choice = first_of(&nodes[sum]); choice; choice = next_of(nodes, choice)) {
         unsigned rank = label_of(&nodes[choice]);
         points -= bound_of(&nodes[choice]);
@@ -820,12 +826,25 @@ static void branch(Work *work, int position, int64_t points, uint32_t faces) {
         passing &= passing - 1;
         work->board[cell] = (uint8_t)face;
         int64_t value = points;
+        /* the sum nodes of this face, reached a few behind the look-up that finds them: their
+         * choice nodes are asked of memory meanwhile (so are the choice nodes ahead) */
+        int32_t found[PIPELINE];
+        size_t count = 0;
         for (size_t i = 0; i < here->size; i++) {
+#if defined(__GNUC__)
+            if (i + PIPELINE < here->size) __builtin_prefetch(&nodes[first_of(&nodes[here->items[i + PIPELINE]])]);
+            if (i + 2 * PIPELINE < here->size) __builtin_prefetch(&nodes[here->items[i + 2 * PIPELINE]]);
+#endif
             int32_t child = first_of(&nodes[here->items[i]]);
             while (child && label_of(&nodes[child]) < (unsigned)face) child = next_of(nodes, child);
             if (!child || label_of(&nodes[child]) != (unsigned)face) continue;
-            value += reach(work, child);
+#if defined(__GNUC__)
+            __builtin_prefetch(&nodes[first_of(&nodes[child])]);
+#endif
+            if (count >= PIPELINE) value += reach(work, found[count % PIPELINE]);
+            found[count++ % PIPELINE] = child;
         }
+        for (size_t k = count > PIPELINE ? count - PIPELINE : 0; k < count; k++) value += reach(work, found[k % PIPELINE]);
         if (work->failed) return;
         branch(work, position + 1, value, work->sets[work->order[position + 1]]);
         for (int later = position + 1; later < cells; later++) work->frontier[later].size = sizes[later];
