@@ -246,6 +246,7 @@ def main() -> None:
                 f"hybrid-boggle break_all --board_ids: {len(chosen)} classes in {cpu:.1f} CPU-s ({wall:.1f} s wall), "
                 f"projected {cpu * len(classes) / len(chosen) / 3600:.2f} CPU-hours, peak RSS {peak / 1024:.0f} MB"
             )
+            print(f"  {peer_phases(lines)}")
             if len(times) == len(chosen):
                 projected, margin = P.projection(times, len(classes))
                 needed = P.sample_needed(times, len(classes))
@@ -260,6 +261,17 @@ def main() -> None:
         results["peer"] = cpu
         peaks["peer"] = peak
         return boards
+
+    def peer_phases(lines: list[dict]) -> str:
+        # where its time went, from its log (seconds, wall): the tree (its collect, sort and
+        # build), the forcing (its levels past 0, which the tree is not part of) and the bound
+        tree = [sum(line.get("tree_secs", [0.0, 0.0, 0.0])[k] for line in lines) for k in range(3)]
+        forcing = sum(sum(line.get("secs_by_level", [])[1:]) for line in lines)
+        bound = sum(sum(line.get("bound_secs", [])) for line in lines)
+        return (
+            f"its phases (its log): tree {sum(tree):.1f} s (collect {tree[0]:.1f}, sort {tree[1]:.1f}, build {tree[2]:.1f}), "
+            f"forcing {forcing:.1f} s, bound {bound:.1f} s"
+        )
 
     def peer_id(numbers: tuple[int, ...]) -> int:
         # break_all's number of a class: the bucket of cell i (x = i // height, y = i % height,

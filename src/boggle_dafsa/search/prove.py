@@ -826,13 +826,18 @@ def prove_class_python(
     def faces_at(position: int) -> Sequence[int]:
         return sets[order[position]] if position < cells else ()
 
-    def sums(rank: int) -> dict[int, int]:
-        # for each face, the sum of the bounds of the frontier's children of that face at ``rank``
-        totals: dict[int, int] = {}
-        for choice in frontier[rank]:
+    # for each rank not fixed, for each face: the sum of the bounds of the frontier's
+    # children of that face (kept as sum nodes are reached, put back after a branch)
+    sums: list[dict[int, int]] = [{} for _ in range(cells)]
+
+    def reach(node: list[Any]) -> int:
+        # sum node ``node`` reached: its choice nodes onto the frontier, their children into the sums
+        for rank, choice in node[2].items():
+            frontier[rank].append(choice)
+            row = sums[rank]
             for face, child in choice[1].items():
-                totals[face] = totals.get(face, 0) + child[1]
-        return totals
+                row[face] = row.get(face, 0) + child[1]
+        return int(node[0])
 
     def branch(position: int, points: int, faces: Sequence[int]) -> None:
         # ``points``: of the sum nodes reached so far; a board of the branch scores at most
@@ -845,32 +850,29 @@ def prove_class_python(
                 raise BoggleError(f"more than {max_candidates:,} candidate boards in one class: raise the minimum")
             candidates.append(tuple(board))
             return
-        rest = 0
-        for later in range(position + 1, cells):
-            totals = sums(later)
-            rest += max((totals.get(face, 0) for face in faces_at(later)), default=0)
-        here = sums(position)
+        rest = sum(max((sums[later].get(face, 0) for face in faces_at(later)), default=0) for later in range(position + 1, cells))
+        here = sums[position]
         cell = order[position]
         for face in faces:
             if points + rest + here.get(face, 0) < minimum:
                 continue
             board[cell] = face
             sizes = [len(bucket) for bucket in frontier]
+            saved = [dict(row) for row in sums[position + 1 :]]
             value = points
             for choice in frontier[position]:
                 child = choice[1].get(face)
                 if child is not None:
-                    value += child[0]
-                    for later, grandchild in child[2].items():
-                        frontier[later].append(grandchild)
+                    value += reach(child)
             branch(position + 1, value, faces_at(position + 1))
             for bucket, size in zip(frontier, sizes):
                 del bucket[size:]
+            sums[position + 1 :] = saved
 
     def branch_from(tree: list[Any], position: int, faces: Sequence[int]) -> None:
-        for rank, choice in tree[2].items():
-            frontier[rank].append(choice)
-        branch(position, tree[0], faces)
+        for row in sums:
+            row.clear()
+        branch(position, reach(tree), faces)
         for bucket in frontier:
             bucket.clear()
 
